@@ -1,0 +1,24 @@
+# Two commands matter: `make test` (the whole suite) and `make findings` (the main job).
+# Each creates .venv on first use and installs the package from this checkout into it.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-test
+
+.PHONY: test lint clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,7 @@
+"""``python -m pathfinding``: the command line."""
+
+import sys
+
+from pathfinding.cli import main
+
+sys.exit(main())

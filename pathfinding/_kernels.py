@@ -1,0 +1,169 @@
+"""Every compiled kernel of the package, and nothing else.
+
+Kernels take plain arrays (CSR ``indptr``/``indices``/``weights``, dense vectors), never objects, and
+draw no random numbers. They trust their callers: all validation happens in the public functions.
+They live in one file because numba's on-disk cache does not notice edits to a jitted function that
+lives in another module.
+
+Readable twins of each kernel are in :mod:`pathfinding.reference`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def _scale_and_dangling(pi, inv_out, x):
+    """x = pi / out-weight; return the mass sitting on nodes without out-edges."""
+    lost = 0.0
+    for i in range(pi.shape[0]):
+        x[i] = pi[i] * inv_out[i]
+        if inv_out[i] == 0.0:
+            lost += pi[i]
+    return lost
+
+
+@njit(cache=True)
+def ppr_power(indptr, indices, weights, unit, inv_out, restart, alpha, tol_delta, max_iter):
+    """Power iteration of pi <- a r + (1 - a) (W^T pi + lost r), pulled over the transpose.
+
+    ``indptr``/``indices``/``weights`` hold A^T in CSR form (row i lists the nodes j with an edge
+    j -> i and the weight A[j, i]); ``unit`` says every weight is 1, so ``weights`` is not read;
+    ``inv_out[j]`` is 1 / out-weight of j (0 for a dangling node). Starting from ``restart``, one
+    fused pass per iteration computes the new pi, its L1 change, the next scaled vector and the next
+    dangling mass. Stops after ``max_iter`` iterations or once the L1 change is <= ``tol_delta``.
+
+    Returns ``(pi, iterations, last_l1_change)``.
+    """
+    n = restart.shape[0]
+    beta = 1.0 - alpha
+    pi = restart.copy()
+    pi_next = np.empty(n)
+    x = np.empty(n)
+    x_next = np.empty(n)
+    lost = _scale_and_dangling(pi, inv_out, x)
+    delta = np.inf
+    it = 0
+    while it < max_iter:
+        lost_next = 0.0
+        delta = 0.0
+        for i in range(n):
+            s = 0.0
+            if unit:
+                for k in range(indptr[i], indptr[i + 1]):
+                    s += x[indices[k]]
+            else:
+                for k in range(indptr[i], indptr[i + 1]):
+                    s += weights[k] * x[indices[k]]
+            p = alpha * restart[i] + beta * (s + lost * restart[i])
+            delta += abs(p - pi[i])
+            pi_next[i] = p
+            x_next[i] = p * inv_out[i]
+            if inv_out[i] == 0.0:
+                lost_next += p
+        pi, pi_next = pi_next, pi
+        x, x_next = x_next, x
+        lost = lost_next
+        it += 1
+        if delta <= tol_delta:
+            break
+    return pi, it, delta
+
+
+@njit(cache=True)
+def ppr_power_block(indptr, indices, weights, unit, inv_out, restart, alpha, tol_delta, max_iter):
+    """:func:`ppr_power` for a block of ``b`` restart vectors at once (``restart`` is (n, b)).
+
+    One gather of a neighbour's row serves all ``b`` queries, which is where the throughput comes
+    from. Stops when every column's L1 change is <= ``tol_delta``. Returns
+    ``(pi, iterations, largest_last_l1_change)``.
+    """
+    n, b = restart.shape
+    beta = 1.0 - alpha
+    pi = restart.copy()
+    pi_next = np.empty((n, b))
+    x = np.empty((n, b))
+    x_next = np.empty((n, b))
+    lost = np.zeros(b)
+    for i in range(n):
+        for c in range(b):
+            x[i, c] = pi[i, c] * inv_out[i]
+            if inv_out[i] == 0.0:
+                lost[c] += pi[i, c]
+    s = np.empty(b)
+    delta = np.full(b, np.inf)
+    lost_next = np.empty(b)
+    it = 0
+    while it < max_iter:
+        lost_next[:] = 0.0
+        delta[:] = 0.0
+        for i in range(n):
+            s[:] = 0.0
+            for k in range(indptr[i], indptr[i + 1]):
+                j = indices[k]
+                w = 1.0 if unit else weights[k]
+                for c in range(b):
+                    s[c] += w * x[j, c]
+            for c in range(b):
+                p = alpha * restart[i, c] + beta * (s[c] + lost[c] * restart[i, c])
+                delta[c] += abs(p - pi[i, c])
+                pi_next[i, c] = p
+                x_next[i, c] = p * inv_out[i]
+                if inv_out[i] == 0.0:
+                    lost_next[c] += p
+        pi, pi_next = pi_next, pi
+        x, x_next = x_next, x
+        lost[:] = lost_next
+        it += 1
+        if delta.max() <= tol_delta:
+            break
+    return pi, it, delta.max()
+
+
+@njit(cache=True)
+def pull(indptr, indices, weights, unit, x):
+    """y = A^T x for A^T stored in CSR form (row i lists the in-neighbours of i)."""
+    n = indptr.shape[0] - 1
+    y = np.zeros(n)
+    for i in range(n):
+        s = 0.0
+        for k in range(indptr[i], indptr[i + 1]):
+            s += (1.0 if unit else weights[k]) * x[indices[k]]
+        y[i] = s
+    return y
+
+
+@njit(cache=True)
+def mention_count_scores(indptr, indices, data, seeds, n_passages):
+    """Vector-RAG's shape over P in CSR form (rows = nodes, columns = passages).
+
+    A passage's score is its count of seed mentions; a node's score is the count-weighted sum of
+    the scores of the passages that mention it.
+    """
+    passage_score = np.zeros(n_passages)
+    for s in seeds:
+        for k in range(indptr[s], indptr[s + 1]):
+            passage_score[indices[k]] += data[k]
+    n_nodes = indptr.shape[0] - 1
+    node_score = np.zeros(n_nodes)
+    for i in range(n_nodes):
+        acc = 0.0
+        for k in range(indptr[i], indptr[i + 1]):
+            acc += data[k] * passage_score[indices[k]]
+        node_score[i] = acc
+    return node_score
+
+
+@njit(cache=True)
+def passage_scores(indptr, indices, data, pi, n_passages):
+    """pi . P over P in CSR form: every node adds its mass, times its count, to its passages."""
+    out = np.zeros(n_passages)
+    for i in range(indptr.shape[0] - 1):
+        p = pi[i]
+        if p == 0.0:
+            continue
+        for k in range(indptr[i], indptr[i + 1]):
+            out[indices[k]] += p * data[k]
+    return out

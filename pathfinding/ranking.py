@@ -1,0 +1,207 @@
+"""Steps 3, 6 and 7: the rankers that compete on a path-finding question, and how to score them.
+
+* :func:`mention_count_scores` is vector-RAG's shape: every passage is scored against the query on
+  its own, so an answer that no passage shares with a seed gets nothing.
+* :func:`personalized_pagerank` (from :mod:`pathfinding.ppr`) spreads mass over the graph, so the
+  answer collects mass from every seed.
+* :func:`query_node_scores` and :func:`query_neighbour_scores` are the paper's Table 5 alternatives
+  to PPR ("R_q nodes only", "R_q nodes & neighbours").
+* :func:`passage_scores` turns node mass into passage scores (pi . P).
+* :func:`rank_of` says where the answer landed among the candidates.
+
+``RANKERS`` maps a name to a function ``instance -> node scores`` for each ranker of the experiment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from pathfinding import _kernels
+from pathfinding._validation import as_csr, check_node_ids, check_vector
+from pathfinding.instances import PathFindingInstance
+from pathfinding.ppr import personalized_pagerank, prepare_graph, walk_step
+from pathfinding.specificity import node_specificity, restart_vector
+
+__all__ = [
+    "RANKERS",
+    "mention_count_scores",
+    "passage_scores",
+    "personalized_pagerank",
+    "query_neighbour_scores",
+    "query_node_scores",
+    "rank_of",
+]
+
+
+def mention_count_scores(mentions, seeds) -> np.ndarray:
+    """Score nodes the way a retriever that reads passages one at a time would.
+
+    Each passage j gets ``q_j = sum over seeds s of P[s, j]`` (how many seed mentions it holds);
+    node i gets ``sum_j P[i, j] * q_j``. A node only scores through passages that also mention a
+    seed, so an answer two hops from every seed scores 0, like every dead end.
+
+    Parameters
+    ----------
+    mentions : sparse matrix or array_like, shape (n_nodes, n_passages)
+        The count matrix P.
+    seeds : array_like of int
+        Query node ids.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n_nodes,)
+
+    See Also
+    --------
+    pathfinding.reference.mention_count_scores_loops : the same with plain loops.
+
+    Examples
+    --------
+    On the meet-node toy the shared node a is in two seed passages, a dead end in one:
+
+    >>> from pathfinding.toy import meet_node_toy
+    >>> toy = meet_node_toy()
+    >>> mention_count_scores(toy.mentions, toy.seeds)
+    array([2., 2., 2., 1., 1.])
+    """
+    P = as_csr("mentions", mentions)
+    seeds = check_node_ids("seeds", seeds, P.shape[0])
+    return _kernels.mention_count_scores(P.indptr, P.indices, P.data, seeds, P.shape[1])
+
+
+def passage_scores(pi, mentions) -> np.ndarray:
+    """Passage scores pi . P: each passage collects the mass of the nodes it mentions, counted.
+
+    Parameters
+    ----------
+    pi : array_like of float, shape (n_nodes,)
+        Node scores, typically from :func:`personalized_pagerank`.
+    mentions : sparse matrix or array_like, shape (n_nodes, n_passages)
+        The count matrix P.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n_passages,)
+
+    Examples
+    --------
+    >>> from pathfinding.toy import meet_node_toy
+    >>> toy = meet_node_toy()
+    >>> pi = personalized_pagerank(toy.graph, toy.seeds)
+    >>> toy.passages
+    ['u is linked to a.', 'w is linked to a.', 'u is linked to b.', 'w is linked to c.']
+    >>> passage_scores(pi, toy.mentions).round(4)
+    array([0.5   , 0.5   , 0.4167, 0.4167])
+    """
+    P = as_csr("mentions", mentions)
+    pi = check_vector("pi", pi, P.shape[0])
+    return _kernels.passage_scores(P.indptr, P.indices, P.data, pi, P.shape[1])
+
+
+def query_node_scores(restart) -> np.ndarray:
+    """Table 5's "R_q nodes only": the restart vector itself, no walk.
+
+    Every node other than a seed scores 0, so the answer ties with every dead end.
+
+    Parameters
+    ----------
+    restart : array_like of float, shape (n_nodes,)
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n_nodes,)
+
+    Examples
+    --------
+    >>> query_node_scores([0.5, 0.5, 0.0])
+    array([0.5, 0.5, 0. ])
+    """
+    return check_vector("restart", restart).copy()
+
+
+def query_neighbour_scores(graph, restart) -> np.ndarray:
+    """Table 5's "R_q nodes & neighbours": the restart vector spread one hop.
+
+    Scores are ``r + W^T r``: the seeds keep their restart mass and each neighbour receives what
+    one step of the walk sends it. Nodes two or more hops from every seed score 0.
+
+    Parameters
+    ----------
+    graph : sparse matrix, array_like or PPRGraph, shape (n, n)
+    restart : array_like of float, shape (n,)
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n,)
+
+    Examples
+    --------
+    >>> from pathfinding.toy import meet_node_toy
+    >>> query_neighbour_scores(meet_node_toy().graph, [0.5, 0.5, 0, 0, 0])
+    array([0.5 , 0.5 , 0.5 , 0.25, 0.25])
+    """
+    g = prepare_graph(graph)
+    r = check_vector("restart", restart, g.n_nodes)
+    return r + walk_step(g, r)
+
+
+def rank_of(scores, target, candidates, *, ties: str = "expected", rng=None) -> float:
+    """Rank of ``target`` among ``candidates`` by descending score (1 is best).
+
+    Parameters
+    ----------
+    scores : array_like of float, shape (n_nodes,)
+    target : int
+        The node whose rank is wanted; must be one of ``candidates``.
+    candidates : array_like of int
+        Distinct node ids competing for the top.
+    ties : {"expected", "random"}, default "expected"
+        ``"expected"``: the mean rank under uniformly random tie-breaking, ``1 + (#strictly better)
+        + (#tied others) / 2`` (so chance among 17 is exactly 9.0). ``"random"``: break ties with
+        ``rng`` and return that one rank (an integer-valued float).
+    rng : None, int or numpy.random.Generator
+        Used only with ``ties="random"``.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> rank_of([0.0, 3.0, 1.0, 1.0], 2, [1, 2, 3])
+    2.5
+    >>> rank_of([0.0, 0.0, 0.0], 0, [0, 1, 2])
+    2.0
+    """
+    s = check_vector("scores", scores)
+    cand = check_node_ids("candidates", candidates, s.shape[0])
+    if np.unique(cand).size != cand.size:
+        raise ValueError("candidates must be distinct node ids")
+    target = int(check_node_ids("target", [target], s.shape[0])[0])
+    if target not in cand:
+        raise ValueError(f"target {target} is not among the candidates")
+    if ties not in ("expected", "random"):
+        raise ValueError(f"ties must be 'expected' or 'random', got {ties!r}")
+    t = s[target]
+    better = int(np.sum(s[cand] > t))
+    tied_others = int(np.sum(s[cand] == t)) - 1
+    if ties == "expected":
+        return 1.0 + better + tied_others / 2.0
+    return float(1 + better + np.random.default_rng(rng).integers(tied_others + 1))
+
+
+def _restart(inst: PathFindingInstance, specificity: bool) -> np.ndarray:
+    spec = node_specificity(inst.mentions) if specificity else None
+    return restart_vector(inst.n_nodes, inst.seeds, specificity=spec)
+
+
+RANKERS: dict[str, Callable[[PathFindingInstance], np.ndarray]] = {
+    "mention_count": lambda inst: mention_count_scores(inst.mentions, inst.seeds),
+    "ppr": lambda inst: personalized_pagerank(inst.graph, _restart(inst, True)),
+    "ppr_no_specificity": lambda inst: personalized_pagerank(inst.graph, _restart(inst, False)),
+    "rq_nodes": lambda inst: query_node_scores(_restart(inst, True)),
+    "rq_neighbours": lambda inst: query_neighbour_scores(inst.graph, _restart(inst, True)),
+}
+"""Node-scoring function per ranker name, as used by the experiment and the CLI."""

@@ -1,0 +1,120 @@
+"""Step 4: node specificity s_i = 1/|P_i| and the specificity-weighted restart vector.
+
+HippoRAG down-weights query nodes that appear in many passages (hubs such as "United States") before
+the walk starts: each seed's restart probability is multiplied by s_i = 1/|P_i|, where |P_i| is the
+number of passages node i was extracted from, and the vector is renormalised. Unlike a corpus-level
+IDF, s_i depends only on node i's own passages, so adding a passage changes s_i only for the nodes it
+mentions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pathfinding._validation import as_csr, check_int, check_node_ids, check_vector
+
+__all__ = ["node_specificity", "restart_vector", "passage_counts"]
+
+
+def passage_counts(mentions) -> np.ndarray:
+    """|P_i|: the number of passages in which node i has a non-zero count.
+
+    Parameters
+    ----------
+    mentions : sparse matrix or array_like, shape (n_nodes, n_passages)
+        The node x passage count matrix P.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n_nodes,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> passage_counts(np.array([[2, 1, 0], [0, 0, 0], [0, 1, 1]]))
+    array([2, 0, 2])
+    """
+    P = as_csr("mentions", mentions)
+    return np.diff(P.indptr).astype(np.int64)
+
+
+def node_specificity(mentions) -> np.ndarray:
+    """Node specificity s_i = 1/|P_i|.
+
+    Parameters
+    ----------
+    mentions : sparse matrix or array_like, shape (n_nodes, n_passages)
+        The node x passage count matrix P. Only whether a count is non-zero matters: a node
+        mentioned three times in one passage has |P_i| = 1.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n_nodes,)
+        ``1 / |P_i|``. A node found in no passage gets ``1.0``, as if found in one: such a node (added
+        by hand, say) is maximally specific, and dropping its weight to zero would silently remove a
+        seed the user asked for.
+
+    See Also
+    --------
+    restart_vector : applies s_i to the seeds' restart probabilities.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> P = np.array([[1, 1, 1, 1], [0, 1, 0, 0], [0, 0, 0, 0]])
+    >>> node_specificity(P)
+    array([0.25, 1.  , 1.  ])
+    """
+    return 1.0 / np.maximum(passage_counts(mentions), 1)
+
+
+def restart_vector(n_nodes: int, seeds, *, specificity=None) -> np.ndarray:
+    """The restart (personalisation) vector over the seeds, optionally weighted by specificity.
+
+    Every listed seed gets the same raw weight (a seed listed twice gets twice the weight); with
+    ``specificity`` each weight is multiplied by ``specificity[seed]``; the vector is then
+    renormalised to sum 1.
+
+    Parameters
+    ----------
+    n_nodes : int
+        Length of the vector.
+    seeds : array_like of int
+        The query nodes R_q (at least one).
+    specificity : array_like of float, shape (n_nodes,), optional
+        Non-negative per-node weights, typically :func:`node_specificity`.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n_nodes,)
+        Non-negative, sums to 1, zero outside the seeds.
+
+    Raises
+    ------
+    ValueError
+        If a seed is out of range, ``specificity`` has the wrong shape or a negative entry, or the
+        seeds' weights sum to zero.
+
+    Examples
+    --------
+    The chapter's worked example: seeds found in 20 and 5 passages, raw restart 0.5/0.5.
+
+    >>> import numpy as np
+    >>> s = np.array([1 / 20, 1 / 5])
+    >>> restart_vector(2, [0, 1])
+    array([0.5, 0.5])
+    >>> restart_vector(2, [0, 1], specificity=s)
+    array([0.2, 0.8])
+    """
+    n_nodes = check_int("n_nodes", n_nodes, low=1)
+    seeds = check_node_ids("seeds", seeds, n_nodes)
+    raw = np.bincount(seeds, minlength=n_nodes).astype(np.float64)
+    if specificity is not None:
+        spec = check_vector("specificity", specificity, n_nodes)
+        if np.any(spec < 0):
+            raise ValueError(f"specificity must be non-negative, found {spec.min()!r}")
+        raw *= spec
+    total = raw.sum()
+    if not total > 0:
+        raise ValueError(f"the seeds {seeds.tolist()} have total specificity 0: nothing to restart to")
+    return raw / total

@@ -1,0 +1,29 @@
+"""Shared fixtures and Hypothesis profiles.
+
+Under ``CI=true`` Hypothesis loads its own ``ci`` profile (derandomised, no deadline). Locally we load
+a ``dev`` profile without the 200 ms deadline, which the first call of a numba kernel (a JIT compile,
+or a load from the on-disk cache) would blow.
+"""
+
+import os
+
+import numpy as np
+import pytest
+from hypothesis import settings
+
+settings.register_profile("dev", deadline=None)
+if not os.environ.get("CI"):
+    settings.load_profile("dev")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _warm_kernels():
+    """Compile (or load from cache) every kernel once, before any test is timed by Hypothesis."""
+    from pathfinding import ranking
+    from pathfinding.toy import meet_node_toy
+
+    toy = meet_node_toy()
+    for score in ranking.RANKERS.values():
+        score(toy)
+    ranking.personalized_pagerank(toy.graph, np.full((5, 2), 0.2))
+    ranking.passage_scores(np.full(5, 0.2), toy.mentions)

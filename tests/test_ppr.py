@@ -1,0 +1,179 @@
+"""Personalized PageRank: the kernel against its dense twin, its properties, and its errors."""
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pathfinding import reference
+from pathfinding.ppr import ConvergenceWarning, personalized_pagerank, ppr_solve, prepare_graph
+from pathfinding.toy import meet_node_toy, star_pair
+from tests.strategies import restart_vectors, weighted_graphs
+
+alphas = st.sampled_from([0.15, 0.5, 0.85, 1.0])
+
+
+@given(graph=weighted_graphs(), data=st.data(), alpha=alphas)
+def test_matches_dense_linear_solve(graph, data, alpha):
+    r = data.draw(restart_vectors(graph.shape[0]))
+    pi = personalized_pagerank(graph, r, restart_prob=alpha, tol=1e-13)
+    expected = reference.ppr_linear_solve(graph, r, alpha)
+    assert np.abs(pi - expected).sum() <= 1e-9
+    assert np.all(pi >= 0)
+    assert pi.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+@given(graph=weighted_graphs(), data=st.data(), n_iter=st.integers(1, 40), alpha=alphas)
+def test_exact_iteration_count_matches_readable_power_iteration(graph, data, n_iter, alpha):
+    r = data.draw(restart_vectors(graph.shape[0]))
+    res = ppr_solve(graph, r, restart_prob=alpha, tol=0, max_iter=n_iter)
+    assert res.iterations == n_iter
+    expected = reference.ppr_power_iteration(graph, r, alpha, n_iter)
+    np.testing.assert_allclose(res.pi, expected, rtol=0, atol=1e-12)
+
+
+@given(graph=weighted_graphs(), data=st.data())
+def test_certified_error_bound_holds(graph, data):
+    r = data.draw(restart_vectors(graph.shape[0]))
+    tol = data.draw(st.sampled_from([1e-2, 1e-4, 1e-8]))
+    res = ppr_solve(graph, r, tol=tol)
+    exact = reference.ppr_linear_solve(graph, r, 0.5)
+    assert res.converged and res.error_bound <= tol
+    assert np.abs(res.pi - exact).sum() <= res.error_bound + 1e-12
+
+
+@given(graph=weighted_graphs(), data=st.data())
+def test_relabelling_nodes_permutes_pi(graph, data):
+    n = graph.shape[0]
+    r = data.draw(restart_vectors(n))
+    perm = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1))).permutation(n)
+    permuted = graph[perm][:, perm]
+    pi = personalized_pagerank(graph, r, tol=1e-13)
+    pi_perm = personalized_pagerank(permuted, r[perm], tol=1e-13)
+    np.testing.assert_allclose(pi_perm, pi[perm], atol=1e-11)
+
+
+@given(graph=weighted_graphs(max_nodes=8), data=st.data(), b=st.integers(1, 5))
+def test_block_equals_columns_one_at_a_time(graph, data, b):
+    n = graph.shape[0]
+    R = np.column_stack([data.draw(restart_vectors(n)) for _ in range(b)])
+    block = personalized_pagerank(graph, R, tol=0, max_iter=25)
+    for c in range(b):
+        single = personalized_pagerank(graph, R[:, c], tol=0, max_iter=25)
+        np.testing.assert_allclose(block[:, c], single, rtol=0, atol=1e-14)
+
+
+def test_seed_ids_mean_uniform_restart():
+    toy = star_pair(9)
+    r = np.zeros(toy.n_nodes)
+    r[[0, 1]] = 0.5
+    np.testing.assert_array_equal(
+        personalized_pagerank(toy.graph, [0, 1]), personalized_pagerank(toy.graph, r)
+    )
+
+
+def test_one_step_meet_node_arithmetic_on_star_pair_9():
+    """The chapter: after one step the answer holds 0.0278 + 0.0278 = 0.0556, a dead end 0.0278."""
+    toy = star_pair(9)
+    pi = personalized_pagerank(toy.graph, toy.seeds, tol=0, max_iter=1)
+    inflow = 0.5 * 0.5 / 9
+    assert pi[toy.answer] == pytest.approx(2 * inflow, abs=1e-15)
+    assert round(pi[toy.answer], 4) == 0.0556 and round(pi[3], 4) == 0.0278
+    dead_ends = toy.candidates[toy.candidates != toy.answer]
+    np.testing.assert_allclose(pi[dead_ends], inflow, rtol=0, atol=1e-15)
+    assert pi[toy.answer] / pi[dead_ends[0]] == pytest.approx(2.0, abs=1e-12)
+
+
+def test_stationary_values_of_meet_node_toy():
+    """By hand: pi_u = pi_w = 1/3, pi_a = 1/6, pi_b = pi_c = 1/12.
+
+    Symmetry gives pi_u = pi_w = x. A dead end b receives half of u's mass times (1 - a):
+    pi_b = 0.5 * x / 2 = x / 4; the answer a receives that from both seeds: pi_a = x / 2.
+    The seed gets a * 0.5 plus all of b's mass and half of a's, times (1 - a):
+    x = 0.25 + 0.5 (x/4 + x/4) = 0.25 + x/4, so x = 1/3.
+    """
+    pi = personalized_pagerank(meet_node_toy().graph, [0, 1], tol=1e-14)
+    np.testing.assert_allclose(pi, [1 / 3, 1 / 3, 1 / 6, 1 / 12, 1 / 12], atol=1e-13)
+
+
+@pytest.mark.parametrize("degree", [2, 3, 9, 50])
+def test_meet_node_ratio_is_two_whatever_the_degree(degree):
+    toy = star_pair(degree)
+    for n_iter in (1, 2, 5):
+        pi = personalized_pagerank(toy.graph, toy.seeds, tol=0, max_iter=n_iter)
+        assert pi[toy.answer] / pi[-1] == pytest.approx(2.0, abs=1e-12)
+    pi = personalized_pagerank(toy.graph, toy.seeds, tol=1e-14)
+    assert pi[toy.answer] / pi[-1] == pytest.approx(2.0, abs=1e-9)
+
+
+def test_isolated_node_mass_returns_to_restart():
+    A = sp.csr_array(np.array([[0, 1, 0], [1, 0, 0], [0, 0, 0]], dtype=float))
+    r = np.array([0.0, 0.0, 1.0])  # all restart mass on the isolated node
+    np.testing.assert_allclose(personalized_pagerank(A, r), r)
+
+
+def test_restart_prob_one_returns_restart():
+    toy = star_pair(3)
+    r = np.linspace(1, 2, toy.n_nodes)
+    res = ppr_solve(toy.graph, r, restart_prob=1.0)
+    np.testing.assert_allclose(res.pi, r / r.sum())
+    assert res.iterations == 1
+
+
+def test_single_node_graph():
+    assert personalized_pagerank(np.zeros((1, 1)), [0]).tolist() == [1.0]
+
+
+def test_not_converging_warns():
+    with pytest.warns(ConvergenceWarning, match="max_iter=3"):
+        res = ppr_solve(star_pair(9).graph, [0, 1], tol=1e-12, max_iter=3)
+    assert not res.converged and res.iterations == 3
+
+
+def test_tol_zero_is_silent():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        personalized_pagerank(star_pair(9).graph, [0, 1], tol=0, max_iter=3)
+
+
+def test_prepared_graph_reused():
+    toy = star_pair(9)
+    g = prepare_graph(toy.graph)
+    assert prepare_graph(g) is g
+    np.testing.assert_array_equal(personalized_pagerank(g, [0, 1]), personalized_pagerank(toy.graph, [0, 1]))
+
+
+@pytest.mark.parametrize(
+    ("graph", "restart", "kwargs", "error", "match"),
+    [
+        (np.ones((2, 3)), [0], {}, ValueError, "square"),
+        (np.ones(3), [0], {}, ValueError, "2-D"),
+        (np.array([[0, -1.0], [1, 0]]), [0], {}, ValueError, "non-negative"),
+        (np.array([[0, np.nan], [1, 0]]), [0], {}, ValueError, "finite"),
+        (np.array([[0, np.inf], [1, 0]]), [0], {}, ValueError, "finite"),
+        (np.zeros((0, 0)), [0], {}, ValueError, "at least one node"),
+        (np.array([["a"]]), [0], {}, TypeError, "numeric"),
+        (np.eye(3), [3], {}, ValueError, r"in \[0, 3\), got 3"),
+        (np.eye(3), [], {}, ValueError, "at least one"),
+        (np.eye(3), np.array([True, False, True]), {}, TypeError, "boolean"),
+        (np.eye(3), [0.5, 0.5], {}, ValueError, r"shape \(3,\)"),
+        (np.eye(3), [-0.5, 1.0, 0.5], {}, ValueError, "non-negative"),
+        (np.eye(3), [0.0, 0.0, 0.0], {}, ValueError, "sums to 0"),
+        (np.eye(3), [np.nan, 1.0, 0.0], {}, ValueError, "finite"),
+        (np.eye(3), np.ones((2, 2)), {}, ValueError, r"shape \(3, b\)"),
+        (np.eye(3), np.ones((3, 2, 1)), {}, ValueError, "1-D or 2-D"),
+        (np.eye(3), [0], {"restart_prob": 0.0}, ValueError, r"restart_prob must be in \(0"),
+        (np.eye(3), [0], {"restart_prob": 1.5}, ValueError, "restart_prob"),
+        (np.eye(3), [0], {"restart_prob": np.nan}, ValueError, "restart_prob"),
+        (np.eye(3), [0], {"restart_prob": "0.5"}, TypeError, "restart_prob"),
+        (np.eye(3), [0], {"tol": -1.0}, ValueError, "tol"),
+        (np.eye(3), [0], {"max_iter": 0}, ValueError, "max_iter"),
+        (np.eye(3), [0], {"max_iter": 2.5}, TypeError, "max_iter"),
+    ],
+)
+def test_bad_input(graph, restart, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        personalized_pagerank(graph, restart, **kwargs)
