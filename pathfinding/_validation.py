@@ -56,6 +56,15 @@ def as_csr(name: str, matrix, *, square: bool = False) -> sp.csr_array:
     Accepts any scipy sparse matrix/array or a 2-D array-like. Duplicate entries are summed and
     explicit zeros removed, so ``indices`` are sorted and unique, which the kernels rely on.
     """
+    if (
+        isinstance(matrix, sp.csr_array)
+        and matrix.dtype == np.float64
+        and matrix.has_canonical_format
+        and (not square or matrix.shape[0] == matrix.shape[1])
+        and np.all(matrix.data > 0)  # also False for NaN; +inf is caught below
+        and np.all(np.isfinite(matrix.data))
+    ):
+        return matrix  # already canonical: no copy, and the caller's matrix is never modified
     if sp.issparse(matrix):
         out = sp.csr_array(matrix, dtype=np.float64, copy=True)
     else:

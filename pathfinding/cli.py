@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 
 __all__ = ["main"]
+
+# Modules that provide ``add_parser(subparsers)`` for their own subcommands.
+_COMMAND_MODULES: tuple[str, ...] = ("pathfinding.findings",)
 
 
 def _positive_int(text: str) -> int:
@@ -83,6 +87,10 @@ def build_parser() -> argparse.ArgumentParser:
     _instance_args(p)
     p.add_argument("--method", choices=sorted(RANKERS), default="ppr", help="ranker (default ppr)")
     p.set_defaults(func=_cmd_rank)
+
+    # Larger commands live beside their code; each module registers its own subcommands.
+    for module in _COMMAND_MODULES:
+        importlib.import_module(module).add_parser(sub)
     return parser
 
 

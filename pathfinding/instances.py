@@ -18,11 +18,14 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
 
 from pathfinding._validation import check_int
+from pathfinding.ppr import PPRGraph, prepare_graph
+from pathfinding.specificity import node_specificity
 
 __all__ = ["PathFindingInstance", "make_instance", "instance_from_facts"]
 
@@ -93,6 +96,16 @@ class PathFindingInstance:
     def n_passages(self) -> int:
         """Number of passages (one per fact)."""
         return self.mentions.shape[1]
+
+    @cached_property
+    def ppr_graph(self) -> PPRGraph:
+        """The graph prepared once for every PPR query on this instance."""
+        return prepare_graph(self.graph)
+
+    @cached_property
+    def specificity(self) -> np.ndarray:
+        """Node specificity s_i = 1/|P_i| from this instance's passages."""
+        return node_specificity(self.mentions)
 
 
 def instance_from_facts(

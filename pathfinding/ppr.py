@@ -16,7 +16,6 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
 
 from pathfinding import _kernels
 from pathfinding._validation import as_csr, check_float, check_int, check_node_ids, check_vector
@@ -93,7 +92,8 @@ def prepare_graph(graph) -> PPRGraph:
     out_weight = np.asarray(A.sum(axis=1)).ravel()
     inv_out = np.zeros(n)
     np.divide(1.0, out_weight, out=inv_out, where=out_weight > 0)
-    AT = sp.csr_array(A.T)
+    # The CSC form of A is the CSR form of A^T: row i of it lists the in-neighbours of i.
+    AT = A.tocsc()
     AT.sort_indices()
     symmetric = bool(
         np.array_equal(A.indptr, AT.indptr)
@@ -105,7 +105,7 @@ def prepare_graph(graph) -> PPRGraph:
         n_nodes=n,
         indptr=AT.indptr.astype(np.int64),
         indices=AT.indices.astype(index_dtype),
-        weights=AT.data.astype(np.float64),
+        weights=AT.data.astype(np.float64, copy=False),
         unit=bool(np.all(AT.data == 1.0)),
         inv_out=inv_out,
         symmetric=symmetric,

@@ -22,7 +22,7 @@ from pathfinding import _kernels
 from pathfinding._validation import as_csr, check_node_ids, check_vector
 from pathfinding.instances import PathFindingInstance
 from pathfinding.ppr import personalized_pagerank, prepare_graph, walk_step
-from pathfinding.specificity import node_specificity, restart_vector
+from pathfinding.specificity import restart_vector
 
 __all__ = [
     "RANKERS",
@@ -184,24 +184,30 @@ def rank_of(scores, target, candidates, *, ties: str = "expected", rng=None) -> 
         raise ValueError(f"target {target} is not among the candidates")
     if ties not in ("expected", "random"):
         raise ValueError(f"ties must be 'expected' or 'random', got {ties!r}")
-    t = s[target]
-    better = int(np.sum(s[cand] > t))
-    tied_others = int(np.sum(s[cand] == t)) - 1
-    if ties == "expected":
-        return 1.0 + better + tied_others / 2.0
-    return float(1 + better + np.random.default_rng(rng).integers(tied_others + 1))
+    expected, random = _ranks(s, target, cand, np.random.default_rng(rng) if ties == "random" else None)
+    return expected if ties == "expected" else random
+
+
+def _ranks(scores: np.ndarray, target: int, candidates: np.ndarray, rng) -> tuple[float, float]:
+    """(expected rank, random-tie rank) on validated input; the random rank is NaN without rng."""
+    s = scores[candidates]
+    t = scores[target]
+    better = int(np.count_nonzero(s > t))
+    tied_others = int(np.count_nonzero(s == t)) - 1
+    random = float(1 + better + rng.integers(tied_others + 1)) if rng is not None else np.nan
+    return 1.0 + better + tied_others / 2.0, random
 
 
 def _restart(inst: PathFindingInstance, specificity: bool) -> np.ndarray:
-    spec = node_specificity(inst.mentions) if specificity else None
+    spec = inst.specificity if specificity else None
     return restart_vector(inst.n_nodes, inst.seeds, specificity=spec)
 
 
 RANKERS: dict[str, Callable[[PathFindingInstance], np.ndarray]] = {
     "mention_count": lambda inst: mention_count_scores(inst.mentions, inst.seeds),
-    "ppr": lambda inst: personalized_pagerank(inst.graph, _restart(inst, True)),
-    "ppr_no_specificity": lambda inst: personalized_pagerank(inst.graph, _restart(inst, False)),
+    "ppr": lambda inst: personalized_pagerank(inst.ppr_graph, _restart(inst, True)),
+    "ppr_no_specificity": lambda inst: personalized_pagerank(inst.ppr_graph, _restart(inst, False)),
     "rq_nodes": lambda inst: query_node_scores(_restart(inst, True)),
-    "rq_neighbours": lambda inst: query_neighbour_scores(inst.graph, _restart(inst, True)),
+    "rq_neighbours": lambda inst: query_neighbour_scores(inst.ppr_graph, _restart(inst, True)),
 }
 """Node-scoring function per ranker name, as used by the experiment and the CLI."""
