@@ -167,3 +167,82 @@ def passage_scores(indptr, indices, data, pi, n_passages):
         for k in range(indptr[i], indptr[i + 1]):
             out[indices[k]] += p * data[k]
     return out
+
+
+@njit(cache=True)
+def ppr_gauss_seidel(indptr, indices, weights, unit, inv_out, restart, x, alpha, tol, max_iter):
+    """Gauss-Seidel sweeps for PPR with a certified stop; works on any graph.
+
+    Solves x = beta W^T x + alpha r in place, starting from the given ``x`` (dangling mass dropped;
+    pi = x / sum(x) is then the PPR vector with dangling mass returned to r). I - beta W^T is a
+    nonsingular M-matrix, so the sweeps converge for every graph, directed or not, and each new x_i
+    is used at once by the rows after it: fewer sweeps than the power iteration, one array not two.
+
+    Certificate: after a sweep that changed x by delta (L1), the residual of the new x under
+    F(x) = beta W^T x + alpha r is at most beta * delta (row i's residual is beta times the change of
+    the entries swept after it), and F is a beta-contraction in L1, so ||x - x*||_1 <= e =
+    beta * delta / alpha. Normalising at most doubles a relative error: ||x / sum(x) - pi||_1 <=
+    2 e / (sum(x) - e). Stops once that bound is <= ``tol``; returns ``(sweeps, bound, sum(x))``.
+    """
+    n = restart.shape[0]
+    beta = 1.0 - alpha
+    z = np.empty(n)
+    for i in range(n):
+        z[i] = x[i] * inv_out[i]
+    total = 0.0
+    bound = np.inf
+    it = 0
+    while it < max_iter:
+        delta = 0.0
+        total = 0.0
+        for i in range(n):
+            s = 0.0
+            if unit:
+                for k in range(indptr[i], indptr[i + 1]):
+                    s += z[indices[k]]
+            else:
+                for k in range(indptr[i], indptr[i + 1]):
+                    s += weights[k] * z[indices[k]]
+            new = beta * s + alpha * restart[i]
+            delta += abs(new - x[i])
+            x[i] = new
+            z[i] = new * inv_out[i]
+            total += new
+        it += 1
+        e = beta * delta / alpha
+        bound = 2.0 * e / (total - e) if total > e else np.inf
+        if bound <= tol:
+            break
+    return it, bound, total
+
+
+@njit(cache=True)
+def permute_csr(indptr, indices, data, order, index_dtype_example):
+    """Relabel a square CSR matrix: new node k is old node ``order[k]``; rows keep sorted columns.
+
+    Returns ``(indptr, indices, data)`` of the relabelled matrix; ``indices`` take the dtype of
+    ``index_dtype_example``.
+    """
+    n = order.shape[0]
+    pos = np.empty(n, np.int64)
+    for k in range(n):
+        pos[order[k]] = k
+    new_indptr = np.zeros(n + 1, np.int64)
+    for k in range(n):
+        old = order[k]
+        new_indptr[k + 1] = new_indptr[k] + (indptr[old + 1] - indptr[old])
+    nnz = new_indptr[n]
+    new_indices = np.empty(nnz, index_dtype_example.dtype)
+    new_data = np.empty(nnz, data.dtype)
+    for k in range(n):
+        old = order[k]
+        start = new_indptr[k]
+        length = indptr[old + 1] - indptr[old]
+        cols = np.empty(length, np.int64)
+        for t in range(length):
+            cols[t] = pos[indices[indptr[old] + t]]
+        perm = np.argsort(cols)
+        for t in range(length):
+            new_indices[start + t] = cols[perm[t]]
+            new_data[start + t] = data[indptr[old] + perm[t]]
+    return new_indptr, new_indices, new_data

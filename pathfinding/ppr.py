@@ -24,8 +24,10 @@ __all__ = [
     "ConvergenceWarning",
     "PPRGraph",
     "PPRResult",
+    "TopKResult",
     "personalized_pagerank",
     "ppr_solve",
+    "ppr_top_k",
     "prepare_graph",
     "walk_step",
 ]
@@ -51,6 +53,19 @@ class PPRGraph:
     unit: bool
     inv_out: np.ndarray
     symmetric: bool
+    order: np.ndarray | None = None
+
+    def to_internal(self, vectors: np.ndarray) -> np.ndarray:
+        """Rows of ``vectors`` (indexed by original node id) in the kernels' node order."""
+        return vectors if self.order is None else np.ascontiguousarray(vectors[self.order])
+
+    def to_original(self, vectors: np.ndarray) -> np.ndarray:
+        """Inverse of :meth:`to_internal`."""
+        if self.order is None:
+            return vectors
+        out = np.empty_like(vectors)
+        out[self.order] = vectors
+        return out
 
     @property
     def n_edges(self) -> int:
@@ -58,7 +73,10 @@ class PPRGraph:
         return int(self.indptr[-1])
 
 
-def prepare_graph(graph) -> PPRGraph:
+REORDER_AUTO_MIN_NODES = 20_000
+
+
+def prepare_graph(graph, *, reorder="auto") -> PPRGraph:
     """Validate a weighted graph and lay it out for the PPR kernels.
 
     Parameters
@@ -66,6 +84,11 @@ def prepare_graph(graph) -> PPRGraph:
     graph : sparse matrix or array_like, shape (n, n)
         Non-negative, finite edge weights; ``graph[i, j]`` is the weight of the edge i -> j. An
         undirected graph is a symmetric matrix.
+    reorder : {"auto", "degree", None}, default "auto"
+        Relabel nodes internally by decreasing in-degree ("degree"), which keeps hubs together in
+        cache and makes rows of equal length adjacent (a predictable inner loop): 2-3x faster per
+        iteration on the benchmark graphs. Inputs and outputs always use the original node ids.
+        "auto" reorders graphs of at least 20,000 nodes, where it pays for its one-off cost.
 
     Returns
     -------
@@ -85,13 +108,12 @@ def prepare_graph(graph) -> PPRGraph:
     """
     if isinstance(graph, PPRGraph):
         return graph
+    if reorder not in ("auto", "degree", None):
+        raise ValueError(f"reorder must be 'auto', 'degree' or None, got {reorder!r}")
     A = as_csr("graph", graph, square=True)
     n = A.shape[0]
     if n == 0:
         raise ValueError("graph must have at least one node, got shape (0, 0)")
-    out_weight = np.asarray(A.sum(axis=1)).ravel()
-    inv_out = np.zeros(n)
-    np.divide(1.0, out_weight, out=inv_out, where=out_weight > 0)
     # The CSC form of A is the CSR form of A^T: row i of it lists the in-neighbours of i.
     AT = A.tocsc()
     AT.sort_indices()
@@ -100,15 +122,32 @@ def prepare_graph(graph) -> PPRGraph:
         and np.array_equal(A.indices, AT.indices)
         and np.array_equal(A.data, AT.data)
     )
+    out_weight = np.asarray(A.sum(axis=1)).ravel()
+    del A  # from here on only the transpose is needed
+    unit = bool(np.all(AT.data == 1.0))
+    # Unsigned indices spare the kernel numba's negative-index wraparound check on every gather.
     index_dtype = np.uint32 if n <= np.iinfo(np.uint32).max else np.uint64
+    order = None
+    if reorder == "degree" or (reorder == "auto" and n >= REORDER_AUTO_MIN_NODES):
+        order = np.argsort(-np.diff(AT.indptr), kind="stable")
+        indptr, indices, weights = _kernels.permute_csr(
+            AT.indptr, AT.indices, AT.data, order, np.zeros(1, index_dtype)
+        )
+        out_weight = out_weight[order]
+    else:
+        indptr, indices, weights = AT.indptr.astype(np.int64), AT.indices.astype(index_dtype), AT.data
+    del AT
+    inv_out = np.zeros(n)
+    np.divide(1.0, out_weight, out=inv_out, where=out_weight > 0)
     return PPRGraph(
         n_nodes=n,
-        indptr=AT.indptr.astype(np.int64),
-        indices=AT.indices.astype(index_dtype),
-        weights=AT.data.astype(np.float64, copy=False),
-        unit=bool(np.all(AT.data == 1.0)),
+        indptr=indptr,
+        indices=indices,
+        weights=np.zeros(0) if unit else np.asarray(weights, dtype=np.float64),
+        unit=unit,
         inv_out=inv_out,
         symmetric=symmetric,
+        order=order,
     )
 
 
@@ -176,6 +215,7 @@ def ppr_solve(
     restart_prob: float = 0.5,
     tol: float = 1e-10,
     max_iter: int = 1000,
+    method: str = "auto",
 ) -> PPRResult:
     """Run Personalized PageRank and report iterations and a certified error bound.
 
@@ -188,30 +228,55 @@ def ppr_solve(
     Examples
     --------
     >>> from pathfinding.toy import star_pair
-    >>> res = ppr_solve(star_pair(9).graph, [0, 1], tol=1e-12)
+    >>> graph = star_pair(9).graph
+    >>> res = ppr_solve(graph, [0, 1], tol=1e-12, method="power")
     >>> res.iterations, bool(res.converged), bool(res.error_bound <= 1e-12)
     (41, True, True)
+
+    The default for ``tol > 0`` is Gauss-Seidel: the same certified bound in fewer sweeps.
+
+    >>> ppr_solve(graph, [0, 1], tol=1e-12).iterations
+    22
     """
     g = prepare_graph(graph)
     alpha = check_float("restart_prob", restart_prob, low=0.0, high=1.0, low_open=True)
     tol = check_float("tol", tol, low=0.0, high=np.inf, high_open=True)
     max_iter = check_int("max_iter", max_iter, low=1)
+    if method not in ("auto", "power", "gauss-seidel"):
+        raise ValueError(f"method must be 'auto', 'power' or 'gauss-seidel', got {method!r}")
     r, single = _restart_matrix(restart, g.n_nodes)
-    # The map is a contraction with factor (1 - a) in L1, so after a step that changed pi by delta
-    # the new pi is within (1 - a) / a * delta of the fixed point.
-    ratio = (1.0 - alpha) / alpha
-    if tol == 0.0:
-        tol_delta = -1.0  # run exactly max_iter iterations
-    elif ratio == 0.0:
-        tol_delta = np.inf
-    else:
-        tol_delta = tol / ratio
+    if method == "gauss-seidel" and not (single and tol > 0):
+        raise ValueError(
+            "method='gauss-seidel' needs one restart vector and tol > 0 (tol=0 means exactly max_iter "
+            f"power iterations); got {r.shape[1]} restart vector(s), tol={tol}"
+        )
+    if method == "auto":
+        method = "gauss-seidel" if single and tol > 0 else "power"
+    r = g.to_internal(r)
     args = (g.indptr, g.indices, g.weights, g.unit, g.inv_out)
-    if single:
-        pi, it, delta = _kernels.ppr_power(*args, r[:, 0].copy(), alpha, tol_delta, max_iter)
+    if method == "gauss-seidel":
+        x = r[:, 0].copy()
+        it, bound, total = _kernels.ppr_gauss_seidel(*args, r[:, 0], x, alpha, tol, max_iter)
+        pi = (x / total)[:, None]
     else:
-        pi, it, delta = _kernels.ppr_power_block(*args, r, alpha, tol_delta, max_iter)
-    bound = ratio * float(delta)
+        # The map is a contraction with factor (1 - a) in L1, so after a step that changed pi by
+        # delta the new pi is within (1 - a) / a * delta of the fixed point.
+        ratio = (1.0 - alpha) / alpha
+        if tol == 0.0:
+            tol_delta = -1.0  # run exactly max_iter iterations
+        elif ratio == 0.0:
+            tol_delta = np.inf
+        else:
+            tol_delta = tol / ratio
+        if single:
+            pi, it, delta = _kernels.ppr_power(*args, r[:, 0].copy(), alpha, tol_delta, max_iter)
+            pi = pi[:, None]
+        else:
+            pi, it, delta = _kernels.ppr_power_block(*args, r, alpha, tol_delta, max_iter)
+        bound = ratio * float(delta)
+    pi = g.to_original(pi)
+    pi = pi[:, 0] if single else pi
+    bound = float(bound)
     converged = bound <= tol
     if tol > 0 and not converged:
         warnings.warn(
@@ -230,6 +295,7 @@ def personalized_pagerank(
     restart_prob: float = 0.5,
     tol: float = 1e-10,
     max_iter: int = 1000,
+    method: str = "auto",
 ) -> np.ndarray:
     """Personalized PageRank: the walk's stationary mass when it keeps restarting at the seeds.
 
@@ -249,7 +315,12 @@ def personalized_pagerank(
         Stop once the L1 distance to the exact solution is certified to be at most ``tol``.
         ``tol=0`` runs exactly ``max_iter`` power iterations.
     max_iter : int, default 1000
-        Largest number of power iterations.
+        Largest number of iterations (matrix-vector passes).
+    method : {"auto", "power", "gauss-seidel"}, default "auto"
+        "power" is the plain power iteration (what ``tol=0`` always runs, so that ``max_iter=k``
+        means exactly k iterations). "gauss-seidel" sweeps in place, using each new value at once:
+        fewer sweeps to the same certified ``tol`` on every graph we measured. "auto" picks
+        "gauss-seidel" for one restart vector with ``tol > 0``, else "power".
 
     Returns
     -------
@@ -297,7 +368,7 @@ def personalized_pagerank(
     >>> float(pi[2] / pi[3])
     2.0
     """
-    return ppr_solve(graph, restart, restart_prob=restart_prob, tol=tol, max_iter=max_iter).pi
+    return ppr_solve(graph, restart, restart_prob=restart_prob, tol=tol, max_iter=max_iter, method=method).pi
 
 
 def walk_step(graph, vector) -> np.ndarray:
@@ -320,5 +391,134 @@ def walk_step(graph, vector) -> np.ndarray:
     array([0.  , 0.  , 0.5 , 0.25, 0.25])
     """
     g = prepare_graph(graph)
-    v = check_vector("vector", vector, g.n_nodes)
-    return _kernels.pull(g.indptr, g.indices, g.weights, g.unit, v * g.inv_out)
+    v = g.to_internal(check_vector("vector", vector, g.n_nodes))
+    return g.to_original(_kernels.pull(g.indptr, g.indices, g.weights, g.unit, v * g.inv_out))
+
+
+@dataclass(frozen=True)
+class TopKResult:
+    """Outcome of :func:`ppr_top_k`.
+
+    Attributes
+    ----------
+    top : numpy.ndarray of int
+        The ``k`` best items (candidate node ids, or passage ids), best first.
+    scores : numpy.ndarray of float
+        Their scores under the returned iterate.
+    iterations : int
+        Gauss-Seidel sweeps run.
+    certified : bool
+        True when the error bound proves ``top`` is exactly the top-k, in this order, of the exact
+        PPR scores. False when the loop reached ``tol`` or ``max_iter`` first (for instance because
+        two items tie exactly, which no finite bound can separate).
+    error_bound : float
+        Certified L1 bound on the node vector's error when the loop stopped.
+    """
+
+    top: np.ndarray
+    scores: np.ndarray
+    iterations: int
+    certified: bool
+    error_bound: float
+
+
+def ppr_top_k(
+    graph,
+    restart,
+    k: int,
+    *,
+    candidates=None,
+    mentions=None,
+    restart_prob: float = 0.5,
+    tol: float = 1e-10,
+    max_iter: int = 1000,
+) -> TopKResult:
+    """The top-k of PPR, stopping as soon as the order can no longer change.
+
+    Retrieval needs the order of the best few candidates or passages, not every digit of pi. After
+    each Gauss-Seidel sweep the iterate v has a certified bound ``||v - pi||_1 <= eps``; two node
+    scores then move by at most ``eps`` *together* (both errors come out of the same L1 budget), so
+    a gap larger than ``eps`` between consecutive items of the top k, and between the k-th and the
+    rest, fixes the order for good. For passage scores ``v . P`` two passages a, b move by at most
+    ``eps * max_i |P[i, a] - P[i, b]|``, at most ``eps`` times the largest count in P.
+
+    Parameters
+    ----------
+    graph : sparse matrix, array_like or PPRGraph
+    restart : array_like
+        Seed ids or one restart vector (as in :func:`personalized_pagerank`).
+    k : int
+        How many items to rank (``1 <= k <= number of items``).
+    candidates : array_like of int, optional
+        Rank only these nodes (default: all nodes). Ignored with ``mentions``.
+    mentions : sparse matrix, shape (n_nodes, n_passages), optional
+        Rank passages by ``pi . P`` instead of nodes.
+    restart_prob, tol, max_iter
+        As in :func:`personalized_pagerank`; ``tol`` is where the loop gives up on certifying.
+
+    Returns
+    -------
+    TopKResult
+
+    Examples
+    --------
+    On the two stars the answer (node 2) is certified first long before pi has converged:
+
+    >>> from pathfinding.toy import star_pair
+    >>> toy = star_pair(9)
+    >>> res = ppr_top_k(toy.graph, toy.seeds, 1, candidates=toy.candidates)
+    >>> res.top.tolist(), bool(res.certified), res.iterations
+    ([2], True, 5)
+    >>> ppr_solve(toy.graph, toy.seeds).iterations
+    18
+
+    The sixteen dead ends tie exactly, so ranking two candidates can never be certified:
+
+    >>> bool(ppr_top_k(toy.graph, toy.seeds, 2, candidates=toy.candidates).certified)
+    False
+    """
+    g = prepare_graph(graph)
+    alpha = check_float("restart_prob", restart_prob, low=0.0, high=1.0, low_open=True)
+    tol = check_float("tol", tol, low=0.0, high=np.inf, high_open=True)
+    max_iter = check_int("max_iter", max_iter, low=1)
+    r, single = _restart_matrix(restart, g.n_nodes)
+    if not single:
+        raise ValueError(f"ppr_top_k ranks one query at a time; got a block of {r.shape[1]} restart vectors")
+    if mentions is not None:
+        P = as_csr("mentions", mentions)
+        if P.shape[0] != g.n_nodes:
+            raise ValueError(f"mentions must have {g.n_nodes} rows (one per node), got shape {P.shape}")
+        PT = P.T.tocsr()  # rows = passages: one sparse product scores them all
+        n_items = P.shape[1]
+        spread = float(P.data.max()) if P.nnz else 0.0
+        items = None
+    else:
+        items = (
+            np.arange(g.n_nodes)
+            if candidates is None
+            else check_node_ids("candidates", candidates, g.n_nodes)
+        )
+        n_items = items.size
+        spread = 1.0
+    k = check_int("k", k, low=1, high=n_items)
+    r_int = g.to_internal(r[:, 0])
+    x = r_int.copy()
+    args = (g.indptr, g.indices, g.weights, g.unit, g.inv_out, r_int, x, alpha)
+    it = 0
+    while True:
+        steps, bound, total = _kernels.ppr_gauss_seidel(*args, 0.0, 1)
+        it += steps
+        pi = g.to_original(x / total)
+        scores = PT @ pi if mentions is not None else pi[items]
+        head = np.argpartition(-scores, k - 1)[:k] if k < n_items else np.arange(n_items)
+        head = head[np.argsort(-scores[head], kind="stable")]
+        eps = bound * spread
+        gaps = -np.diff(scores[head])
+        rest_max = np.max(np.delete(scores, head)) if k < n_items else -np.inf
+        certified = bool(np.all(gaps > eps) and scores[head[-1]] - rest_max > eps)
+        if certified or bound <= tol or it >= max_iter:
+            break
+    top = head if mentions is not None else items[head]
+    return TopKResult(
+        top=top, scores=scores[head], iterations=it, certified=certified, error_bound=float(bound)
+    )

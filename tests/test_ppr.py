@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pathfinding import reference
-from pathfinding.ppr import ConvergenceWarning, personalized_pagerank, ppr_solve, prepare_graph
+from pathfinding.ppr import ConvergenceWarning, personalized_pagerank, ppr_solve, ppr_top_k, prepare_graph
 from pathfinding.toy import meet_node_toy, star_pair
 from tests.strategies import restart_vectors, weighted_graphs
 
@@ -177,3 +177,116 @@ def test_prepared_graph_reused():
 def test_bad_input(graph, restart, kwargs, error, match):
     with pytest.raises(error, match=match):
         personalized_pagerank(graph, restart, **kwargs)
+
+
+@given(graph=weighted_graphs(), data=st.data(), alpha=alphas)
+def test_gauss_seidel_meets_its_certified_bound(graph, data, alpha):
+    r = data.draw(restart_vectors(graph.shape[0]))
+    tol = data.draw(st.sampled_from([1e-3, 1e-6, 1e-10]))
+    res = ppr_solve(graph, r, restart_prob=alpha, tol=tol, method="gauss-seidel")
+    exact = reference.ppr_linear_solve(graph, r, alpha)
+    assert res.converged and res.error_bound <= tol
+    assert np.abs(res.pi - exact).sum() <= res.error_bound + 1e-12
+    assert np.all(res.pi >= 0) and res.pi.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_gauss_seidel_needs_fewer_sweeps_than_power():
+    toy = star_pair(9)
+    power = ppr_solve(toy.graph, toy.seeds, tol=1e-12, method="power")
+    gs = ppr_solve(toy.graph, toy.seeds, tol=1e-12, method="gauss-seidel")
+    assert gs.iterations < 0.8 * power.iterations
+    np.testing.assert_allclose(gs.pi, power.pi, atol=2e-12)
+
+
+def test_gauss_seidel_refuses_what_it_cannot_do():
+    with pytest.raises(ValueError, match="tol=0"):
+        ppr_solve(star_pair(3).graph, [0], tol=0, method="gauss-seidel")
+    with pytest.raises(ValueError, match="2 restart vector"):
+        ppr_solve(star_pair(3).graph, np.ones((7, 2)), method="gauss-seidel")
+    with pytest.raises(ValueError, match="method must be"):
+        ppr_solve(star_pair(3).graph, [0], method="jacobi")
+
+
+def test_gauss_seidel_at_max_iter_reports_a_true_bound():
+    toy = star_pair(9)
+    with pytest.warns(ConvergenceWarning):
+        res = ppr_solve(toy.graph, toy.seeds, tol=1e-14, max_iter=4, method="gauss-seidel")
+    exact = reference.ppr_linear_solve(toy.graph, np.r_[0.5, 0.5, np.zeros(17)], 0.5)
+    assert np.abs(res.pi - exact).sum() <= res.error_bound
+
+
+@given(graph=weighted_graphs(max_nodes=10), data=st.data(), method=st.sampled_from(["auto", "power"]))
+def test_degree_reordering_is_invisible(graph, data, method):
+    r = data.draw(restart_vectors(graph.shape[0]))
+    plain = prepare_graph(graph, reorder=None)
+    reordered = prepare_graph(graph, reorder="degree")
+    for kw in ({"tol": 0, "max_iter": 17}, {"tol": 1e-12}):
+        np.testing.assert_allclose(
+            personalized_pagerank(reordered, r, method=method, **kw),
+            personalized_pagerank(plain, r, method=method, **kw),
+            atol=1e-12,
+        )
+    R = np.column_stack([r, r[::-1]])
+    np.testing.assert_allclose(
+        personalized_pagerank(reordered, R, tol=0, max_iter=9),
+        personalized_pagerank(plain, R, tol=0, max_iter=9),
+        atol=1e-13,
+    )
+
+
+def test_reorder_option_is_checked():
+    with pytest.raises(ValueError, match="reorder must be"):
+        prepare_graph(np.eye(2), reorder="rcm")
+
+
+@given(hops=st.integers(1, 3), rng=st.integers(0, 2**32 - 1))
+def test_top_k_certifies_the_answer_first_and_saves_sweeps(hops, rng):
+    from pathfinding.instances import make_instance
+
+    inst = make_instance(hops, rng=rng)
+    res = ppr_top_k(inst.graph, inst.seeds, 1, candidates=inst.candidates)
+    full = ppr_solve(inst.graph, inst.seeds)
+    assert res.certified and res.top.tolist() == [inst.answer]
+    assert res.iterations < full.iterations
+
+
+@given(graph=weighted_graphs(max_nodes=10), data=st.data())
+def test_certified_top_k_equals_the_exact_order(graph, data):
+    n = graph.shape[0]
+    r = data.draw(restart_vectors(n))
+    k = data.draw(st.integers(1, n))
+    exact = reference.ppr_linear_solve(graph, r, 0.5)
+    res = ppr_top_k(graph, r, k, tol=1e-13)
+    if res.certified:
+        assert res.top.tolist() == np.argsort(-exact, kind="stable")[:k].tolist()
+    else:  # only ties (within the tolerance) can block a certificate
+        s = np.sort(exact)[::-1]
+        assert np.any(np.abs(np.diff(s[: k + 1])) <= 1e-12)
+
+
+@given(graph=weighted_graphs(max_nodes=10), data=st.data())
+def test_certified_top_k_passages_equal_the_exact_order(graph, data):
+    n = graph.shape[0]
+    r = data.draw(restart_vectors(n))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    P = sp.csr_array(rng.integers(0, 3, size=(n, 6)).astype(float))
+    if P.nnz == 0:
+        return
+    k = data.draw(st.integers(1, 6))
+    exact = reference.passage_scores_loops(reference.ppr_linear_solve(graph, r, 0.5), P)
+    res = ppr_top_k(graph, r, k, mentions=P, tol=1e-13)
+    if res.certified:
+        assert res.top.tolist() == np.argsort(-exact, kind="stable")[:k].tolist()
+    else:  # only ties (within the tolerance) can block a certificate
+        s = np.sort(exact)[::-1]
+        assert np.any(np.abs(np.diff(s[: k + 1])) <= 1e-11)
+
+
+def test_top_k_bad_input():
+    toy = star_pair(3)
+    with pytest.raises(ValueError, match=r"k must be in \[1, 7\]"):
+        ppr_top_k(toy.graph, toy.seeds, 8)
+    with pytest.raises(ValueError, match="one query at a time"):
+        ppr_top_k(toy.graph, np.ones((7, 2)), 1)
+    with pytest.raises(ValueError, match="one per node"):
+        ppr_top_k(toy.graph, toy.seeds, 1, mentions=np.ones((3, 2)))
