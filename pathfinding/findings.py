@@ -149,6 +149,54 @@ def _meet_node_rows(first: int) -> tuple[list[str], dict]:
     return rows, values
 
 
+DEFEATS = (
+    # (shape, instance knobs, hops); the measured rank says whether it defeats PPR
+    ("Branching on the bridge chains: 2 leaves per interior node", {"bridge_branching": 2}, 2),
+    ("Branching on the bridge chains: 3 leaves per interior node", {"bridge_branching": 3}, 2),
+    ("Branching on the bridge chains at 3 hops: 1 leaf per interior node", {"bridge_branching": 1}, 3),
+    ("A decoy that both seeds reach in 1 hop, answer at 2 hops", {"decoy_hops": 1}, 2),
+    ("Unequal depths: answer 1 hop from one seed, 3 from the other", {}, (1, 3)),
+    ("A hub seed in 64 extra passages", {"hub_passages": 64}, 2),
+)
+DEFEATS_TRIALS = 100
+
+
+def _defeat_rows(seed: int, first: int, command: str) -> tuple[list[str], list[dict]]:
+    """Graph shapes that break the meet-node argument, measured (notebook 4 explores them in full)."""
+    rows = [
+        "| # | shape | knobs | hops | PPR mean rank [95% CI] | PPR without specificity | chance "
+        "| command | seed | trials |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    data = []
+    for k, (claim, knobs, hops) in enumerate(DEFEATS, start=first):
+        res = run_experiment(
+            hops=(hops,),
+            trials=DEFEATS_TRIALS,
+            seed=seed,
+            rankers=["ppr", "ppr_no_specificity"],
+            progress=False,
+            **knobs,
+        )
+        ppr, nospec = res.summary()
+        knob_text = ", ".join(f"`{key}={val}`" for key, val in knobs.items()) or "—"
+        rows.append(
+            f"| F{k} | {claim} | {knob_text} | {hops} | {_ci(ppr.mean, ppr.ci_low, ppr.ci_high)} "
+            f"| {_ci(nospec.mean, nospec.ci_low, nospec.ci_high)} | {ppr.chance:g} | `{command}` "
+            f"| {seed} | {DEFEATS_TRIALS} |"
+        )
+        data.append(
+            {
+                "claim": claim,
+                "knobs": knobs,
+                "hops": hops,
+                "ppr": ppr.__dict__,
+                "ppr_no_specificity": nospec.__dict__,
+            }
+        )
+    return rows, data
+
+
 def render(
     result: ExperimentResult,
     *,
@@ -164,6 +212,7 @@ def render(
         command += f" --trials {result.trials}"
     exp_rows = _experiment_rows(result, command, 1)
     meet_rows, meet = _meet_node_rows(len(exp_rows) - 1)
+    defeat_rows, defeats = _defeat_rows(result.seed, len(exp_rows) - 1 + len(meet_rows) - 2, command)
     lines = [
         "# FINDINGS",
         "",
@@ -180,7 +229,10 @@ def render(
         f"trial *t* drawn from `SeedSequence({result.seed}).spawn(...)[t]` (rebuild one with "
         f"`pathfinding.experiment.regenerate({result.seed}, t, h)`). Mean ranks (1 = best) with normal 95% "
         "intervals; *expected ties* counts a tie as the mean of the tied positions, *random ties* breaks it "
-        "with the trial's own stream.",
+        "with the trial's own stream. The generator's randomness only names the entities and permutes the "
+        "node ids, so every trial at one depth is the same graph up to relabelling: a ranker without ties "
+        "gets the same rank in every trial and a zero-width interval. The trials test that nothing wins "
+        "by index order; the random-tie intervals are the only ones that sample anything.",
         "",
         *exp_rows,
         *_reference_sentence(result),
@@ -192,6 +244,14 @@ def render(
         "",
         *meet_rows,
         "",
+        "## What defeats PPR",
+        "",
+        "The meet-node argument assumes the answer's inflows are as strong as a dead end's. Shapes that "
+        "bend that assumption, one generator knob at a time (`notebooks/04_what_defeats_ppr.py` sweeps "
+        "them and explains each from the mass arithmetic). Chance is the mean rank under random ties.",
+        "",
+        *defeat_rows,
+        "",
     ]
     if realtext:
         lines += [realtext.rstrip(), ""]
@@ -202,6 +262,7 @@ def render(
         "versions": versions_line(),
         "experiment": [r.__dict__ for r in result.summary()],
         "meet_node": meet,
+        "defeats": defeats,
     }
     return "\n".join(lines), data
 

@@ -1,0 +1,62 @@
+"""HippoRAG on real text: index released OpenIE triples, retrieve with PPR, compare with BM25.
+
+No LLM and no network: the triples are the HippoRAG authors' released GPT-3.5 OpenIE output for
+the MuSiQue tuning set (vendored in ``pathfinding/data/hipporag``), synonymy edges and entity
+linking use a character-trigram TF-IDF encoder, and query entities come from offline extractors.
+
+Modules: :mod:`~pathfinding.hipporag.io` (loaders), :mod:`~pathfinding.hipporag.index` (graph,
+P, specificity), :mod:`~pathfinding.hipporag.query` (entities and linking),
+:mod:`~pathfinding.hipporag.retrieve` (PPR retrieval, BM25), :mod:`~pathfinding.hipporag.evaluate`
+(recall@k, bootstrap), :mod:`~pathfinding.hipporag.realtext` (the experiment, findings, benchmark).
+"""
+
+from pathfinding.hipporag.evaluate import bootstrap_mean_ci, paired_difference_ci, recall_at_k, supporting_ids
+from pathfinding.hipporag.index import (
+    CharNgramEncoder,
+    HippoIndex,
+    build_index,
+    index_from_openie,
+    normalize_phrase,
+)
+from pathfinding.hipporag.io import (
+    FormatError,
+    LoadReport,
+    load_corpus,
+    load_openie,
+    load_query_ner,
+    load_questions,
+    vendored,
+)
+from pathfinding.hipporag.query import EXTRACTORS, capitalised_spans, link_entities, ner_lookup, node_ngrams
+from pathfinding.hipporag.realtext import benchmark, findings_section, run_realtext
+from pathfinding.hipporag.retrieve import BM25Ranker, HippoRetriever, Retrieval
+
+__all__ = [
+    "BM25Ranker",
+    "CharNgramEncoder",
+    "EXTRACTORS",
+    "FormatError",
+    "HippoIndex",
+    "HippoRetriever",
+    "LoadReport",
+    "Retrieval",
+    "benchmark",
+    "bootstrap_mean_ci",
+    "build_index",
+    "capitalised_spans",
+    "findings_section",
+    "index_from_openie",
+    "link_entities",
+    "load_corpus",
+    "load_openie",
+    "load_query_ner",
+    "load_questions",
+    "ner_lookup",
+    "node_ngrams",
+    "normalize_phrase",
+    "paired_difference_ci",
+    "recall_at_k",
+    "run_realtext",
+    "supporting_ids",
+    "vendored",
+]

@@ -1,0 +1,497 @@
+"""Loaders for the file formats of the HippoRAG release, and the vendored MuSiQue tuning set.
+
+Four formats, each read by one function:
+
+* :func:`load_openie` -- the OpenIE JSON (``{"docs": [{"title", "text", "passage",
+  "extracted_entities", "extracted_triples"}, ...], ...}``);
+* :func:`load_corpus` -- a corpus JSON (a list of ``{"title", "text"}``);
+* :func:`load_questions` -- a MuSiQue-style question JSON (``{"id", "question", "answer",
+  "paragraphs": [{"title", "paragraph_text" or "text", "is_supporting"}]}``);
+* :func:`load_query_ner` -- the query-NER TSV whose ``triples`` column holds
+  ``{"named_entities": [...]}``.
+
+Two kinds of trouble are kept apart. A file that is not the expected format at all (not JSON, a
+top-level value of the wrong type, a record without a required key) raises :class:`FormatError`
+naming the file and the first bad record. Flaws *inside* a well-formed file -- a triple that is not
+three strings, a passage without triples, an OpenIE passage that does not match the corpus -- are
+counted in a :class:`LoadReport` returned beside the data (and printed by the CLI), never dropped
+without a trace.
+
+Files ending in ``.gz`` are decompressed transparently. :func:`vendored` finds the copies shipped
+inside the package (``pathfinding/data/hipporag``), so nothing is read from outside the checkout.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+
+__all__ = [
+    "FormatError",
+    "LoadReport",
+    "OpenIEPassage",
+    "Passage",
+    "Question",
+    "QueryNER",
+    "check_alignment",
+    "load_corpus",
+    "load_openie",
+    "load_query_ner",
+    "load_questions",
+    "vendored",
+    "VENDORED_FILES",
+]
+
+VENDORED_FILES = {
+    "questions": "musique_train.json.gz",
+    "corpus": "musique_train_corpus.json.gz",
+    "openie": "openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json.gz",
+    "sample_questions": "sample.json.gz",
+    "sample_corpus": "sample_corpus.json.gz",
+}
+"""Short name -> file name of the data shipped in ``pathfinding/data/hipporag``."""
+
+
+class FormatError(ValueError):
+    """A file is not in the expected HippoRAG format (the message names the file and record)."""
+
+
+@dataclass
+class LoadReport:
+    """What a loader found wrong inside a well-formed file.
+
+    Attributes
+    ----------
+    source : str
+        The file (or ``"<memory>"``) the records came from.
+    n_records : int
+        Records read.
+    issues : dict of str to int
+        Issue name -> how many times it occurred.
+    examples : dict of str to list of str
+        Issue name -> up to three locations (``"docs[12].extracted_triples[3]"``), for a reader
+        who wants to look.
+    """
+
+    source: str
+    n_records: int = 0
+    issues: dict[str, int] = field(default_factory=dict)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, issue: str, where: str) -> None:
+        """Count one occurrence of ``issue`` at location ``where``."""
+        self.issues[issue] = self.issues.get(issue, 0) + 1
+        ex = self.examples.setdefault(issue, [])
+        if len(ex) < 3:
+            ex.append(where)
+
+    @property
+    def n_issues(self) -> int:
+        """Total count over all issues."""
+        return sum(self.issues.values())
+
+    def summary(self) -> str:
+        """One line per issue, e.g. ``"  triple_not_three: 185 (e.g. docs[3]...)"``."""
+        name = os.path.basename(self.source)
+        head = f"{name}: {self.n_records} records"
+        if not self.issues:
+            return head + ", no issues"
+        lines = [head + ":"]
+        for issue in sorted(self.issues):
+            lines.append(f"  {issue}: {self.issues[issue]} (e.g. {', '.join(self.examples[issue])})")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict:
+        """Plain-dict form for ``--json`` output."""
+        return {
+            "source": os.path.basename(self.source),
+            "n_records": self.n_records,
+            "issues": dict(sorted(self.issues.items())),
+        }
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One corpus passage; ``key`` is ``title + "\\n" + text``, the id HippoRAG matches on."""
+
+    title: str
+    text: str
+
+    @property
+    def key(self) -> str:
+        return self.title + "\n" + self.text
+
+
+@dataclass(frozen=True)
+class OpenIEPassage:
+    """One passage of an OpenIE file: its named entities and its well-formed triples."""
+
+    title: str
+    text: str
+    entities: tuple[str, ...]
+    triples: tuple[tuple[str, str, str], ...]
+
+    @property
+    def key(self) -> str:
+        return self.title + "\n" + self.text
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question; ``supporting`` holds the passage keys (``title + "\\n" + text``) of its evidence."""
+
+    id: str
+    question: str
+    answer: tuple[str, ...]
+    supporting: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class QueryNER:
+    """One row of a query-NER TSV."""
+
+    query: str
+    entities: tuple[str, ...]
+
+
+def vendored(name: str):
+    """The path of a data file shipped with the package.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`VENDORED_FILES` (``"questions"``, ``"corpus"``, ``"openie"``,
+        ``"sample_questions"``, ``"sample_corpus"``) or a file name in ``pathfinding/data/hipporag``.
+
+    Returns
+    -------
+    importlib.resources.abc.Traversable
+        Usable with every loader of this module (and with ``open()`` when installed from a wheel or
+        a checkout, which is always a real directory).
+
+    Raises
+    ------
+    FileNotFoundError
+        If no such file is shipped.
+
+    Examples
+    --------
+    >>> vendored("corpus").name
+    'musique_train_corpus.json.gz'
+    """
+    fname = VENDORED_FILES.get(name, name)
+    path = resources.files("pathfinding").joinpath("data", "hipporag", fname)
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"no vendored HippoRAG file {name!r}; expected one of {sorted(VENDORED_FILES)} "
+            f"or a file name in pathfinding/data/hipporag"
+        )
+    return path
+
+
+def _read_text(path) -> tuple[str, str]:
+    """Return (text, display name) of a file, gunzipping ``*.gz``."""
+    name = str(path)
+    if isinstance(path, str | os.PathLike):
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    else:  # an importlib.resources Traversable
+        raw = path.read_bytes()
+    if name.endswith(".gz"):
+        raw = gzip.decompress(raw)
+    return raw.decode("utf-8"), name
+
+
+def _read_json(path):
+    text, name = _read_text(path)
+    try:
+        return json.loads(text), name
+    except json.JSONDecodeError as exc:
+        raise FormatError(f"{name}: not valid JSON ({exc})") from None
+
+
+def _need(name: str, where: str, record, key: str, kind):
+    if not isinstance(record, dict):
+        raise FormatError(f"{name}: {where} must be a JSON object, got {type(record).__name__}")
+    if key not in record:
+        raise FormatError(f"{name}: {where} has no key {key!r} (keys: {sorted(record)})")
+    value = record[key]
+    if not isinstance(value, kind):
+        kinds = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+        raise FormatError(f"{name}: {where}[{key!r}] must be {kinds}, got {type(value).__name__}")
+    return value
+
+
+def load_openie(path, *, corpus: Sequence[Passage] | None = None) -> tuple[list[OpenIEPassage], LoadReport]:
+    """Read a HippoRAG OpenIE file: per passage, its named entities and (subject, relation, object) triples.
+
+    Parameters
+    ----------
+    path : str, path-like or Traversable
+        The ``openie_*.json`` file (``.gz`` allowed).
+    corpus : sequence of Passage, optional
+        When given, passage ``j`` of the OpenIE file is checked against passage ``j`` of the corpus
+        (see :func:`check_alignment`); mismatches are counted as ``misaligned_passage``.
+
+    Returns
+    -------
+    passages : list of OpenIEPassage
+        One per record of ``docs``, in file order; ``triples`` keeps only well-formed ones.
+    report : LoadReport
+        Counts of ``triple_not_three`` (length other than 3; dropped), ``triple_not_strings`` (an
+        element that is not a string; numbers are turned into strings and counted as
+        ``triple_number_coerced``, anything else drops the triple), ``entity_not_string``
+        (dropped), ``passage_no_triples`` and ``misaligned_passage``.
+
+    Raises
+    ------
+    FormatError
+        If the file is not JSON, has no ``docs`` list, or a record lacks ``title``, ``text``,
+        ``extracted_entities`` or ``extracted_triples`` (or they have the wrong type).
+
+    Examples
+    --------
+    >>> docs, report = load_openie(vendored("openie"))
+    >>> len(docs), report.issues["triple_not_three"], report.issues["passage_no_triples"]
+    (1890, 185, 2)
+    """
+    data, name = _read_json(path)
+    if not isinstance(data, dict) or not isinstance(data.get("docs"), list):
+        got = type(data).__name__ if not isinstance(data, dict) else f"keys {sorted(data)}"
+        raise FormatError(f"{name}: expected an object with a 'docs' list (HippoRAG OpenIE), got {got}")
+    report = LoadReport(source=name)
+    out: list[OpenIEPassage] = []
+    for j, rec in enumerate(data["docs"]):
+        where = f"docs[{j}]"
+        title = _need(name, where, rec, "title", str)
+        text = _need(name, where, rec, "text", str)
+        ents_raw = _need(name, where, rec, "extracted_entities", list)
+        triples_raw = _need(name, where, rec, "extracted_triples", list)
+        ents = []
+        for e_i, ent in enumerate(ents_raw):
+            if isinstance(ent, str):
+                ents.append(ent)
+            else:
+                report.add("entity_not_string", f"{where}.extracted_entities[{e_i}]")
+        triples = []
+        for t_i, tri in enumerate(triples_raw):
+            loc = f"{where}.extracted_triples[{t_i}]"
+            if not isinstance(tri, list | tuple) or len(tri) != 3:
+                report.add("triple_not_three", loc)
+                continue
+            parts = []
+            for x in tri:
+                if isinstance(x, str):
+                    parts.append(x)
+                elif isinstance(x, int | float) and not isinstance(x, bool):
+                    report.add("triple_number_coerced", loc)
+                    parts.append(str(x))
+                else:
+                    parts = None
+                    break
+            if parts is None:
+                report.add("triple_not_strings", loc)
+                continue
+            triples.append(tuple(parts))
+        if not triples:
+            report.add("passage_no_triples", where)
+        out.append(OpenIEPassage(title=title, text=text, entities=tuple(ents), triples=tuple(triples)))
+    report.n_records = len(out)
+    if corpus is not None:
+        align = check_alignment(out, corpus)
+        for issue, count in align.issues.items():
+            report.issues[issue] = report.issues.get(issue, 0) + count
+            report.examples.setdefault(issue, []).extend(align.examples[issue])
+    return out, report
+
+
+def check_alignment(openie: Sequence[OpenIEPassage], corpus: Sequence[Passage]) -> LoadReport:
+    """Count OpenIE passages that do not match the corpus passage at the same position.
+
+    Returns
+    -------
+    LoadReport
+        ``misaligned_passage`` counts positions whose ``title``/``text`` differ, and
+        ``length_mismatch`` is 1 when the two lists have different lengths (the extra passages of
+        the longer one are then also counted as misaligned).
+
+    Examples
+    --------
+    >>> a = [OpenIEPassage("T", "x", (), (("t", "is", "x"),))]
+    >>> check_alignment(a, [Passage("T", "x")]).issues
+    {}
+    >>> check_alignment(a, [Passage("T", "y"), Passage("U", "z")]).issues
+    {'length_mismatch': 1, 'misaligned_passage': 2}
+    """
+    report = LoadReport(source="<alignment>", n_records=max(len(openie), len(corpus)))
+    if len(openie) != len(corpus):
+        report.add("length_mismatch", f"openie has {len(openie)} passages, corpus {len(corpus)}")
+    for j in range(max(len(openie), len(corpus))):
+        if j >= len(openie) or j >= len(corpus):
+            report.add("misaligned_passage", f"docs[{j}]")
+        elif (openie[j].title, openie[j].text) != (corpus[j].title, corpus[j].text):
+            report.add("misaligned_passage", f"docs[{j}]")
+    return report
+
+
+def load_corpus(path) -> tuple[list[Passage], LoadReport]:
+    """Read a corpus JSON: a list of ``{"title": ..., "text": ...}``.
+
+    Returns
+    -------
+    passages : list of Passage
+    report : LoadReport
+        Counts ``duplicate_passage`` (same title and text as an earlier passage; kept, since
+        passage ids are positions).
+
+    Raises
+    ------
+    FormatError
+        If the file is not a JSON list or a record lacks a string ``title`` or ``text``.
+
+    Examples
+    --------
+    >>> corpus, report = load_corpus(vendored("corpus"))
+    >>> len(corpus), report.n_issues
+    (1890, 0)
+    """
+    data, name = _read_json(path)
+    if not isinstance(data, list):
+        raise FormatError(f"{name}: expected a JSON list of passages, got {type(data).__name__}")
+    report = LoadReport(source=name, n_records=len(data))
+    out = []
+    seen = set()
+    for j, rec in enumerate(data):
+        p = Passage(_need(name, f"[{j}]", rec, "title", str), _need(name, f"[{j}]", rec, "text", str))
+        if p.key in seen:
+            report.add("duplicate_passage", f"[{j}]")
+        seen.add(p.key)
+        out.append(p)
+    return out, report
+
+
+def load_questions(path) -> tuple[list[Question], LoadReport]:
+    """Read a MuSiQue-style question file with supporting paragraphs.
+
+    Each record needs ``question`` and ``paragraphs``; each paragraph needs ``title``,
+    ``paragraph_text`` (MuSiQue) or ``text`` (the HippoRAG ``sample.json``) and ``is_supporting``.
+    ``id`` defaults to the position and ``answer`` (string or list) to empty.
+
+    Returns
+    -------
+    questions : list of Question
+    report : LoadReport
+        Counts ``no_supporting_paragraph`` (the question is kept; its recall is undefined and the
+        evaluation will refuse it).
+
+    Raises
+    ------
+    FormatError
+        If the file is not a JSON list or a record or paragraph lacks a required key.
+
+    Examples
+    --------
+    >>> qs, report = load_questions(vendored("questions"))
+    >>> len(qs), sum(len(q.supporting) for q in qs), report.n_issues
+    (100, 237, 0)
+    """
+    data, name = _read_json(path)
+    if not isinstance(data, list):
+        raise FormatError(f"{name}: expected a JSON list of questions, got {type(data).__name__}")
+    report = LoadReport(source=name, n_records=len(data))
+    out = []
+    for i, rec in enumerate(data):
+        where = f"[{i}]"
+        question = _need(name, where, rec, "question", str)
+        paragraphs = _need(name, where, rec, "paragraphs", list)
+        answer = rec.get("answer", ())
+        answer = (answer,) if isinstance(answer, str) else tuple(str(a) for a in answer)
+        supporting = []
+        for k, par in enumerate(paragraphs):
+            pw = f"{where}.paragraphs[{k}]"
+            title = _need(name, pw, par, "title", str)
+            key = "paragraph_text" if isinstance(par, dict) and "paragraph_text" in par else "text"
+            text = _need(name, pw, par, key, str)
+            if _need(name, pw, par, "is_supporting", bool):
+                supporting.append(title + "\n" + text)
+        if not supporting:
+            report.add("no_supporting_paragraph", where)
+        out.append(
+            Question(id=str(rec.get("id", i)), question=question, answer=answer, supporting=tuple(supporting))
+        )
+    return out, report
+
+
+def load_query_ner(path) -> tuple[list[QueryNER], LoadReport]:
+    """Read a HippoRAG query-NER TSV (columns include ``query`` or ``question``, and ``triples``).
+
+    The ``triples`` cell holds JSON such as ``{"named_entities": ["Scott Derrickson", "Ed Wood"]}``.
+
+    Returns
+    -------
+    rows : list of QueryNER
+    report : LoadReport
+        Counts ``entity_not_string`` (dropped) and ``no_entities`` (a row whose list is empty).
+
+    Raises
+    ------
+    FormatError
+        If the header lacks a query column or ``triples``, a row has the wrong number of cells, or a
+        ``triples`` cell is not JSON with a ``named_entities`` list.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> p = os.path.join(d, "q.tsv")
+    >>> with open(p, "w") as f:
+    ...     _ = f.write('\\tquery\\ttriples\\n0\\tWho is Ed Wood?\\t"{""named_entities"": [""Ed Wood""]}"\\n')
+    >>> rows, report = load_query_ner(p)
+    >>> rows[0].entities
+    ('Ed Wood',)
+    """
+    text, name = _read_text(path)
+    reader = csv.reader(io.StringIO(text), delimiter="\t")
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise FormatError(f"{name}: empty file, expected a TSV header with 'query' and 'triples'") from None
+    qcol = "query" if "query" in header else "question" if "question" in header else None
+    if qcol is None or "triples" not in header:
+        raise FormatError(
+            f"{name}: header must have a 'query' (or 'question') and a 'triples' column, got {header}"
+        )
+    qi, ti = header.index(qcol), header.index("triples")
+    report = LoadReport(source=name)
+    out = []
+    for r, row in enumerate(reader, start=1):
+        if not row:
+            continue
+        where = f"row {r}"
+        if len(row) != len(header):
+            raise FormatError(f"{name}: {where} has {len(row)} cells, header has {len(header)}: {row[:3]}")
+        try:
+            cell = json.loads(row[ti])
+        except json.JSONDecodeError:
+            raise FormatError(f"{name}: {where} 'triples' is not JSON: {row[ti][:80]!r}") from None
+        if not isinstance(cell, dict) or not isinstance(cell.get("named_entities"), list):
+            raise FormatError(
+                f"{name}: {where} 'triples' must be {{\"named_entities\": [...]}}, got {row[ti][:80]!r}"
+            )
+        ents = []
+        for e in cell["named_entities"]:
+            if isinstance(e, str):
+                ents.append(e)
+            else:
+                report.add("entity_not_string", where)
+        if not ents:
+            report.add("no_entities", where)
+        out.append(QueryNER(query=row[qi], entities=tuple(ents)))
+    report.n_records = len(out)
+    return out, report

@@ -1,0 +1,301 @@
+"""Query entities: where they come from, and how each is linked to a node of the index.
+
+HippoRAG v1 asks an LLM for the question's named entities and links each to the nearest phrase node
+with its retrieval encoder. Offline, without a model, this module offers:
+
+* user-supplied entities (a list of strings), or the query-NER TSV of the release
+  (:func:`pathfinding.hipporag.io.load_query_ner`, then :func:`ner_lookup`);
+* :func:`capitalised_spans` -- runs of capitalised words (and numbers) in the question, allowing
+  lower-case connectors inside ("Journal of Psychotherapy Integration"); the question word that
+  opens a sentence is not an entity;
+* :func:`node_ngrams` -- word n-grams of the normalised question that *are* node phrases, longest
+  first and non-overlapping, skipping stop words.
+
+:func:`link_entities` maps each entity to its nearest node with the index's own encoder (an entity
+that equals a node phrase after normalisation links to that node directly).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from pathfinding._validation import check_int
+from pathfinding.hipporag.index import HippoIndex, _as_unit_rows, normalize_phrase
+
+__all__ = [
+    "EXTRACTORS",
+    "Linked",
+    "capitalised_spans",
+    "link_entities",
+    "ner_lookup",
+    "node_ngrams",
+]
+
+# A small fixed list (sklearn's ENGLISH_STOP_WORDS plus question words), kept here so the extractors
+# do not change when a library updates its list.
+_STOP = frozenset(
+    """a about above after again against all also am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further had has
+    have having he her here hers herself him himself his how i if in into is it its itself just me more
+    most my myself no nor not now of off on once only or other our ours ourselves out over own same she
+    should so some such than that the their theirs them themselves then there these they this those
+    through to too under until up very was we were what when where which while who whom whose why will
+    with would you your yours yourself yourselves""".split()
+)
+_CONNECTORS = frozenset(
+    {"of", "the", "and", "de", "del", "la", "le", "von", "van", "der", "du", "da", "for", "&"}
+)
+_TOKEN = re.compile(r"[A-Za-z0-9\u00C0-\u024F][\w\u00C0-\u024F'’.\-]*")
+
+
+def capitalised_spans(question: str) -> list[str]:
+    """Named-entity-like spans: maximal runs of capitalised or numeric tokens.
+
+    A lower-case connector (``of``, ``the``, ``and``, ``de`` ...) may sit *inside* a span; a span
+    never starts or ends with one. The question's first word is skipped when it is a stop word
+    ("Who", "The", "In"); elsewhere a leading stop word other than "The" is stripped from a span
+    ("In Paris" -> "Paris"), and a span that is a lone stop word is dropped.
+
+    Parameters
+    ----------
+    question : str
+
+    Returns
+    -------
+    list of str
+        Distinct spans in order of appearance.
+
+    Examples
+    --------
+    >>> capitalised_spans("Who was the first president of the association which published "
+    ...                   "Journal of Psychotherapy Integration?")
+    ['Journal of Psychotherapy Integration']
+    >>> capitalised_spans("When did the Beatles play in New York in 1964?")
+    ['Beatles', 'New York', '1964']
+    >>> capitalised_spans("What county borders Johnnycake, West Virginia?")
+    ['Johnnycake', 'West Virginia']
+    """
+    if not isinstance(question, str):
+        raise TypeError(f"question must be a string, got {type(question).__name__}")
+    # Each token remembers whether punctuation (a comma, a bracket) separates it from the previous
+    # one: "Johnnycake, West Virginia" is two entities.
+    tokens = []
+    prev_end = 0
+    for m in _TOKEN.finditer(question):
+        gap = question[prev_end : m.start()]
+        tokens.append((m.group().rstrip(".'’-"), bool(gap.strip())))
+        prev_end = m.end()
+    spans: list[list[str]] = []
+    cur: list[str] = []
+
+    def close():
+        while cur and cur[-1].lower() in _CONNECTORS:
+            cur.pop()
+        if cur:
+            spans.append(list(cur))
+        cur.clear()
+
+    for pos, (tok, after_punct) in enumerate(tokens):
+        if after_punct:
+            close()
+        if not tok:
+            close()
+            continue
+        is_cap = tok[0].isupper() or tok[0].isdigit()
+        if is_cap and pos == 0 and tok.lower() in _STOP:
+            continue  # "Who", "What", "The" opening the question
+        if is_cap:
+            cur.append(tok)
+        elif cur and tok.lower() in _CONNECTORS:
+            cur.append(tok)
+        else:
+            close()
+    close()
+    out = []
+    for span in spans:
+        while span and span[0].lower() in _STOP and len(span) > 1 and span[0] not in ("The",):
+            span = span[1:]
+        text = " ".join(span)
+        if len(span) == 1 and span[0].lower() in _STOP:
+            continue
+        if text not in out:
+            out.append(text)
+    return out
+
+
+def node_ngrams(question: str, index: HippoIndex, *, max_words: int = 8) -> list[str]:
+    """Node phrases found verbatim (after normalisation) in the question.
+
+    Word n-grams of the normalised question are tried longest first; a match claims its words, so a
+    shorter phrase inside a longer matched one is not used again. One-word phrases that are stop
+    words, and phrases with fewer than three letters or digits, are skipped.
+
+    Parameters
+    ----------
+    question : str
+    index : HippoIndex
+    max_words : int, default 8
+        Longest n-gram tried.
+
+    Returns
+    -------
+    list of str
+        Matched node phrases, in order of position in the question.
+
+    Examples
+    --------
+    >>> from pathfinding.hipporag.index import build_index
+    >>> idx = build_index([[("Ed Wood", "directed", "Plan 9 from Outer Space")], [("Ed", "is", "a name")]])
+    >>> node_ngrams("Who directed Plan 9 from Outer Space with Ed Wood?", idx)
+    ['plan 9 from outer space', 'ed wood']
+    """
+    max_words = check_int("max_words", max_words, low=1)
+    words = normalize_phrase(question).split()
+    used = np.zeros(len(words), dtype=bool)
+    found: list[tuple[int, str]] = []
+    for n in range(min(max_words, len(words)), 0, -1):
+        for i in range(len(words) - n + 1):
+            if used[i : i + n].any():
+                continue
+            phrase = " ".join(words[i : i + n])
+            if phrase not in index.phrase_ids:
+                continue
+            if n == 1 and phrase in _STOP:
+                continue
+            if len(phrase.replace(" ", "")) < 3 or all(w in _STOP for w in words[i : i + n]):
+                continue
+            used[i : i + n] = True
+            found.append((i, phrase))
+    return [p for _, p in sorted(found)]
+
+
+def ner_lookup(rows) -> Callable[[str], list[str]]:
+    """An extractor that answers from a query-NER table (rows from :func:`load_query_ner`).
+
+    Returns
+    -------
+    callable
+        ``question -> entities``; raises ``KeyError`` naming the question if it has no row.
+
+    Examples
+    --------
+    >>> from pathfinding.hipporag.io import QueryNER
+    >>> ner_lookup([QueryNER("Who is Ed Wood?", ("Ed Wood",))])("Who is Ed Wood?")
+    ['Ed Wood']
+    """
+    table = {r.query: list(r.entities) for r in rows}
+
+    def extract(question: str) -> list[str]:
+        try:
+            return list(table[question])
+        except KeyError:
+            raise KeyError(f"no query-NER row for question {question[:80]!r}") from None
+
+    return extract
+
+
+EXTRACTORS: dict[str, Callable] = {
+    "capitalised": lambda question, index: capitalised_spans(question),
+    "node_ngrams": lambda question, index: node_ngrams(question, index),
+    "union": lambda question, index: list(
+        dict.fromkeys(capitalised_spans(question) + node_ngrams(question, index))
+    ),
+}
+"""Offline extractors by name, each ``(question, index) -> list of entity strings``."""
+
+
+@dataclass(frozen=True)
+class Linked:
+    """Entities linked to nodes.
+
+    Attributes
+    ----------
+    entities : tuple of str
+        The entities that were linked (unlinkable ones are listed in ``unlinked``).
+    nodes : numpy.ndarray of int64
+        Node ids, ``top_k`` per linked entity (fewer when fewer nodes have a positive cosine).
+    scores : numpy.ndarray of float64
+        The cosine of each link (1.0 for an exact phrase match).
+    unlinked : tuple of str
+        Entities whose vector is zero or has no positive cosine with any node.
+    """
+
+    entities: tuple[str, ...]
+    nodes: np.ndarray
+    scores: np.ndarray
+    unlinked: tuple[str, ...]
+
+
+def link_entities(index: HippoIndex, entities: Sequence[str], *, top_k: int = 1) -> Linked:
+    """Link each entity to its ``top_k`` nearest nodes by encoder cosine.
+
+    Parameters
+    ----------
+    index : HippoIndex
+    entities : sequence of str
+    top_k : int, default 1
+        Nodes per entity (HippoRAG v1 links each entity to one node).
+
+    Returns
+    -------
+    Linked
+
+    Examples
+    --------
+    >>> from pathfinding.hipporag.index import build_index
+    >>> idx = build_index([[("Ed Wood", "directed", "Plan 9")], [("Poughkeepsie", "in", "New York")]])
+    >>> link = link_entities(idx, ["Edward Wood", "New York", "zz"])
+    >>> [idx.phrases[i] for i in link.nodes], link.unlinked
+    (['ed wood', 'new york'], ('zz',))
+    """
+    top_k = check_int("top_k", top_k, low=1)
+    if isinstance(entities, str):
+        raise TypeError(f"entities must be a sequence of strings, got the string {entities!r}")
+    ents = [e for e in dict.fromkeys(entities)]
+    for e in ents:
+        if not isinstance(e, str):
+            raise TypeError(f"entities must be strings, got {e!r} ({type(e).__name__})")
+    # Entity -> (nodes, cosines); exact phrase matches skip the encoder. Output keeps input order.
+    found: dict[str, tuple[list[int], list[float]]] = {}
+    to_encode = []
+    for e in ents:
+        norm = normalize_phrase(e)
+        if norm and norm in index.phrase_ids and top_k == 1:
+            found[e] = ([index.phrase_ids[norm]], [1.0])
+        elif norm:
+            to_encode.append(e)
+    if to_encode:
+        Q = _as_unit_rows("encoder", index.encoder([normalize_phrase(e) for e in to_encode]), len(to_encode))
+        sims = Q @ index.embeddings_T()
+        for r, e in enumerate(to_encode):
+            if sp.issparse(sims):  # only the nodes sharing an n-gram with the entity are stored
+                lo, hi = sims.indptr[r], sims.indptr[r + 1]
+                cand, val = sims.indices[lo:hi].astype(np.int64), sims.data[lo:hi]
+            else:
+                val = np.asarray(sims[r])
+                cand = np.arange(val.size)
+            keep = val > 0
+            cand, val = cand[keep], val[keep]
+            if cand.size == 0:
+                continue
+            if top_k == 1:  # highest cosine, ties to the lowest node id, without sorting 10^4 values
+                at = np.flatnonzero(val == val.max())
+                order = at[np.argmin(cand[at])][None]
+            else:
+                order = np.lexsort((cand, -val))[:top_k]
+            found[e] = (cand[order].tolist(), val[order].tolist())
+    linked = [e for e in ents if e in found]
+    unlinked = [e for e in ents if e not in found]
+    nodes = [n for e in linked for n in found[e][0]]
+    scores = [c for e in linked for c in found[e][1]]
+    return Linked(
+        entities=tuple(linked),
+        nodes=np.asarray(nodes, dtype=np.int64),
+        scores=np.asarray(scores, dtype=np.float64),
+        unlinked=tuple(unlinked),
+    )
