@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-test
 
-.PHONY: test findings lint clean
+.PHONY: test findings bench lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,6 +18,11 @@ test: $(STAMP)
 
 findings: $(STAMP)
 	$(BIN)/python -m pathfinding findings
+
+# The peers (igraph, scikit-network) come with the `bench` extra, installed on first use.
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python -m pathfinding bench --scaling --findings FINDINGS.md
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -26,25 +26,35 @@ def _scale_and_dangling(pi, inv_out, x):
 
 
 @njit(cache=True)
-def ppr_power(indptr, indices, weights, unit, inv_out, restart, alpha, tol_delta, max_iter):
+def ppr_power(indptr, indices, weights, unit, inv_out, r_idx, r_val, alpha, tol_delta, max_iter):
     """Power iteration of pi <- a r + (1 - a) (W^T pi + lost r), pulled over the transpose.
 
     ``indptr``/``indices``/``weights`` hold A^T in CSR form (row i lists the nodes j with an edge
     j -> i and the weight A[j, i]); ``unit`` says every weight is 1, so ``weights`` is not read;
-    ``inv_out[j]`` is 1 / out-weight of j (0 for a dangling node). Starting from ``restart``, one
-    fused pass per iteration computes the new pi, its L1 change, the next scaled vector and the next
-    dangling mass. Stops after ``max_iter`` iterations or once the L1 change is <= ``tol_delta``.
+    ``inv_out[j]`` is 1 / out-weight of j (0 for a dangling node). The restart vector is given
+    sparsely (``r_idx``, ``r_val``: its non-zero entries) and is added after the pass over the rows,
+    so a query with two seeds does not stream a dense restart vector every iteration. Starting from
+    r, one fused pass per iteration computes the new pi, the next scaled vector x = pi / out-weight
+    and the next dangling mass; the L1 change (read of the old pi) is only tracked when
+    ``tol_delta >= 0``. Stops after ``max_iter`` iterations or once the L1 change is <= ``tol_delta``.
 
-    Returns ``(pi, iterations, last_l1_change)``.
+    Returns ``(pi, iterations, last_l1_change)`` (the change is NaN when not tracked).
     """
-    n = restart.shape[0]
+    n = inv_out.shape[0]
     beta = 1.0 - alpha
-    pi = restart.copy()
+    track = tol_delta >= 0.0
+    pi = np.zeros(n)
+    for t in range(r_idx.shape[0]):
+        pi[r_idx[t]] = r_val[t]
     pi_next = np.empty(n)
     x = np.empty(n)
     x_next = np.empty(n)
-    lost = _scale_and_dangling(pi, inv_out, x)
-    delta = np.inf
+    lost = 0.0
+    for i in range(n):
+        x[i] = pi[i] * inv_out[i]
+        if inv_out[i] == 0.0:
+            lost += pi[i]
+    delta = np.nan
     it = 0
     while it < max_iter:
         lost_next = 0.0
@@ -57,18 +67,34 @@ def ppr_power(indptr, indices, weights, unit, inv_out, restart, alpha, tol_delta
             else:
                 for k in range(indptr[i], indptr[i + 1]):
                     s += weights[k] * x[indices[k]]
-            p = alpha * restart[i] + beta * (s + lost * restart[i])
-            delta += abs(p - pi[i])
+            p = beta * s
+            if track:
+                delta += abs(p - pi[i])
             pi_next[i] = p
             x_next[i] = p * inv_out[i]
             if inv_out[i] == 0.0:
                 lost_next += p
+        # the restart term, a r + (1 - a) lost r, on the restart vector's support only
+        coef = alpha + beta * lost
+        for t in range(r_idx.shape[0]):
+            i = r_idx[t]
+            add = coef * r_val[t]
+            old = pi_next[i]
+            new = old + add
+            if track:
+                delta += abs(new - pi[i]) - abs(old - pi[i])
+            pi_next[i] = new
+            x_next[i] = new * inv_out[i]
+            if inv_out[i] == 0.0:
+                lost_next += add
         pi, pi_next = pi_next, pi
         x, x_next = x_next, x
         lost = lost_next
         it += 1
-        if delta <= tol_delta:
+        if track and delta <= tol_delta:
             break
+    if not track:
+        delta = np.nan
     return pi, it, delta
 
 
@@ -217,11 +243,36 @@ def ppr_gauss_seidel(indptr, indices, weights, unit, inv_out, restart, x, alpha,
 
 
 @njit(cache=True)
-def permute_csr(indptr, indices, data, order, index_dtype_example):
+def is_symmetric(indptr, indices, data):
+    """Whether a square CSR matrix with sorted, unique column indices equals its transpose.
+
+    Rows are visited in increasing order, so the entries (i, j) that ask row j for a partner
+    (j, i) arrive with increasing i: one cursor per row walks row j once, and the whole check is
+    O(nnz) with no transpose built (a 10-million-edge graph costs one int64 per node).
+    """
+    n = indptr.shape[0] - 1
+    cursor = np.empty(n, np.int64)
+    for j in range(n):
+        cursor[j] = indptr[j]
+    for i in range(n):
+        for k in range(indptr[i], indptr[i + 1]):
+            j = indices[k]
+            c = cursor[j]
+            if c == indptr[j + 1] or indices[c] != i or data[c] != data[k]:
+                return False
+            cursor[j] = c + 1
+    for j in range(n):
+        if cursor[j] != indptr[j + 1]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def permute_csr(indptr, indices, data, order, index_dtype_example, with_data):
     """Relabel a square CSR matrix: new node k is old node ``order[k]``; rows keep sorted columns.
 
     Returns ``(indptr, indices, data)`` of the relabelled matrix; ``indices`` take the dtype of
-    ``index_dtype_example``.
+    ``index_dtype_example``; ``data`` is empty unless ``with_data`` (unit weights need none).
     """
     n = order.shape[0]
     pos = np.empty(n, np.int64)
@@ -233,16 +284,32 @@ def permute_csr(indptr, indices, data, order, index_dtype_example):
         new_indptr[k + 1] = new_indptr[k] + (indptr[old + 1] - indptr[old])
     nnz = new_indptr[n]
     new_indices = np.empty(nnz, index_dtype_example.dtype)
-    new_data = np.empty(nnz, data.dtype)
+    new_data = np.empty(nnz if with_data else 0, data.dtype)
     for k in range(n):
         old = order[k]
         start = new_indptr[k]
-        length = indptr[old + 1] - indptr[old]
-        cols = np.empty(length, np.int64)
-        for t in range(length):
-            cols[t] = pos[indices[indptr[old] + t]]
-        perm = np.argsort(cols)
-        for t in range(length):
-            new_indices[start + t] = cols[perm[t]]
-            new_data[start + t] = data[indptr[old] + perm[t]]
+        first = indptr[old]
+        length = indptr[old + 1] - first
+        if length <= 32:  # short rows: insertion sort in place, no allocation
+            for t in range(length):
+                col = pos[indices[first + t]]
+                val = data[first + t]
+                u = t
+                while u > 0 and new_indices[start + u - 1] > col:
+                    new_indices[start + u] = new_indices[start + u - 1]
+                    if with_data:
+                        new_data[start + u] = new_data[start + u - 1]
+                    u -= 1
+                new_indices[start + u] = col
+                if with_data:
+                    new_data[start + u] = val
+        else:
+            cols = np.empty(length, np.int64)
+            for t in range(length):
+                cols[t] = pos[indices[first + t]]
+            perm = np.argsort(cols)
+            for t in range(length):
+                new_indices[start + t] = cols[perm[t]]
+                if with_data:
+                    new_data[start + t] = data[first + perm[t]]
     return new_indptr, new_indices, new_data

@@ -9,7 +9,7 @@ import sys
 __all__ = ["main"]
 
 # Modules that provide ``add_parser(subparsers)`` for their own subcommands.
-_COMMAND_MODULES: tuple[str, ...] = ("pathfinding.findings", "pathfinding.hipporag.cli")
+_COMMAND_MODULES: tuple[str, ...] = ("pathfinding.findings", "pathfinding.hipporag.cli", "pathfinding.bench")
 
 
 def _positive_int(text: str) -> int:

@@ -25,7 +25,7 @@ from pathfinding.ppr import personalized_pagerank
 from pathfinding.specificity import node_specificity, restart_vector
 from pathfinding.toy import passage_count_matrix, star_pair
 
-__all__ = ["add_parser", "compare", "render", "chance_interval"]
+__all__ = ["add_parser", "chance_interval", "compare", "render", "replace_bench_section"]
 
 BENCH_START = "<!-- bench:start -->"
 BENCH_END = "<!-- bench:end -->"
@@ -271,6 +271,15 @@ def bench_section(text: str) -> str | None:
     """The performance section of a FINDINGS.md text, if it has one."""
     m = re.search(re.escape(BENCH_START) + r"\n(.*?)\n" + re.escape(BENCH_END), text, re.S)
     return m.group(1) if m else None
+
+
+def replace_bench_section(text: str, section: str) -> str:
+    """``text`` with the performance section between the bench markers replaced by ``section``."""
+    if bench_section(text) is None:
+        raise ValueError(f"no {BENCH_START} ... {BENCH_END} section to replace; run `make findings` first")
+    start = text.index(BENCH_START) + len(BENCH_START)
+    end = text.index(BENCH_END)
+    return text[:start] + "\n" + section.strip() + "\n" + text[end:]
 
 
 def _checked_lines(text: str) -> list[str]:

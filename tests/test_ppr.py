@@ -302,3 +302,17 @@ def test_top_k_bad_input():
         ppr_top_k(toy.graph, np.ones((7, 2)), 1)
     with pytest.raises(ValueError, match="one per node"):
         ppr_top_k(toy.graph, toy.seeds, 1, mentions=np.ones((3, 2)))
+
+
+@given(graph=weighted_graphs())
+def test_symmetry_is_detected_without_a_transpose(graph):
+    expected = (graph != graph.T).nnz == 0
+    assert prepare_graph(graph).symmetric == expected
+
+
+def test_prepared_graph_does_not_alias_the_callers_matrix():
+    A = sp.csr_array(np.array([[0, 2.0, 0], [2.0, 0, 1.0], [0, 1.0, 0]]))
+    before = personalized_pagerank(prepare_graph(A), [0])
+    g = prepare_graph(A)
+    A.data[:] = 5.0
+    np.testing.assert_array_equal(personalized_pagerank(g, [0]), before)

@@ -1,0 +1,97 @@
+"""The benchmark harness: graph builders, the scipy peer, the bandwidth probe and the command.
+
+Nothing here asserts a timing: the machine is shared and noisy, so only shapes, invariants and the
+correctness of what gets timed are checked.
+"""
+
+import argparse
+import json
+import math
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from pathfinding import bench
+from pathfinding.reference import ppr_power_iteration
+
+
+@pytest.mark.parametrize("build", [bench.er_graph, bench.power_law_graph])
+@pytest.mark.parametrize(("n_nodes", "n_edges"), [(50, 200), (1000, 4000), (30, 435)])
+def test_graph_sizes_symmetry_and_no_loops(build, n_nodes, n_edges):
+    A = build(n_nodes, n_edges, np.random.default_rng(7))
+    assert isinstance(A, sp.csr_array)
+    assert A.shape == (n_nodes, n_nodes)
+    assert A.nnz == 2 * n_edges  # exactly n_edges undirected edges, each stored twice
+    assert (A != A.T).nnz == 0
+    assert A.diagonal().sum() == 0
+    assert np.all(A.data == 1.0)
+    assert A.has_canonical_format
+
+
+@pytest.mark.parametrize("build", [bench.er_graph, bench.power_law_graph])
+def test_graphs_are_deterministic_for_a_seed(build):
+    A, B, C = build(500, 2000, 3), build(500, 2000, 3), build(500, 2000, 4)
+    assert (A != B).nnz == 0
+    assert (A != C).nnz > 0
+
+
+def test_power_law_degrees_are_skewed():
+    deg_pl = bench.power_law_graph(10_000, 40_000, 0).sum(axis=1)
+    deg_er = bench.er_graph(10_000, 40_000, 0).sum(axis=1)
+    assert deg_pl.mean() == deg_er.mean() == 8.0
+    assert deg_pl.max() > 50 * deg_pl.mean()
+    assert deg_er.max() < 5 * deg_er.mean()
+
+
+def test_builders_reject_impossible_sizes():
+    with pytest.raises(ValueError, match="n_edges must be at most"):
+        bench.er_graph(10, 46, 0)
+    with pytest.raises(ValueError, match="exponent"):
+        bench.power_law_graph(10, 5, 0, exponent=1.5)
+
+
+def test_scipy_peer_equals_reference_power_iteration():
+    # a graph with isolated (dangling) nodes, so the returned-mass term is exercised
+    A = sp.csr_array(sp.block_diag([bench.power_law_graph(60, 150, 1), sp.csr_array((3, 3))]))
+    n = A.shape[0]
+    r = np.zeros(n)
+    r[[2, 61]] = 0.5  # node 61 is isolated
+    WT, dangling = bench.scipy_prepare(A)
+    assert dangling.size >= 3
+    got = bench.scipy_power_iteration(WT, dangling, r, restart_prob=0.5, n_iter=30)
+    want = ppr_power_iteration(A, r, restart_prob=0.5, n_iter=30)
+    assert np.abs(got - want).sum() <= 1e-12
+
+
+def test_stream_probe_gives_a_positive_finite_bandwidth():
+    probe = bench.stream_bandwidth(megabytes=8, trials=2)
+    for key in ("copy_GBps", "triad_GBps", "bandwidth_GBps"):
+        assert math.isfinite(probe[key]) and probe[key] > 0
+
+
+def test_bench_quick_json_via_add_parser(tmp_path, capsys):
+    parser = argparse.ArgumentParser(prog="pathfinding")
+    sub = parser.add_subparsers(dest="command", required=True)
+    bench.add_parser(sub)
+    out, md = tmp_path / "bench.json", tmp_path / "bench.md"
+    args = parser.parse_args(
+        ["bench", "--quick", "--no-jit", "--repeats", "1", "--batch-sizes", "4", "--json", str(out)]
+        + ["--markdown", str(md)]
+    )
+    assert args.func(args) == 0
+    res = json.loads(out.read_text())
+    assert {"config", "machine", "threads", "stream", "graphs", "targets", "notes"} <= set(res)
+    assert set(res["graphs"]) == {"ER", "power-law"}
+    for gr in res["graphs"].values():
+        assert gr["n_nodes"] == 10_000 and gr["n_edges"] == 40_000
+        methods = gr["methods"]
+        assert {"ours-30", "ours-tol", "scipy-30", "ours-batch-4"} <= set(methods)
+        assert methods["ours-30"]["l1_vs_scipy_30"] <= 1e-12
+        assert methods["scipy-30"]["ratio"] > 0
+        assert {"csr_bytes", "ours_30"} <= set(gr["memory"])
+        assert gr["floor"]["multiple_of_floor"] > 0
+    assert all(t["status"] in {"PASS", "FAIL", "SKIP"} for t in res["targets"])
+    text = capsys.readouterr().out
+    assert "Targets" in text and "ours, 30 iterations" in text
+    assert md.read_text().startswith("## Performance (measured, machine-dependent)")
