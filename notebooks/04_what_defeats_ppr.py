@@ -1,0 +1,289 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 4. What defeats PPR?
+#
+# Notebook 1's argument was: the answer collects in-flows from both seeds, a dead end from one,
+# so the answer holds twice the mass. That argument quietly assumed the in-flows are **equal** —
+# the bridge chain to the answer looks exactly like a chain to a dead end. This notebook bends the
+# graph away from that assumption, one knob of the generator at a time, and measures the answer's
+# rank among the candidates with `run_experiment` (mean rank with a 95% CI):
+#
+# | shape | knob | question |
+# |---|---|---|
+# | branching bridges | `bridge_branching` | leaves on interior bridge nodes dilute the flow to the answer |
+# | a decoy meet node | `decoy_hops` | both seeds also reach a decoy, by shorter chains |
+# | unequal depths | `hops=(1, 3)`, ... | one seed is close to the answer, the other far |
+# | hub seed | `hub_passages` | one seed sits in many passages (with and without specificity) |
+#
+# Beside each rank we print the **margin**: the answer's PPR mass divided by that of its strongest
+# competitor. Rank 1 needs a margin above 1; the margin shows *how close* a shape comes.
+#
+# One fact makes these experiments cheap: the generator's randomness only names and permutes nodes.
+# For a given knob setting every trial is the same graph up to relabelling, so PPR's rank is the
+# same in every trial and the CI has zero width. We run 40 trials per cell to *show* that, not to
+# average noise away.
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+
+from pathfinding.experiment import run_experiment
+from pathfinding.instances import make_instance
+from pathfinding.ranking import RANKERS
+
+TRIALS = 40
+
+
+def margin(inst, ranker="ppr"):
+    """Answer mass over the strongest other candidate's (a dead end, or the decoy if there is one)."""
+    pi = RANKERS[ranker](inst)
+    others = inst.candidates[inst.candidates != inst.answer]
+    return pi[inst.answer] / pi[others].max()
+
+
+def cell(row):
+    return f"{row.mean:5.1f} [{row.ci_low:4.1f},{row.ci_high:4.1f}]"
+
+
+# %% [markdown]
+# ## 1. Branching along the bridge chains
+#
+# With `bridge_branching = b`, every interior node of both bridge chains gets `b` extra leaf
+# neighbours (not candidates). Each such node has degree `2 + b` instead of 2, so it forwards only
+# `1/(2 + b)` of what it holds toward the answer instead of `1/2`. Over the `hops - 1` interior
+# nodes of a bridge the in-flow to the answer shrinks by roughly `(2/(2 + b))^(hops - 1)` relative
+# to the flow a dead end gets through its plain chain. The meet gives a factor 2; the answer loses
+# once the dilution eats it:
+#
+# `2 · (2/(2+b))^(hops-1) < 1`.
+#
+# (Roughly: leaves also send mass back, which is why the measured margin sits a little above the
+# estimate.) At `hops = 1` there is no interior node and nothing to dilute.
+
+# %%
+branchings = list(range(0, 7))
+depths = [2, 3, 4]
+branch_rank = {}
+for b in branchings:
+    res = run_experiment(
+        hops=depths + [(2, 3)], trials=TRIALS, seed=0, rankers=["ppr"], progress=False, bridge_branching=b
+    )
+    for row in res.summary():
+        branch_rank[b, row.hops] = row
+branch_margin = {
+    (b, h): margin(make_instance(h, bridge_branching=b, rng=0)) for b in branchings for h in depths
+}
+estimate = {(b, h): 2 * (2 / (2 + b)) ** (h - 1) for b in branchings for h in depths}
+
+print(f"{'b':>2} | " + " | ".join(f"hops={h}: rank [CI]        margin  est." for h in depths))
+for b in branchings:
+    cells = [f"{cell(branch_rank[b, h])} {branch_margin[b, h]:7.3f} {estimate[b, h]:5.2f}" for h in depths]
+    print(f"{b:>2} | " + " | ".join(cells))
+
+# %%
+slip = {h: next(b for b in branchings if branch_rank[b, h].mean > 1) for h in depths}
+print("first branching at which the answer loses rank 1:", slip)
+assert slip == {2: 3, 3: 1, 4: 1}
+for (b, h), row in branch_rank.items():
+    assert row.ci_low == row.ci_high  # every trial is the same shape
+    if h in depths:
+        assert row.mean == (1.0 if branch_margin[b, h] > 1 else 17.0)
+assert abs(branch_margin[0, 2] - 2.0) < 1e-6 and abs(branch_margin[2, 2] - 1.077) < 1e-3
+assert abs(branch_margin[1, 3] - 0.981) < 1e-3
+
+# %% [markdown]
+# The rank jumps straight from 1 to 17 — from first to **last** — with nothing in between: all 16
+# dead ends are the same shape, so the answer either beats all of them or none. At two hops the
+# answer survives two leaves per bridge node (margin 1.077) and falls at three (0.875). At three and
+# four hops a single leaf per interior node is enough (margin 0.981 at three hops): the dilution
+# compounds once per interior node.
+#
+# With unequal depths `hops = (2, 3)` the dead ends are no longer all alike (the first seed's are
+# two hops out, the second's three), and the answer lands in the middle: rank 9, below the eight
+# nearer dead ends and above the eight farther ones.
+
+# %%
+print("hops=(2, 3):", {b: branch_rank[b, (2, 3)].mean for b in branchings})
+assert branch_rank[0, (2, 3)].mean == 1.0 and all(branch_rank[b, (2, 3)].mean == 9.0 for b in branchings[1:])
+
+# %%
+fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 3.8))
+for h in depths:
+    ax1.plot(branchings, [branch_margin[b, h] for b in branchings], "o-", label=f"hops = {h} (measured)")
+    ax1.plot(branchings, [estimate[b, h] for b in branchings], ":", color=ax1.lines[-1].get_color())
+ax1.axhline(1, color="k", lw=0.8)
+ax1.set(
+    yscale="log",
+    xlabel="bridge_branching b (leaves per interior bridge node)",
+    ylabel="answer / best dead end",
+    title="Margin; dotted: 2·(2/(2+b))^(hops-1)",
+)
+ax1.legend(fontsize=8)
+for h in depths + [(2, 3)]:
+    ax2.plot(branchings, [branch_rank[b, h].mean for b in branchings], "o-", label=f"hops = {h}")
+ax2.set(
+    xlabel="bridge_branching b",
+    ylabel="answer's mean rank (17 candidates)",
+    ylim=(18, 0),
+    title=f"Rank slips where the margin crosses 1 ({TRIALS} trials/point)",
+)
+ax2.legend(fontsize=8)
+fig.tight_layout()
+
+# %% [markdown]
+# ## 2. A decoy meet node reached by shorter paths
+#
+# `decoy_hops = d` adds a node that **every** seed also reaches, by its own chain of `d < hops`
+# facts. The decoy is a meet node too — it gets the factor 2 — and it is closer: every extra hop
+# costs the flow at least a factor `(1 - 0.5)` for the restart and a split at each node. The
+# decoy wins every time. But it only defeats the answer by one place: the answer is still a meet
+# node and beats every dead end, so its rank is exactly 2.
+
+# %%
+decoy_rows = {}
+for h in (2, 3, 4):
+    for d in range(1, h):
+        res = run_experiment(
+            hops=(h,),
+            trials=TRIALS,
+            seed=0,
+            rankers=["ppr", "ppr_no_specificity"],
+            progress=False,
+            decoy_hops=d,
+        )
+        decoy_rows[h, d] = {row.ranker: row for row in res.summary()}
+decoy_margin = {k: margin(make_instance(k[0], decoy_hops=k[1], rng=0)) for k in decoy_rows}
+for (h, d), rows in decoy_rows.items():
+    print(
+        f"hops={h} decoy_hops={d}: ppr rank {cell(rows['ppr'])}  "
+        f"without specificity {cell(rows['ppr_no_specificity'])}  answer/decoy {decoy_margin[h, d]:.3f}"
+    )
+assert all(r["ppr"].mean == 2.0 and r["ppr_no_specificity"].mean == 2.0 for r in decoy_rows.values())
+assert all(m < 1 for m in decoy_margin.values())
+
+# %% [markdown]
+# The decoy's lead grows with the length difference `hops - d` (smaller answer/decoy ratio).
+# This is the shape PPR cannot tell apart *in principle*: from the graph alone, a shorter meet
+# node is the better meet node. Only the question's text (the relations it names) could tell the
+# two apart, and PPR does not read relations.
+
+# %% [markdown]
+# ## 3. Unequal hop lengths from the two seeds
+#
+# With `hops = (1, 3)` the answer is one hop from the first seed and three from the second; each
+# seed's dead-end chains have that seed's depth. Does the far seed's weak in-flow let the answer
+# slip? No: the answer still receives every in-flow that a dead end of the *near* seed receives
+# (it is one hop from that seed, like those dead ends), plus the far seed's contribution on top.
+# The far seed's contribution shrinks with its distance, so the margin shrinks towards 1 — but
+# it never crosses it.
+
+# %%
+unequal = [(1, 2), (1, 3), (1, 4), (1, 6), (2, 3), (2, 4), (2, 5), (3, 4), (3, 6)]
+res = run_experiment(
+    hops=unequal, trials=TRIALS, seed=0, rankers=["ppr", "ppr_no_specificity"], progress=False
+)
+unequal_rows = {(row.ranker, row.hops): row for row in res.summary()}
+unequal_margin = {h: margin(make_instance(h, rng=0)) for h in unequal}
+for h in unequal:
+    print(f"hops={h}: ppr rank {cell(unequal_rows['ppr', h])}  margin {unequal_margin[h]:.3f}")
+assert all(
+    unequal_rows["ppr", h].mean == 1.0 and unequal_rows["ppr_no_specificity", h].mean == 1.0 for h in unequal
+)
+assert all(m > 1 for m in unequal_margin.values())
+assert unequal_margin[1, 6] < unequal_margin[1, 3] < unequal_margin[1, 2]
+
+# %% [markdown]
+# ## 4. A hub seed, with and without specificity
+#
+# `hub_passages = k` hangs `k` extra leaves on the first seed. Without specificity the hub keeps
+# half the restart mass but sprays it over `9 + k` neighbours, so its flow to the answer thins.
+# Again the answer is not defeated: the hub's flow to *its own* dead ends thins by the same factor,
+# and the second seed's dead ends never received anything from the hub. The answer keeps the
+# second seed's full in-flow — exactly what that seed's dead ends get — plus whatever the hub
+# still sends. With specificity the hub's restart share drops to `1/(9+k)` of the weights, which
+# removes the hub's contribution faster: the margin falls towards 1 quicker (notebook 2 shows the
+# passage-level side of this trade).
+
+# %%
+hubs = [0, 4, 16, 64, 256, 1024]
+hub_rows, hub_margin = {}, {}
+for k in hubs:
+    res = run_experiment(
+        hops=(2,),
+        trials=TRIALS,
+        seed=0,
+        rankers=["ppr", "ppr_no_specificity"],
+        progress=False,
+        hub_passages=k,
+    )
+    hub_rows[k] = {row.ranker: row for row in res.summary()}
+    inst = make_instance(2, hub_passages=k, rng=0)
+    hub_margin[k] = (margin(inst, "ppr"), margin(inst, "ppr_no_specificity"))
+    print(
+        f"hub_passages={k:5d}: with specificity rank {cell(hub_rows[k]['ppr'])} margin {hub_margin[k][0]:.4f}"
+        f" | without rank {cell(hub_rows[k]['ppr_no_specificity'])} margin {hub_margin[k][1]:.4f}"
+    )
+assert all(r["ppr"].mean == 1.0 and r["ppr_no_specificity"].mean == 1.0 for r in hub_rows.values())
+assert all(1 < hub_margin[k][0] <= hub_margin[k][1] for k in hubs[1:])
+
+# %%
+fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 3.8))
+dd = sorted(decoy_margin)
+ax1.bar(range(len(dd)), [decoy_margin[k] for k in dd], color="C3")
+ax1.axhline(1, color="k", lw=0.8)
+ax1.set(
+    xticks=range(len(dd)),
+    xticklabels=[f"h={h}\nd={d}" for h, d in dd],
+    ylabel="answer / decoy",
+    title="Decoy meet node: always ahead (answer rank 2)",
+)
+ax2.plot([str(h) for h in unequal], [unequal_margin[h] for h in unequal], "o-", label="unequal hops")
+ax2.axhline(1, color="k", lw=0.8)
+ax2.set(
+    xlabel="hops per seed",
+    ylabel="answer / best dead end",
+    title="Unequal depths: margin shrinks, stays > 1",
+    ylim=(0.9, 1.4),
+)
+ax2.tick_params(axis="x", rotation=45)
+fig.tight_layout()
+
+# %%
+fig, ax = plt.subplots(figsize=(6.5, 3.8))
+ax.semilogx(np.array(hubs) + 1, [hub_margin[k][0] for k in hubs], "o-", label="with specificity")
+ax.semilogx(np.array(hubs) + 1, [hub_margin[k][1] for k in hubs], "s--", label="without specificity")
+ax.axhline(1, color="k", lw=0.8)
+ax.set(
+    xlabel="hub passages + 1", ylabel="answer / best dead end", title="Hub seed: margin thins, rank stays 1"
+)
+ax.legend()
+fig.tight_layout()
+
+# %% [markdown]
+# ## The verdict
+#
+# * **Defeats PPR:** dilution *on the bridge itself*. Branching along the bridge chains turns the
+#   answer from first to last once `2 · (in-flow through a bridge) < (in-flow through a plain
+#   chain)` — at two leaves per interior node for two hops, one for three or more.
+# * **Beats the answer, by one place:** a shorter meet node (the decoy). PPR prefers short meets,
+#   and nothing in the graph says the longer one is right.
+# * **Does not defeat PPR here:** unequal depths and hub seeds. In both, the answer receives every
+#   in-flow some dead end receives, plus more, so it cannot fall below that dead end — the margin
+#   shrinks towards a tie but does not cross it. Specificity makes the hub case *tighter* at the node
+#   level, not looser.
+#
+# The general lesson: PPR ranks by "how much flow arrives", so it fails exactly where the answer's
+# paths are **leakier** than the competitors' paths, not where they are merely longer or where a
+# seed is popular.

@@ -1,0 +1,245 @@
+"""The offline/online split as arithmetic: who pays how many LLM calls, and when indexing pays off.
+
+HippoRAG moves the expensive reading offline: every passage goes through OpenIE once, at indexing
+time; a query then costs one LLM call (query NER) plus a graph walk. An iterative retriever in the
+style of IRCoT reads nothing offline but makes an LLM call per retrieval step per query. This module
+states that bill with its assumptions as parameters, finds the break-even query volume, and times the
+graph walk that replaced the online reading.
+
+Every cost is in *call-equivalents*: one unit is one LLM call of some reference size; the weights
+(``openie_cost``, ``ner_cost``, ``step_cost``) say how large each kind of call is relative to it
+(an OpenIE call reads a whole passage and writes triples; a query-NER call reads a question).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from pathfinding._validation import check_float, check_int
+from pathfinding.ppr import personalized_pagerank, ppr_solve, prepare_graph
+
+__all__ = [
+    "CostModel",
+    "offline_calls",
+    "online_calls",
+    "iterative_calls",
+    "break_even_queries",
+    "offline_share",
+    "PPRTiming",
+    "time_ppr",
+]
+
+
+def _nonneg_array(name: str, value) -> np.ndarray:
+    arr = np.asarray(value, dtype=np.float64)
+    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
+        raise ValueError(f"{name} must be finite and non-negative, got {value!r}")
+    return arr
+
+
+@dataclass(frozen=True)
+class CostModel:
+    """The assumptions of the bill, each a parameter a reader can change.
+
+    Parameters
+    ----------
+    openie_calls_per_passage : float, default 1.0
+        LLM calls per passage at indexing time (HippoRAG runs NER then triple extraction; set 2.0 to
+        count them separately).
+    openie_cost : float, default 1.0
+        Cost of one OpenIE call in call-equivalents.
+    ner_calls_per_query : float, default 1.0
+        LLM calls per query online (query NER).
+    ner_cost : float, default 1.0
+        Cost of one query-NER call.
+    steps_per_query : float, default 2.0
+        Retrieve-and-reason steps an iterative retriever takes per query (about one per hop).
+    step_cost : float, default 1.0
+        Cost of one iterative step (it reads the retrieved passages, so it is often larger than NER).
+
+    Raises
+    ------
+    ValueError
+        If a field is negative or not finite.
+
+    Examples
+    --------
+    >>> CostModel(steps_per_query=3).steps_per_query
+    3.0
+    """
+
+    openie_calls_per_passage: float = 1.0
+    openie_cost: float = 1.0
+    ner_calls_per_query: float = 1.0
+    ner_cost: float = 1.0
+    steps_per_query: float = 2.0
+    step_cost: float = 1.0
+
+    def __post_init__(self):
+        for name in self.__dataclass_fields__:
+            value = check_float(name, getattr(self, name), low=0.0, high=np.inf, high_open=True)
+            object.__setattr__(self, name, value)
+
+    @property
+    def per_passage(self) -> float:
+        """Offline cost of indexing one passage."""
+        return self.openie_calls_per_passage * self.openie_cost
+
+    @property
+    def per_query(self) -> float:
+        """Online cost of one HippoRAG query (the walk itself is not an LLM call)."""
+        return self.ner_calls_per_query * self.ner_cost
+
+    @property
+    def per_query_iterative(self) -> float:
+        """Online cost of one iterative-retrieval query."""
+        return self.steps_per_query * self.step_cost
+
+
+def offline_calls(n_passages, model: CostModel | None = None) -> np.ndarray:
+    """Offline bill of indexing ``n_passages`` passages (OpenIE over each, once).
+
+    Examples
+    --------
+    >>> float(offline_calls(10_000))
+    10000.0
+    >>> float(offline_calls(10_000, CostModel(openie_calls_per_passage=2)))
+    20000.0
+    """
+    model = model or CostModel()
+    return _nonneg_array("n_passages", n_passages) * model.per_passage
+
+
+def online_calls(n_queries, model: CostModel | None = None) -> np.ndarray:
+    """Online bill of ``n_queries`` HippoRAG queries (query NER; PPR costs no LLM call).
+
+    Examples
+    --------
+    >>> float(online_calls(500))
+    500.0
+    """
+    model = model or CostModel()
+    return _nonneg_array("n_queries", n_queries) * model.per_query
+
+
+def iterative_calls(n_queries, model: CostModel | None = None) -> np.ndarray:
+    """Online bill of ``n_queries`` queries answered by an iterative retriever (no offline LLM bill).
+
+    Examples
+    --------
+    >>> float(iterative_calls(500, CostModel(steps_per_query=3)))
+    1500.0
+    """
+    model = model or CostModel()
+    return _nonneg_array("n_queries", n_queries) * model.per_query_iterative
+
+
+def break_even_queries(n_passages, model: CostModel | None = None) -> np.ndarray:
+    """Query volume at which indexing once has paid for itself against an iterative retriever.
+
+    Solves ``N * per_passage + Q * per_query = Q * per_query_iterative`` for Q.
+
+    Returns
+    -------
+    numpy.ndarray of float
+        ``inf`` where a HippoRAG query is no cheaper than an iterative one (never breaks even).
+
+    Examples
+    --------
+    With one OpenIE call per passage, one NER call per query and two steps per iterative query,
+    each query saves one call, so the index pays for itself after as many queries as passages:
+
+    >>> float(break_even_queries(10_000))
+    10000.0
+    >>> float(break_even_queries(10_000, CostModel(steps_per_query=1)))
+    inf
+    """
+    model = model or CostModel()
+    n = _nonneg_array("n_passages", n_passages)
+    saving = model.per_query_iterative - model.per_query
+    if saving <= 0:
+        return np.full_like(n, np.inf)
+    return n * model.per_passage / saving
+
+
+def offline_share(n_passages, n_queries, model: CostModel | None = None) -> np.ndarray:
+    """Fraction of HippoRAG's total bill that was paid offline (broadcasts over both arguments).
+
+    Examples
+    --------
+    >>> offline_share([1_000, 1_000], [1_000, 9_000])
+    array([0.5, 0.1])
+    """
+    model = model or CostModel()
+    off = offline_calls(n_passages, model)
+    on = online_calls(n_queries, model)
+    total = off + on
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, off / np.where(total > 0, total, 1.0), 0.0)
+
+
+@dataclass(frozen=True)
+class PPRTiming:
+    """Wall time of one PPR query on one graph.
+
+    Attributes
+    ----------
+    n_nodes, n_edges : int
+        Graph size (edges counted once per direction stored).
+    seconds : float
+        Median wall time of :func:`~pathfinding.ppr.personalized_pagerank` on the prepared graph.
+    prepare_seconds : float
+        Wall time of :func:`~pathfinding.ppr.prepare_graph` (per graph, paid offline).
+    iterations : int
+        Power iterations to reach ``tol``.
+    """
+
+    n_nodes: int
+    n_edges: int
+    seconds: float
+    prepare_seconds: float
+    iterations: int
+
+
+def time_ppr(graph, seeds, *, repeats: int = 3, tol: float = 1e-8) -> PPRTiming:
+    """Time one PPR query (median of ``repeats``) after preparing the graph once.
+
+    Parameters
+    ----------
+    graph : sparse matrix, shape (n, n)
+    seeds : array_like of int
+    repeats : int, default 3
+        Timed runs (``>= 1``); one untimed warm-up run precedes them (JIT compile / cache load).
+    tol : float, default 1e-8
+
+    Returns
+    -------
+    PPRTiming
+
+    Examples
+    --------
+    >>> from pathfinding.toy import star_pair
+    >>> t = time_ppr(star_pair(9).graph, [0, 1], repeats=1)
+    >>> t.n_nodes, t.n_edges, t.iterations > 0, t.seconds > 0
+    (19, 36, True, True)
+    """
+    repeats = check_int("repeats", repeats, low=1)
+    start = time.perf_counter()
+    g = prepare_graph(graph)
+    prepare_seconds = time.perf_counter() - start
+    res = ppr_solve(g, seeds, tol=tol)
+    runs = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        personalized_pagerank(g, seeds, tol=tol)
+        runs.append(time.perf_counter() - start)
+    return PPRTiming(
+        n_nodes=g.n_nodes,
+        n_edges=g.n_edges,
+        seconds=float(np.median(runs)),
+        prepare_seconds=prepare_seconds,
+        iterations=res.iterations,
+    )

@@ -1,0 +1,54 @@
+"""Label-free monitors of index recall behave as facts are deleted."""
+
+import numpy as np
+import pytest
+
+from pathfinding.instances import make_instance
+from pathfinding.monitoring import drop_facts, index_health, recall_sweep
+from pathfinding.toy import meet_node_toy, star_pair
+
+
+def test_drop_facts_keeps_ids_and_removes_share():
+    inst = make_instance(2, rng=1)
+    damaged = drop_facts(inst, 0.25, rng=0)
+    assert damaged.n_nodes == inst.n_nodes
+    assert damaged.n_passages == inst.n_passages - round(0.25 * inst.n_passages)
+    assert damaged.answer == inst.answer
+    np.testing.assert_array_equal(damaged.seeds, inst.seeds)
+    kept = {tuple(f) for f in damaged.facts}
+    assert kept <= {tuple(f) for f in inst.facts}
+    assert drop_facts(inst, 0.0, rng=0).n_passages == inst.n_passages
+    with pytest.raises(ValueError, match="fraction"):
+        drop_facts(inst, 1.5)
+
+
+def test_index_health_on_toys():
+    toy = meet_node_toy()
+    h = index_health(toy.graph, toy.mentions, toy.seeds)
+    assert h.seeds_connected and h.unlinked_seeds == 0
+    # cut w's link to a: the seeds fall into two components
+    cut = drop_facts(star_pair(2), 0.0)
+    from pathfinding.instances import instance_from_facts
+
+    broken = instance_from_facts(
+        cut.facts[[0, 2, 3]],
+        cut.node_names,
+        [cut.passages[k] for k in (0, 2, 3)],
+        seeds=cut.seeds,
+        answer=cut.answer,
+        candidates=cut.candidates,
+        hops=1,
+    )
+    h = index_health(broken.graph, broken.mentions, broken.seeds)
+    assert not h.seeds_connected and h.unlinked_seeds == 0
+    with pytest.raises(ValueError, match="rows"):
+        index_health(toy.graph, toy.mentions[:3], toy.seeds)
+
+
+def test_recall_sweep_degrades_monotonically():
+    rows = recall_sweep([0.0, 0.2, 0.5], trials=30, seed=3)
+    assert rows[0].hit_at_1 == 1.0 and rows[0].connected_rate == 1.0
+    # common random numbers: facts deleted at 0.2 are also deleted at 0.5
+    assert rows[0].connected_rate >= rows[1].connected_rate >= rows[2].connected_rate
+    assert rows[0].mean_seed_degree > rows[1].mean_seed_degree > rows[2].mean_seed_degree
+    assert rows[2].hit_at_1 < rows[0].hit_at_1

@@ -1,0 +1,47 @@
+"""Execute every notebook (jupytext percent .py) in a fresh kernel, so a regression fails the notebook.
+
+The kernel is started with this test process's own interpreter (``sys.executable``), not whatever
+``python3`` a kernelspec would find on PATH: a kernel from another environment would import another
+``pathfinding`` or none at all. A last cell appended to each notebook checks that.
+"""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+jupytext = pytest.importorskip("jupytext")
+nbclient = pytest.importorskip("nbclient")
+nbformat = pytest.importorskip("nbformat")
+from jupyter_client.manager import KernelManager  # noqa: E402
+
+NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
+NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.py"))
+TIMEOUT = 120  # seconds per cell; each notebook runs in well under 30 s on 2 cores
+
+
+class _ThisPythonKernelManager(KernelManager):
+    """A kernel manager whose kernel is ``sys.executable -m ipykernel_launcher``, whatever PATH says."""
+
+    def format_kernel_cmd(self, extra_arguments=None):
+        cmd = [sys.executable, "-m", "ipykernel_launcher", "-f", self.connection_file]
+        return cmd + list(extra_arguments or [])
+
+
+def test_notebooks_are_found():
+    assert len(NOTEBOOKS) >= 5, f"expected the chapter's notebooks in {NOTEBOOK_DIR}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_runs(path):
+    nb = jupytext.read(path, fmt="py:percent")
+    nb.cells.append(nbformat.v4.new_code_cell("import sys\nprint(sys.executable)"))
+    client = nbclient.NotebookClient(
+        nb,
+        km=_ThisPythonKernelManager(kernel_name="python3"),
+        timeout=TIMEOUT,
+        resources={"metadata": {"path": str(NOTEBOOK_DIR)}},
+    )
+    client.execute()  # raises CellExecutionError, naming the cell, if any cell fails
+    printed = "".join(out.get("text", "") for out in nb.cells[-1].outputs).strip()
+    assert printed == sys.executable, f"the kernel ran {printed!r}, not this test's {sys.executable!r}"
