@@ -196,7 +196,7 @@ def passage_scores(indptr, indices, data, pi, n_passages):
 
 
 @njit(cache=True)
-def ppr_gauss_seidel(indptr, indices, weights, unit, inv_out, restart, x, alpha, tol, max_iter):
+def ppr_gauss_seidel(indptr, indices, weights, unit, inv_out, restart, x, alpha, tol, max_iter, blocks):
     """Gauss-Seidel sweeps for PPR with a certified stop; works on any graph.
 
     Solves x = beta W^T x + alpha r in place, starting from the given ``x`` (dangling mass dropped;
@@ -209,6 +209,10 @@ def ppr_gauss_seidel(indptr, indices, weights, unit, inv_out, restart, x, alpha,
     the entries swept after it), and F is a beta-contraction in L1, so ||x - x*||_1 <= e =
     beta * delta / alpha. Normalising at most doubles a relative error: ||x / sum(x) - pi||_1 <=
     2 e / (sum(x) - e). Stops once that bound is <= ``tol``; returns ``(sweeps, bound, sum(x))``.
+
+    Only the rows in ``blocks`` (an (m, 2) array of [start, stop) row ranges) are swept: the caller
+    passes the connected components that hold the restart vector's support, outside which the walk
+    never goes and x stays exactly 0.
     """
     n = restart.shape[0]
     beta = 1.0 - alpha
@@ -221,19 +225,20 @@ def ppr_gauss_seidel(indptr, indices, weights, unit, inv_out, restart, x, alpha,
     while it < max_iter:
         delta = 0.0
         total = 0.0
-        for i in range(n):
-            s = 0.0
-            if unit:
-                for k in range(indptr[i], indptr[i + 1]):
-                    s += z[indices[k]]
-            else:
-                for k in range(indptr[i], indptr[i + 1]):
-                    s += weights[k] * z[indices[k]]
-            new = beta * s + alpha * restart[i]
-            delta += abs(new - x[i])
-            x[i] = new
-            z[i] = new * inv_out[i]
-            total += new
+        for b in range(blocks.shape[0]):
+            for i in range(blocks[b, 0], blocks[b, 1]):
+                s = 0.0
+                if unit:
+                    for k in range(indptr[i], indptr[i + 1]):
+                        s += z[indices[k]]
+                else:
+                    for k in range(indptr[i], indptr[i + 1]):
+                        s += weights[k] * z[indices[k]]
+                new = beta * s + alpha * restart[i]
+                delta += abs(new - x[i])
+                x[i] = new
+                z[i] = new * inv_out[i]
+                total += new
         it += 1
         e = beta * delta / alpha
         bound = 2.0 * e / (total - e) if total > e else np.inf

@@ -12,14 +12,22 @@ __all__ = ["main"]
 _COMMAND_MODULES: tuple[str, ...] = ("pathfinding.findings", "pathfinding.hipporag.cli", "pathfinding.bench")
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {value}")
-    return value
+def whole_number(low: int):
+    """An argparse ``type`` accepting whole numbers ``>= low``, with a message naming the value."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"expected a whole number >= {low}, got {value}")
+        return value
+
+    return parse
+
+
+_positive_int = whole_number(1)
 
 
 def _instance_args(parser: argparse.ArgumentParser) -> None:

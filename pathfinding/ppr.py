@@ -16,6 +16,7 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.sparse.csgraph import connected_components
 
 from pathfinding import _kernels
 from pathfinding._validation import as_csr, check_float, check_int, check_node_ids, check_vector
@@ -54,6 +55,18 @@ class PPRGraph:
     inv_out: np.ndarray
     symmetric: bool
     order: np.ndarray | None = None
+    component_ptr: np.ndarray | None = None
+
+    def sweep_blocks(self, support: np.ndarray) -> np.ndarray:
+        """Row ranges (internal order) of the components holding ``support`` (internal node ids).
+
+        The walk never leaves the connected components of its restart vector, so a solver need only
+        sweep those rows. Without component blocks (a directed graph, or ``reorder=None``): all rows.
+        """
+        if self.component_ptr is None:
+            return np.array([[0, self.n_nodes]], dtype=np.int64)
+        comps = np.unique(np.searchsorted(self.component_ptr, support, side="right") - 1)
+        return np.column_stack([self.component_ptr[comps], self.component_ptr[comps + 1]])
 
     def to_internal(self, vectors: np.ndarray) -> np.ndarray:
         """Rows of ``vectors`` (indexed by original node id) in the kernels' node order."""
@@ -85,10 +98,13 @@ def prepare_graph(graph, *, reorder="auto") -> PPRGraph:
         Non-negative, finite edge weights; ``graph[i, j]`` is the weight of the edge i -> j. An
         undirected graph is a symmetric matrix.
     reorder : {"auto", "degree", None}, default "auto"
-        Relabel nodes internally by decreasing in-degree ("degree"), which keeps hubs together in
-        cache and makes rows of equal length adjacent (a predictable inner loop): 2-3x faster per
+        Relabel nodes internally. "degree": an undirected graph's connected components become
+        contiguous blocks of rows (so a query sweeps only its seeds' components, where all its mass
+        stays), and within a block nodes go by decreasing degree, which keeps hubs together in
+        cache and rows of equal length adjacent (a predictable inner loop): 2-3x faster per
         iteration on the benchmark graphs. Inputs and outputs always use the original node ids.
-        "auto" reorders graphs of at least 20,000 nodes, where it pays for its one-off cost.
+        "auto" does this for graphs of at least 20,000 nodes, and for smaller undirected graphs with
+        more than one component.
 
     Returns
     -------
@@ -128,8 +144,18 @@ def prepare_graph(graph, *, reorder="auto") -> PPRGraph:
     # Unsigned indices spare the kernel numba's negative-index wraparound check on every gather.
     index_dtype = np.uint32 if n <= np.iinfo(np.uint32).max else np.uint64
     order = None
-    if reorder == "degree" or (reorder == "auto" and n >= REORDER_AUTO_MIN_NODES):
-        order = np.argsort(-np.diff(AT.indptr), kind="stable")
+    component_ptr = None
+    labels = None
+    if symmetric and reorder is not None:
+        n_comp, labels = connected_components(AT, directed=False)
+        if n_comp == 1:
+            labels = None
+    if reorder == "degree" or (reorder == "auto" and (n >= REORDER_AUTO_MIN_NODES or labels is not None)):
+        degree = np.diff(AT.indptr)
+        order = np.argsort(-degree, kind="stable") if labels is None else np.lexsort((-degree, labels))
+        if labels is not None:
+            sizes = np.bincount(labels)
+            component_ptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         indptr, indices, weights = _kernels.permute_csr(
             AT.indptr, AT.indices, AT.data, order, np.zeros(1, index_dtype), not unit
         )
@@ -151,6 +177,7 @@ def prepare_graph(graph, *, reorder="auto") -> PPRGraph:
         inv_out=inv_out,
         symmetric=symmetric,
         order=order,
+        component_ptr=component_ptr,
     )
 
 
@@ -211,6 +238,16 @@ def _restart_matrix(restart, n: int) -> tuple[np.ndarray, bool]:
     return np.ascontiguousarray(r / totals), single
 
 
+def _solver_args(graph, restart, restart_prob, tol, max_iter):
+    """The checks every solver shares: prepared graph, restart matrix, and the three tuning values."""
+    g = prepare_graph(graph)
+    alpha = check_float("restart_prob", restart_prob, low=0.0, high=1.0, low_open=True)
+    tol = check_float("tol", tol, low=0.0, high=np.inf, high_open=True)
+    max_iter = check_int("max_iter", max_iter, low=1)
+    r, single = _restart_matrix(restart, g.n_nodes)
+    return g, r, single, alpha, tol, max_iter
+
+
 def ppr_solve(
     graph,
     restart,
@@ -241,13 +278,9 @@ def ppr_solve(
     >>> ppr_solve(graph, [0, 1], tol=1e-12).iterations
     22
     """
-    g = prepare_graph(graph)
-    alpha = check_float("restart_prob", restart_prob, low=0.0, high=1.0, low_open=True)
-    tol = check_float("tol", tol, low=0.0, high=np.inf, high_open=True)
-    max_iter = check_int("max_iter", max_iter, low=1)
+    g, r, single, alpha, tol, max_iter = _solver_args(graph, restart, restart_prob, tol, max_iter)
     if method not in ("auto", "power", "gauss-seidel"):
         raise ValueError(f"method must be 'auto', 'power' or 'gauss-seidel', got {method!r}")
-    r, single = _restart_matrix(restart, g.n_nodes)
     if method == "gauss-seidel" and not (single and tol > 0):
         raise ValueError(
             "method='gauss-seidel' needs one restart vector and tol > 0 (tol=0 means exactly max_iter "
@@ -259,7 +292,8 @@ def ppr_solve(
     args = (g.indptr, g.indices, g.weights, g.unit, g.inv_out)
     if method == "gauss-seidel":
         x = r[:, 0].copy()
-        it, bound, total = _kernels.ppr_gauss_seidel(*args, r[:, 0], x, alpha, tol, max_iter)
+        blocks = g.sweep_blocks(np.flatnonzero(x))
+        it, bound, total = _kernels.ppr_gauss_seidel(*args, r[:, 0], x, alpha, tol, max_iter, blocks)
         pi = (x / total)[:, None]
     else:
         # The map is a contraction with factor (1 - a) in L1, so after a step that changed pi by
@@ -482,11 +516,7 @@ def ppr_top_k(
     >>> bool(ppr_top_k(toy.graph, toy.seeds, 2, candidates=toy.candidates).certified)
     False
     """
-    g = prepare_graph(graph)
-    alpha = check_float("restart_prob", restart_prob, low=0.0, high=1.0, low_open=True)
-    tol = check_float("tol", tol, low=0.0, high=np.inf, high_open=True)
-    max_iter = check_int("max_iter", max_iter, low=1)
-    r, single = _restart_matrix(restart, g.n_nodes)
+    g, r, single, alpha, tol, max_iter = _solver_args(graph, restart, restart_prob, tol, max_iter)
     if not single:
         raise ValueError(f"ppr_top_k ranks one query at a time; got a block of {r.shape[1]} restart vectors")
     if mentions is not None:
@@ -516,28 +546,20 @@ def ppr_top_k(
     r_int = g.to_internal(r[:, 0])
     x = r_int.copy()
     args = (g.indptr, g.indices, g.weights, g.unit, g.inv_out, r_int, x, alpha)
+    blocks = g.sweep_blocks(np.flatnonzero(r_int))
     it = 0
-    # A check costs O(items); on large item sets skip it until the bound nears the smallest gap seen
-    # at the last check (the gaps settle while the bound shrinks about 3x per sweep). Small item
-    # sets are checked every sweep.
-    smallest_gap = np.inf
-    always_check = n_items <= 4096
-    certified = False
     while True:
-        steps, bound, total = _kernels.ppr_gauss_seidel(*args, 0.0, 1)
+        steps, bound, total = _kernels.ppr_gauss_seidel(*args, 0.0, 1, blocks)
         it += steps
-        eps = bound * spread
-        if always_check or eps < 8 * smallest_gap or bound <= tol or it >= max_iter:
-            scores = PT @ (x / total) if mentions is not None else x[items_internal] / total
-            head = np.argpartition(-scores, k - 1)[:k] if k < n_items else np.arange(n_items)
-            head = head[np.argsort(-scores[head], kind="stable")]
-            gaps = -np.diff(scores[head])
-            if k < n_items:
-                rest = np.ones(n_items, bool)
-                rest[head] = False
-                gaps = np.append(gaps, scores[head[-1]] - scores[rest].max())
-            smallest_gap = gaps.min() if gaps.size else np.inf
-            certified = bool(np.all(gaps > eps))
+        scores = PT @ (x / total) if mentions is not None else x[items_internal] / total
+        head = np.argpartition(-scores, k - 1)[:k] if k < n_items else np.arange(n_items)
+        head = head[np.argsort(-scores[head], kind="stable")]
+        gaps = -np.diff(scores[head])
+        if k < n_items:
+            rest = np.ones(n_items, bool)
+            rest[head] = False
+            gaps = np.append(gaps, scores[head[-1]] - scores[rest].max())
+        certified = bool(np.all(gaps > bound * spread))
         if certified or bound <= tol or it >= max_iter:
             break
     top = head if mentions is not None else items[head]

@@ -2,29 +2,17 @@
 
 from __future__ import annotations
 
-import argparse
 import json
+
+from pathfinding.cli import whole_number
 
 __all__ = ["add_parser"]
 
 QUICK_QUESTIONS = 20
 
 
-def _nonneg_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {value}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    value = _nonneg_int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {value}")
-    return value
+_nonneg_int = whole_number(0)
+_positive_int = whole_number(1)
 
 
 def _cmd_realtext(args) -> int:
