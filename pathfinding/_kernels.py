@@ -15,17 +15,6 @@ from numba import njit
 
 
 @njit(cache=True)
-def _scale_and_dangling(pi, inv_out, x):
-    """x = pi / out-weight; return the mass sitting on nodes without out-edges."""
-    lost = 0.0
-    for i in range(pi.shape[0]):
-        x[i] = pi[i] * inv_out[i]
-        if inv_out[i] == 0.0:
-            lost += pi[i]
-    return lost
-
-
-@njit(cache=True)
 def ppr_power(indptr, indices, weights, unit, inv_out, r_idx, r_val, alpha, tol_delta, max_iter):
     """Power iteration of pi <- a r + (1 - a) (W^T pi + lost r), pulled over the transpose.
 

@@ -194,7 +194,7 @@ class PPRTiming:
     prepare_seconds : float
         Wall time of :func:`~pathfinding.ppr.prepare_graph` (per graph, paid offline).
     iterations : int
-        Power iterations to reach ``tol``.
+        Iterations (Gauss-Seidel sweeps, the default solver for ``tol > 0``) to reach ``tol``.
     """
 
     n_nodes: int

@@ -16,6 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding._validation import as_csr, check_int
+from pathfinding.specificity import specificity_from_counts
 
 __all__ = [
     "SpecificityIndex",
@@ -141,7 +142,7 @@ class SpecificityIndex:
 
     def specificity(self) -> np.ndarray:
         """s_i = 1/|P_i| for every node (1.0 for a node in no passage)."""
-        return 1.0 / np.maximum(self.counts, 1)
+        return specificity_from_counts(self.counts)
 
     def idf(self) -> np.ndarray:
         """Corpus-level ``log(N / df_i)`` for every node, for contrast (see :func:`corpus_idf`)."""

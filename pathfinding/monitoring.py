@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.sparse.csgraph import connected_components
 
-from pathfinding._validation import as_csr, check_float, check_int, check_node_ids
+from pathfinding._validation import as_csr, check_float, check_int, check_node_ids, check_vector
 from pathfinding.instances import PathFindingInstance, instance_from_facts, make_instance
 from pathfinding.ppr import personalized_pagerank
 from pathfinding.ranking import RANKERS, rank_of
@@ -99,7 +99,7 @@ class IndexHealth:
     mass_off_seeds: float
 
 
-def index_health(graph, mentions, seeds) -> IndexHealth:
+def index_health(graph, mentions, seeds, *, pi=None) -> IndexHealth:
     """Compute the label-free health signals of one query against an index.
 
     Parameters
@@ -110,6 +110,9 @@ def index_health(graph, mentions, seeds) -> IndexHealth:
         The count matrix P.
     seeds : array_like of int
         The query's linked entity nodes.
+    pi : array_like of float, shape (n_nodes,), optional
+        The query's PPR vector (specificity-weighted restart, as the ``ppr`` ranker computes it),
+        when the caller already has it; computed here otherwise.
 
     Returns
     -------
@@ -131,7 +134,10 @@ def index_health(graph, mentions, seeds) -> IndexHealth:
     counts = np.diff(P.indptr)
     degree = np.diff(A.indptr)
     _, labels = connected_components(A, directed=False)
-    pi = personalized_pagerank(A, restart_vector(A.shape[0], seeds, specificity=node_specificity(P)))
+    if pi is None:
+        pi = personalized_pagerank(A, restart_vector(A.shape[0], seeds, specificity=node_specificity(P)))
+    else:
+        pi = check_vector("pi", pi, A.shape[0])
     return IndexHealth(
         unlinked_seeds=int(np.sum(counts[seeds] == 0)),
         mean_seed_degree=float(degree[seeds].mean()),
@@ -222,7 +228,7 @@ def recall_sweep(
                 scores, inst.answer, inst.candidates, ties="random", rng=np.random.default_rng(ties_ss)
             )
             hits.append(rnd == 1.0)
-            h = index_health(damaged.graph, damaged.mentions, damaged.seeds)
+            h = index_health(damaged.graph, damaged.mentions, damaged.seeds, pi=scores)
             unlinked.append(h.unlinked_seeds > 0)
             connected.append(h.seeds_connected)
             degree.append(h.mean_seed_degree)

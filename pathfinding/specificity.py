@@ -13,7 +13,7 @@ import numpy as np
 
 from pathfinding._validation import as_csr, check_int, check_node_ids, check_vector
 
-__all__ = ["node_specificity", "restart_vector", "passage_counts"]
+__all__ = ["node_specificity", "passage_counts", "restart_vector", "specificity_from_counts"]
 
 
 def passage_counts(mentions) -> np.ndarray:
@@ -65,7 +65,24 @@ def node_specificity(mentions) -> np.ndarray:
     >>> node_specificity(P)
     array([0.25, 1.  , 1.  ])
     """
-    return 1.0 / np.maximum(passage_counts(mentions), 1)
+    return specificity_from_counts(passage_counts(mentions))
+
+
+def specificity_from_counts(counts) -> np.ndarray:
+    """s_i = 1/|P_i| from the passage counts |P_i|; a count of 0 gives 1.0 (see :func:`node_specificity`).
+
+    The one place the rule lives, so an index that keeps |P_i| up to date passage by passage
+    (:class:`pathfinding.incremental.SpecificityIndex`) weights nodes exactly as a rebuild does.
+
+    Examples
+    --------
+    >>> specificity_from_counts([4, 0, 1])
+    array([0.25, 1.  , 1.  ])
+    """
+    counts = np.asarray(counts)
+    if counts.size and counts.min() < 0:
+        raise ValueError(f"passage counts must be non-negative, found {counts.min()}")
+    return 1.0 / np.maximum(counts, 1)
 
 
 def restart_vector(n_nodes: int, seeds, *, specificity=None) -> np.ndarray:

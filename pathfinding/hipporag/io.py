@@ -129,17 +129,11 @@ class Passage:
 
 
 @dataclass(frozen=True)
-class OpenIEPassage:
+class OpenIEPassage(Passage):
     """One passage of an OpenIE file: its named entities and its well-formed triples."""
 
-    title: str
-    text: str
     entities: tuple[str, ...]
     triples: tuple[tuple[str, str, str], ...]
-
-    @property
-    def key(self) -> str:
-        return self.title + "\n" + self.text
 
 
 @dataclass(frozen=True)
