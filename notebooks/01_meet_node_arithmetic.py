@@ -14,7 +14,8 @@
 # %% [markdown]
 # # 1. The meet-node arithmetic
 #
-# HippoRAG (Gutiérrez et al., NeurIPS 2024, §2.2 and §5) answers a *path-finding* question by
+# HippoRAG (Gutiérrez et al., NeurIPS 2024; the method in §2.3, path-finding in §1 and Figure 1)
+# answers a *path-finding* question by
 # starting a Personalized PageRank (PPR) walk at every entity the question names, and reading off
 # where the walk's mass piles up. The claim this notebook makes runnable is small and exact:
 #
@@ -47,7 +48,9 @@ assert (toy.n_nodes, degree[u], degree[w], degree[a], degree[d1]) == (19, 9, 9, 
 # `restart_prob = 0.5` of the mass at the seeds (the restart) and moves the other half along the
 # edges, each node splitting what it sends evenly among its neighbours.
 #
-# * `u` sends `0.5 · 0.5 / 9` to each of its 9 neighbours: **0.0278** per inflow.
+# * `u` holds half the restart mass, 0.5. It keeps `restart_prob` of it and sends the rest,
+#   `(1 - restart_prob) · 0.5`, split over its 9 neighbours: `(1 - 0.5) · 0.5 / 9` = **0.0278** per
+#   inflow.
 # * A dead end `d1` has one in-flow (from `u`): **0.0278**.
 # * The answer `a` has two in-flows (from `u` and from `w`): **0.0556**.
 #
@@ -55,7 +58,8 @@ assert (toy.n_nodes, degree[u], degree[w], degree[a], degree[d1]) == (19, 9, 9, 
 
 # %%
 restart_prob = 0.5
-per_inflow = restart_prob * 0.5 / 9  # (1 - restart_prob) * seed mass / seed degree
+seed_mass = 0.5  # the restart vector splits its mass equally over the two seeds
+per_inflow = (1 - restart_prob) * seed_mass / 9  # what u sends along each of its 9 edges
 by_hand = {"answer a": 2 * per_inflow, "dead end d1": per_inflow}
 print({k: round(v, 4) for k, v in by_hand.items()})
 
@@ -76,6 +80,11 @@ assert abs(one_step[a] / one_step[d1] - 2.0) < 1e-12
 # seeds do. Each swing is half the previous one (the restart damps it), and the walk settles at the
 # stationary distribution. Through all of this the **ratio** stays at 2 from the first step on,
 # because at every step the answer receives `u`'s share plus `w`'s share and the dead end only `u`'s.
+#
+# **The chapter is wrong about the level.** Its Step 6 says the full stationary values are *larger*
+# than one step's. They are smaller: at the stationary distribution the answer holds 1/27 ≈ 0.0370,
+# against 0.0556 after one step (FINDINGS F16 and F17), because after the first step the seeds keep
+# getting mass back from their neighbours. Only the ratio 2 carries over.
 
 # %%
 iters = np.arange(1, 41)
@@ -91,6 +100,7 @@ assert stationary.converged
 assert np.allclose(ratios, 2.0, atol=1e-12)
 assert trajectory[0, a] > pi[a] > trajectory[1, a]  # the first swing overshoots, the second undershoots
 assert abs(pi[a] / pi[d1] - 2.0) < 1e-9
+assert abs(pi[a] - 1 / 27) < 1e-9 and pi[a] < one_step[a]  # smaller than one step, not larger
 assert abs(pi.sum() - 1.0) < 1e-12
 
 # %%

@@ -16,7 +16,7 @@
 #
 # Before the walk starts, HippoRAG multiplies each query node's restart probability by its
 # *node specificity* `s_i = 1/|P_i|`, where `|P_i|` is the number of passages node `i` was
-# extracted from (paper §2.2, "node specificity"; its effect is in the Table 5 ablation). A seed
+# extracted from (paper §2.3, "node specificity"; its effect is in the Table 5 ablation). A seed
 # such as "United States" that sits in thousands of passages is a hub: it says little about which
 # passages the question wants, and a walk restarting there floods the graph around it.
 #
@@ -181,9 +181,12 @@ fig.tight_layout()
 #
 # `s_i = 1/|P_i|` is **local**: it reads only node `i`'s own passage count. When a new passage
 # arrives, only the nodes it mentions change their counts, so an index can update two integers
-# (here every passage mentions two nodes) and is done. A corpus-level IDF, `log(N / df_i)`,
-# reads the corpus size `N`: one new passage changes `N`, and with it the weight of **every**
-# node already in the index.
+# (here every passage mentions two nodes) and is done. A corpus-level IDF, `log(N / df_i)`, is
+# not expensive to *store* either: it needs the same counts `df_i` plus one counter `N`. The real
+# difference is that IDF depends on `N`. One new passage about something else changes `N`, and
+# with it the *value* of every weight already in the index — so any weight that was stored, cached
+# or baked into a restart vector is stale. `s_i` does not read `N`: a passage that does not mention
+# node `i` leaves `s_i` exactly as it was.
 #
 # `pathfinding.incremental.replay_additions` adds the passages of an instance one by one to a
 # `SpecificityIndex` and counts, after each addition, how many nodes' weights changed under each
@@ -216,7 +219,8 @@ assert log.changed_idf[-1] >= log.seen[-2] - 2
 # Note the difference between *touched* and *changed*: a brand-new node goes from 0 to 1
 # passage and keeps `s_i = 1` (a node in no passage is treated as if found in one), so some
 # additions change no `s_i` at all. The IDF curve, by contrast, grows with the corpus: the
-# *n*-th passage rewrites about *n* weights.
+# *n*-th passage changes the value of about *n* weights, although it touched only two counts and
+# the counter `N`.
 
 # %%
 steps = np.arange(1, corpus.n_passages + 1)
@@ -228,7 +232,7 @@ ax.set(
     xlabel="passages added",
     ylabel="cumulative weight updates",
     yscale="log",
-    title="Local weights cost O(1) per passage; global ones O(index)",
+    title="IDF values move with N; s_i values move only where a count moved",
 )
 ax.legend(fontsize=8)
 fig.tight_layout()

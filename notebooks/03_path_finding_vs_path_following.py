@@ -14,7 +14,8 @@
 # %% [markdown]
 # # 3. Path-finding versus path-following
 #
-# HippoRAG's §5 ("path-finding multi-hop") separates two kinds of multi-hop question:
+# HippoRAG separates two kinds of multi-hop question (§1 and Figure 1; its case study is §5.3 and
+# Table 7):
 #
 # * **path-following**: start at one entity and follow relations one hop at a time ("the
 #   birthplace of the director of X"). An iterative retriever can chain: each hop's passage names
@@ -200,3 +201,56 @@ assert abs(pi[answer] / pi[dead].max() - 2.0) < 1e-6
 # Mention counting scores the answer 0, like every dead end: it never sees a passage that holds a
 # seed and the answer. PPR walks two hops from each seed and the two walks arrive at the same node;
 # as on the two stars of notebook 1, the answer holds twice the mass of any dead end.
+
+# %% [markdown]
+# ## From nodes to passages: where does the answer's passage land?
+#
+# HippoRAG does not return nodes, it returns passages, scored by `pi . P`: each passage collects
+# the mass of the nodes it names. The chapter's Step 7 says the answer's passage "rises to the
+# top". **Predict** before running: the answer holds twice the mass of a dead end, but how does its
+# mass compare with a seed's, or with a node one hop from a seed?
+
+# %%
+from pathfinding.passages import meet_mass, passage_ranks
+from pathfinding.ranking import passage_scores
+
+scores = passage_scores(pi, inst.mentions)
+order = np.argsort(-scores, kind="stable")
+for pos, j in enumerate(order[:4], start=1):
+    tag = ("S" if has_seed[j] else " ") + ("A" if has_answer[j] else " ")
+    print(f"{pos:3d}. {scores[j]:.4f}  [{tag}] {inst.passages[j]}")
+print("  ...")
+for pos, j in enumerate(order, start=1):
+    if has_answer[j]:
+        print(f"{pos:3d}. {scores[j]:.4f}  [ A] {inst.passages[j]}")
+        break
+ranks = passage_ranks(inst)
+print("rank of the answer's best passage under pi . P:", ranks["pi_P"][0], "of", inst.n_passages)
+assert ranks["pi_P"][0] == has_seed.sum() + 1  # every seed passage first, then the answer's
+
+# %% [markdown]
+# The chapter is wrong here, and the reason is the meet-node argument's own fine print. The factor 2
+# compares the answer with nodes at the **same** depth. Mass decays with depth: a seed keeps its
+# restart mass, a node one hop out receives half of what its seed passes on, and every further hop
+# halves it again. Every one of the 18 seed passages names a seed, so every one outranks the
+# answer's passages, which name only a bridge node and the answer. At three hops the answer's
+# passage falls behind every passage nearer a seed too (FINDINGS rows A1–A11).
+#
+# Two scorings that teach the fix:
+#
+# * rank only the passages that name **no** query entity: the user already knows the seeds. This
+#   fixes two hops but not three (FINDINGS A4 and A7);
+# * score a node by the mass that **every** seed's own walk puts on it (`meet_mass`: the minimum of
+#   the seeds' separate PPR vectors, one walk per seed). PPR's single walk is an "or" of the seeds
+#   with a bonus of 2 at the meet; the minimum is an "and", and a dead end of one seed gets almost
+#   nothing from the other seed's walk.
+
+# %%
+per_depth = {h: passage_ranks(regenerate(0, 0, h)) for h in (1, 2, 3)}
+print(f"{'hops':>4}  {'pi . P':>8}  {'no query passages':>18}  {'meet mass':>10}")
+for h, r in per_depth.items():
+    print(f"{h:>4}  {r['pi_P'][0]:>8g}  {r['pi_P_no_query_passages'][0]:>18g}  {r['meet_mass'][0]:>10g}")
+assert all(r["meet_mass"][0] == 1.0 for r in per_depth.values())
+mm = meet_mass(inst)
+print(f"meet mass: answer {mm[answer]:.5f}, best dead end {mm[dead].max():.6f}")
+print(f"ratio {mm[answer] / mm[dead].max():.0f}; PPR's single walk: {pi[answer] / pi[dead].max():.0f}")

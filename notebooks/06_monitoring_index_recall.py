@@ -15,9 +15,10 @@
 # # 6. Monitoring index recall without gold triples
 #
 # HippoRAG's graph is only as good as its OpenIE: a fact the LLM did not extract is an edge that
-# is not there, and the paper's error analysis (§5 and the appendix on OpenIE) traces many failures
-# to exactly that. In production nobody hands you gold triples to measure extraction recall against.
-# What *can* you watch?
+# is not there. The paper's ablation that swaps GPT-3.5 for the smaller REBEL extractor measures
+# what extraction quality costs: average R@5 falls from 72.9 to 58.4, with GPT-3.5 producing about
+# twice as many triples (as the chapter quotes it). In production nobody hands you gold triples to
+# measure extraction recall against. What *can* you watch?
 #
 # We simulate recall loss with the synthetic generator: build a two-hop instance, delete a random
 # fraction of its facts (each fact is an edge and its passage), and measure two things side by side:

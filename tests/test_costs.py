@@ -33,7 +33,8 @@ def test_break_even_is_where_bills_cross():
 
 
 def test_never_breaks_even_without_saving():
-    assert np.isinf(break_even_queries([1, 2], CostModel(steps_per_query=0.5))).all()
+    assert np.isinf(break_even_queries([1, 2], CostModel(steps_per_query=0.5, step_cost=1))).all()
+    assert np.isfinite(break_even_queries([1, 2], CostModel(steps_per_query=0.5, step_cost=3))).all()
 
 
 def test_offline_share_zero_corpus_zero_queries():
