@@ -156,3 +156,66 @@ fig.tight_layout()
 # names `u` and `w` together — and on a path-finding question, no such passage exists. Notebook 3
 # shows what a per-passage retriever makes of the same question; notebook 4 looks for graph shapes
 # where the factor of 2 is eaten by something else.
+
+# %% [markdown]
+# ## Exercises
+#
+# Answer each before you open `solutions/01_meet_node_arithmetic_sol.py`. Replace each `...` with
+# your answer and run the cell: the check says whether it holds and, if not, which idea to revisit.
+# Numbers are compared with a relative tolerance of 1e-5, so fractions and floats both pass.
+#
+# **1.1 The one-step 2×, for any star and any restart probability.** Write `one_step(d, alpha)`
+# returning the mass of the answer and of one dead end after one PPR step on `star_pair(d)` with
+# `restart_prob = alpha` (the walk starts at the restart vector, half on each seed). This is the
+# derivation the chapter calls "README exercise 2".
+
+# %%
+from pathfinding import exercises
+
+
+def one_step(d, alpha):
+    return ...  # (answer mass, dead-end mass)
+
+
+exercises.check_one_step(one_step)
+
+# %% [markdown]
+# **1.2 The stationary distribution in closed form.** At convergence a seed, the answer and a dead
+# end of `star_pair(d)` hold fixed masses. Write one balance equation per kind of node and solve:
+# `stationary(d, alpha)` returns (seed, answer, dead end). At `d = 9, alpha = 0.5` you should find
+# 1/3, 1/27 and 1/54.
+
+
+# %%
+def stationary(d, alpha):
+    return ...  # (seed mass, answer mass, dead-end mass)
+
+
+exercises.check_stationary(stationary)
+
+# %% [markdown]
+# **1.3 Unequal restart weights.** Give the seeds restart weights `r1 >= r2` (summing to 1). Show
+# that after one step the answer's margin over the *best* dead end is `1 + r2/r1`, and write it as
+# `margin(r1, r2)`. Then: the seeds sit in 20 and 5 passages and specificity is on (notebook 2).
+# What is the margin now?
+
+
+# %%
+def margin(r1, r2):
+    return ...
+
+
+exercises.check_margin(margin)
+
+# %%
+margin_with_specificity = ...
+exercises.check_specificity_margin(margin_with_specificity)
+
+# %% [markdown]
+# **1.4 Three seeds.** Build an instance where three seeds share the answer at one hop
+# (`make_instance(1, seeds=3)`), run one PPR step, and compute the answer's mass over the best dead
+# end's.
+
+# %%
+three_seed_ratio = ...
+exercises.check_three_seeds(three_seed_ratio)

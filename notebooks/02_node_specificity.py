@@ -237,3 +237,30 @@ ax.set(
 ax.legend(fontsize=8)
 fig.tight_layout()
 assert np.cumsum(log.changed_idf)[-1] > 100 * np.cumsum(log.touched)[-1]
+
+# %% [markdown]
+# ## Exercises
+#
+# Answer each before you open `solutions/02_node_specificity_sol.py`; each check gives a hint when
+# the answer does not hold.
+#
+# **2.1 A restart vector by hand.** `P` below is a count matrix: node 0 is in 20 passages, node 1
+# in 5 (the chapter's example). Compute the specificity-weighted restart vector for seeds 0 and 1
+# without calling `restart_vector`. Then make a count matrix of your own (three seeds in 2, 4 and 8
+# passages, say, with `passage_count_matrix`) and check that one too.
+
+# %%
+from pathfinding import exercises
+from pathfinding.toy import passage_count_matrix
+
+P = passage_count_matrix((20, 5))
+my_restart = ...  # one number per node
+exercises.check_restart(P, [0, 1], my_restart)
+
+# %% [markdown]
+# **2.2 When is a seed a hub?** A query names two entities; one sits in 5 passages. How many
+# passages must the other sit in before specificity gives it less than 15% of the restart mass?
+
+# %%
+hub_passages = ...
+exercises.check_hub_threshold(hub_passages)

@@ -254,3 +254,25 @@ assert all(r["meet_mass"][0] == 1.0 for r in per_depth.values())
 mm = meet_mass(inst)
 print(f"meet mass: answer {mm[answer]:.5f}, best dead end {mm[dead].max():.6f}")
 print(f"ratio {mm[answer] / mm[dead].max():.0f}; PPR's single walk: {pi[answer] / pi[dead].max():.0f}")
+
+# %% [markdown]
+# ## Exercises
+#
+# Answer each before you open `solutions/03_path_finding_vs_path_following_sol.py`.
+#
+# **3.1 Chance, in general.** With `distractors` dead-end chains per seed, what is the answer's
+# expected rank under a ranker that ties every candidate? Answer for 5 distractors.
+
+# %%
+from pathfinding import exercises
+
+chance_with_5 = ...
+exercises.check_chance_rank(5, chance_with_5)
+
+# %% [markdown]
+# **3.2 The answer's passage at three hops.** Predict, without running anything, the rank of the
+# answer's best passage under `pi . P` on a default three-hop instance. Then check.
+
+# %%
+passage_rank_at_3 = ...
+exercises.check_passage_rank(3, passage_rank_at_3)

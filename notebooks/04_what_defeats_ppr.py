@@ -287,3 +287,27 @@ fig.tight_layout()
 # The general lesson: PPR ranks by "how much flow arrives", so it fails exactly where the answer's
 # paths are **leakier** than the competitors' paths, not where they are merely longer or where a
 # seed is popular.
+
+# %% [markdown]
+# ## Exercises
+#
+# Answer each before you open `solutions/04_what_defeats_ppr_sol.py`.
+#
+# **4.1 Defeat PPR with a shape of your own.** Build a path-finding instance (two or more seeds, no
+# passage naming two seeds) on which PPR does not rank the answer first. `make_instance` has knobs;
+# `pathfinding.instances.instance_from_facts` builds any graph you can write as a list of facts.
+
+# %%
+from pathfinding import exercises
+
+my_instance = ...
+exercises.check_defeating_shape(my_instance)
+
+# %% [markdown]
+# **4.2 Where does branching start to hurt?** At two hops, how many leaves per interior bridge node
+# does it take before the answer loses its first place? Predict with the mass arithmetic above,
+# then check.
+
+# %%
+slip_at = ...
+exercises.check_slip_branching(slip_at)

@@ -226,3 +226,31 @@ ax.loglog(edges, [t.prepare_seconds * 1e3 for t in timings], "s--", label="prepa
 ax.set(xlabel="stored (directed) edges", ylabel="milliseconds", title="The walk scales with the edges")
 ax.legend()
 fig.tight_layout()
+
+# %% [markdown]
+# ## Exercises
+#
+# Answer each before you open `solutions/05_cost_of_index_once_query_cheap_sol.py`.
+#
+# **5.1 The break-even with the paper's ratios.** The paper reports HippoRAG's online retrieval
+# 10-30× cheaper than iterative retrieval. With 10,000 passages, 2 OpenIE calls per passage and 1 NER
+# call per query, after how many queries has indexing paid for itself if an iterative query costs
+# 10 NER calls? And at 30?
+
+# %%
+from pathfinding import exercises
+
+break_even_at_10x = ...
+exercises.check_break_even(10_000, 10, break_even_at_10x)
+
+# %%
+break_even_at_30x = ...
+exercises.check_break_even(10_000, 30, break_even_at_30x)
+
+# %% [markdown]
+# **5.2 When is the index half the bill?** With the same corpus, after how many queries is the
+# offline bill exactly half of HippoRAG's total? Does the answer depend on the 10-30× ratio?
+
+# %%
+half_share_queries = ...
+exercises.check_half_share(10_000, half_share_queries)

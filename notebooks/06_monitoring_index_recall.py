@@ -121,6 +121,36 @@ fig.tight_layout()
 #
 # The honest caveat: in this generator the seeds are connected *only* through the answer, which
 # makes connectivity a sharp signal. In a real knowledge graph, hubs connect almost everything, so
-# a component test would rarely fire; the graded version to try next is how much PPR mass the seeds'
-# separate walks put on common nodes (the meet-node mass itself), which this package does not yet
-# measure.
+# a component test would rarely fire. A graded version is how much PPR mass the seeds' separate
+# walks put on common nodes, the meet-node mass itself: `pathfinding.passages.meet_mass` computes it,
+# and exercise 6.2 below measures it as a monitor.
+
+# %% [markdown]
+# ## Exercises
+#
+# Answer each before you open `solutions/06_monitoring_index_recall_sol.py`.
+#
+# **6.1 How often does a two-hop bridge survive?** A two-hop instance has 36 facts, 4 of them on the
+# two bridge chains. Deleting 10% removes exactly 4 facts at random. What is the probability that
+# the seeds stay connected (all 4 bridge facts survive)? Compare with the connected rate measured
+# above.
+
+# %%
+from pathfinding import exercises
+
+p_connected = ...
+exercises.check_connected_probability(36, 4, 4, p_connected)
+
+# %% [markdown]
+# **6.2 (open) A graded monitor.** Seed connectivity is a yes/no signal. Write
+# `monitor(instance, pi)` that returns a number computed *without* the answer and that follows hit@1
+# as facts are deleted (the check runs a deletion sweep and wants |correlation| ≥ 0.9). One idea to
+# try: `pathfinding.passages.meet_mass`, the mass that every seed's own walk puts on a node.
+
+
+# %%
+def monitor(instance, pi):
+    return ...
+
+
+exercises.check_monitor(monitor)

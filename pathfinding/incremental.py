@@ -3,9 +3,10 @@
 Node specificity ``s_i = 1/|P_i|`` depends only on the passages that mention node i, so adding a
 passage changes it only for the nodes that passage mentions. A corpus-level IDF such as
 ``log(N / df_i)`` is as cheap to keep (the counts ``df_i`` and one counter N), but its value depends
-on N, so every stored or cached weight goes stale whenever any passage is added. :class:`SpecificityIndex` maintains ``|P_i|`` passage by passage and reports which nodes it
-touched; :func:`replay_additions` measures, passage after passage, how many nodes' values change under
-each weighting.
+on N, so every stored or cached weight goes stale whenever any passage is added.
+:class:`SpecificityIndex` maintains ``|P_i|`` passage by passage and reports which nodes it touched;
+:func:`replay_additions` measures, passage after passage, how many nodes' values change under each
+weighting.
 """
 
 from __future__ import annotations

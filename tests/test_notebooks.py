@@ -17,6 +17,7 @@ from jupyter_client.manager import KernelManager  # noqa: E402
 
 NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.py"))
+SOLUTIONS = sorted(NOTEBOOK_DIR.glob("solutions/[0-9][0-9]_*_sol.py"))
 TIMEOUT = 120  # seconds per cell; each notebook runs in well under 30 s on 2 cores
 
 
@@ -32,7 +33,14 @@ def test_notebooks_are_found():
     assert len(NOTEBOOKS) >= 5, f"expected the chapter's notebooks in {NOTEBOOK_DIR}"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_every_notebook_has_exercises_and_a_solution():
+    solved = {p.name.removesuffix("_sol.py") for p in SOLUTIONS}
+    for path in NOTEBOOKS:
+        assert "## Exercises" in path.read_text(encoding="utf-8"), f"{path.name} has no exercises"
+        assert path.stem in solved, f"{path.name} has no solutions/{path.stem}_sol.py"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS + SOLUTIONS, ids=[p.stem for p in NOTEBOOKS + SOLUTIONS])
 def test_notebook_runs(path):
     nb = jupytext.read(path, fmt="py:percent")
     nb.cells.append(nbformat.v4.new_code_cell("import sys\nprint(sys.executable)"))

@@ -1,0 +1,37 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Solutions to the exercises of notebook 3
+
+# %%
+from pathfinding import exercises
+
+# %% [markdown]
+# **3.1** `2 · 5 + 1 = 11` candidates tie, so the expected rank is the mean of 1..11: 6.
+
+# %%
+feedback = exercises.check_chance_rank(5, (2 * 5 + 1 + 1) / 2)
+print(feedback)
+assert feedback
+
+# %% [markdown]
+# **3.2** Every passage nearer a seed than the answer's passage outranks it. The answer's passages
+# lie at depth 2 (they name the second bridge node and the answer); above them are the passages at
+# depths 0 and 1 of all 18 chains (9 per seed), 36 passages. The answer's two passages then tie
+# first among the rest: rank 37.
+
+# %%
+feedback = exercises.check_passage_rank(3, 2 * 9 * 2 + 1)
+print(feedback)
+assert feedback
