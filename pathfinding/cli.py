@@ -6,7 +6,7 @@ import argparse
 import importlib
 import sys
 
-__all__ = ["main"]
+__all__ = ["main", "positive_int", "whole_number"]
 
 # Modules that provide ``add_parser(subparsers)`` for their own subcommands.
 _COMMAND_MODULES: tuple[str, ...] = ("pathfinding.findings", "pathfinding.hipporag.cli", "pathfinding.bench")
@@ -27,11 +27,12 @@ def whole_number(low: int):
     return parse
 
 
-_positive_int = whole_number(1)
+positive_int = whole_number(1)
+"""An argparse ``type`` for whole numbers >= 1."""
 
 
 def _instance_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--hops", type=_positive_int, default=2, help="hop depth (default 2)")
+    parser.add_argument("--hops", type=positive_int, default=2, help="hop depth (default 2)")
     parser.add_argument("--distractors", type=int, default=8, help="dead-end chains per seed")
     parser.add_argument("--seeds", type=int, default=2, help="number of query entities")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
