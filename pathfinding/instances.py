@@ -24,7 +24,6 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding._validation import check_int
-from pathfinding.ppr import PPRGraph, prepare_graph
 from pathfinding.specificity import node_specificity
 
 __all__ = ["PathFindingInstance", "make_instance", "instance_from_facts"]
@@ -98,11 +97,6 @@ class PathFindingInstance:
         return self.mentions.shape[1]
 
     @cached_property
-    def ppr_graph(self) -> PPRGraph:
-        """The graph prepared once for every PPR query on this instance."""
-        return prepare_graph(self.graph)
-
-    @cached_property
     def specificity(self) -> np.ndarray:
         """Node specificity s_i = 1/|P_i| from this instance's passages."""
         return node_specificity(self.mentions)
@@ -165,6 +159,18 @@ def instance_from_facts(
         candidates=np.asarray(candidates, dtype=np.int64),
         hops=hops,
     )
+
+
+def _physical_memory() -> int | None:
+    """Bytes of RAM on this machine, or None where ``os.sysconf`` cannot tell (it is absent on Windows).
+
+    Without an answer the size check is skipped: an instance too large for memory then fails with
+    Python's own MemoryError instead of our message.
+    """
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
 
 
 def _check_hops(hops, seeds: int) -> tuple[int, ...]:
@@ -263,8 +269,8 @@ def make_instance(
         decoy_hops = check_int("decoy_hops", decoy_hops, low=1, high=min(depths) - 1)
     n_facts = _count_facts(depths, distractors, bridge_branching, decoy_hops, hub_passages)
     need = n_facts * _BYTES_PER_FACT
-    have = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    if need > have // 2:
+    have = _physical_memory()
+    if have is not None and need > have // 2:
         raise ValueError(
             f"make_instance(hops={hops!r}, distractors={distractors}, seeds={seeds}, "
             f"bridge_branching={bridge_branching}, hub_passages={hub_passages}) would build "
