@@ -17,6 +17,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from pathfinding._validation import check_int, check_vector
+from pathfinding.errors import InvalidValueError
 from pathfinding.instances import PathFindingInstance, make_instance
 from pathfinding.ranking import RANKERS, tie_ranks
 from pathfinding.stats import mean_ci
@@ -158,12 +159,12 @@ def run_experiment(
     seed = check_int("seed", seed, low=0)
     hops = tuple(tuple(h) if isinstance(h, list | tuple) else h for h in hops)
     if not hops:
-        raise ValueError("hops must name at least one hop depth")
+        raise InvalidValueError("hops must name at least one hop depth")
     table = dict(scorers or {})
     names = list(DEFAULT_RANKERS if rankers is None and not table else (rankers or ()))
     unknown = [n for n in names if n not in RANKERS]
     if unknown:
-        raise ValueError(f"unknown ranker(s) {unknown}; choose from {sorted(RANKERS)}")
+        raise InvalidValueError(f"unknown ranker(s) {unknown}; choose from {sorted(RANKERS)}")
     for n in names:
         table.setdefault(n, RANKERS[n])
     order = tuple(names) + tuple(n for n in table if n not in names)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pathfinding.errors import InvalidValueError
 from pathfinding.experiment import ExperimentResult, run_experiment
 from pathfinding.ppr import personalized_pagerank
 from pathfinding.specificity import node_specificity, restart_vector
@@ -261,7 +262,9 @@ def bench_section(text: str) -> str | None:
 def replace_bench_section(text: str, section: str) -> str:
     """``text`` with the performance section between the bench markers replaced by ``section``."""
     if bench_section(text) is None:
-        raise ValueError(f"no {BENCH_START} ... {BENCH_END} section to replace; run `make findings` first")
+        raise InvalidValueError(
+            f"no {BENCH_START} ... {BENCH_END} section to replace; run `make findings` first"
+        )
     start = text.index(BENCH_START) + len(BENCH_START)
     end = text.index(BENCH_END)
     return text[:start] + "\n" + section.strip() + "\n" + text[end:]

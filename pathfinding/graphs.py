@@ -13,6 +13,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding._validation import check_float, check_int
+from pathfinding.errors import InvalidValueError
 
 __all__ = ["er_graph", "power_law_graph"]
 
@@ -59,7 +60,9 @@ def _check_sizes(n_nodes, n_edges) -> tuple[int, int]:
     n_edges = check_int("n_edges", n_edges, low=0)
     most = n_nodes * (n_nodes - 1) // 2
     if n_edges > most:
-        raise ValueError(f"n_edges must be at most n_nodes * (n_nodes - 1) / 2 = {most}, got {n_edges}")
+        raise InvalidValueError(
+            f"n_edges must be at most n_nodes * (n_nodes - 1) / 2 = {most}, got {n_edges}"
+        )
     return n_nodes, n_edges
 
 

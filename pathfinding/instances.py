@@ -24,6 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding._validation import check_int
+from pathfinding.errors import InvalidValueError
 from pathfinding.specificity import node_specificity
 
 __all__ = ["PathFindingInstance", "make_instance", "instance_from_facts"]
@@ -134,11 +135,11 @@ def instance_from_facts(
     n_nodes = len(node_names)
     n_facts = facts.shape[0]
     if len(passages) != n_facts:
-        raise ValueError(f"need one passage per fact: {len(passages)} passages, {n_facts} facts")
+        raise InvalidValueError(f"need one passage per fact: {len(passages)} passages, {n_facts} facts")
     if n_facts and (facts.min() < 0 or facts.max() >= n_nodes):
-        raise ValueError(f"fact node ids must be in [0, {n_nodes}), got {facts.min()}..{facts.max()}")
+        raise InvalidValueError(f"fact node ids must be in [0, {n_nodes}), got {facts.min()}..{facts.max()}")
     if np.any(facts[:, 0] == facts[:, 1]):
-        raise ValueError("a fact must link two different nodes (no self-loops)")
+        raise InvalidValueError("a fact must link two different nodes (no self-loops)")
     rows = np.concatenate([facts[:, 0], facts[:, 1]])
     cols = np.concatenate([facts[:, 1], facts[:, 0]])
     graph = sp.csr_array((np.ones(2 * n_facts), (rows, cols)), shape=(n_nodes, n_nodes), dtype=np.float64)
@@ -176,7 +177,7 @@ def _physical_memory() -> int | None:
 def _check_hops(hops, seeds: int) -> tuple[int, ...]:
     if isinstance(hops, Sequence) and not isinstance(hops, str):
         if len(hops) != seeds:
-            raise ValueError(f"hops must be an integer or one depth per seed ({seeds}), got {hops!r}")
+            raise InvalidValueError(f"hops must be an integer or one depth per seed ({seeds}), got {hops!r}")
         return tuple(check_int(f"hops[{i}]", h, low=1, high=10**6) for i, h in enumerate(hops))
     return (check_int("hops", hops, low=1, high=10**6),) * seeds
 
@@ -271,7 +272,7 @@ def make_instance(
     need = n_facts * _BYTES_PER_FACT
     have = _physical_memory()
     if have is not None and need > have // 2:
-        raise ValueError(
+        raise InvalidValueError(
             f"make_instance(hops={hops!r}, distractors={distractors}, seeds={seeds}, "
             f"bridge_branching={bridge_branching}, hub_passages={hub_passages}) would build "
             f"{n_facts:,} facts (~{need / 2**30:.1f} GiB), more than half of this machine's "

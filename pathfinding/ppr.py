@@ -30,6 +30,7 @@ from scipy.sparse.csgraph import connected_components
 
 from pathfinding import _kernels
 from pathfinding._validation import as_csr, check_float, check_int, check_node_ids, check_vector
+from pathfinding.errors import InvalidValueError
 from pathfinding.specificity import restart_matrix
 
 __all__ = [
@@ -137,11 +138,11 @@ def prepare_graph(graph, *, reorder="auto") -> PPRGraph:
     if isinstance(graph, PPRGraph):
         return graph
     if reorder not in ("auto", "degree", None):
-        raise ValueError(f"reorder must be 'auto', 'degree' or None, got {reorder!r}")
+        raise InvalidValueError(f"reorder must be 'auto', 'degree' or None, got {reorder!r}")
     A = as_csr("graph", graph, square=True)
     n = A.shape[0]
     if n == 0:
-        raise ValueError("graph must have at least one node, got shape (0, 0)")
+        raise InvalidValueError("graph must have at least one node, got shape (0, 0)")
     # The kernels pull over A^T: row i lists the in-neighbours of i. An undirected graph is its own
     # transpose, so it is checked in place and reused; otherwise the CSC form of A is A^T in CSR.
     symmetric = bool(_kernels.is_symmetric(A.indptr, A.indices, A.data))
@@ -291,9 +292,9 @@ def _solve(graph, restart, *, restart_prob, tol, max_iter, method) -> PPRResult:
     # the line of the user's code that called either of them.
     g, r, single, alpha, tol, max_iter = _solver_args(graph, restart, restart_prob, tol, max_iter)
     if method not in ("auto", "power", "gauss-seidel"):
-        raise ValueError(f"method must be 'auto', 'power' or 'gauss-seidel', got {method!r}")
+        raise InvalidValueError(f"method must be 'auto', 'power' or 'gauss-seidel', got {method!r}")
     if method == "gauss-seidel" and not (single and tol > 0):
-        raise ValueError(
+        raise InvalidValueError(
             "method='gauss-seidel' needs one restart vector and tol > 0 (tol=0 means exactly max_iter "
             f"power iterations); got {r.shape[1]} restart vector(s), tol={tol}"
         )
@@ -532,11 +533,15 @@ def ppr_top_k(
     """
     g, r, single, alpha, tol, max_iter = _solver_args(graph, restart, restart_prob, tol, max_iter)
     if not single:
-        raise ValueError(f"ppr_top_k ranks one query at a time; got a block of {r.shape[1]} restart vectors")
+        raise InvalidValueError(
+            f"ppr_top_k ranks one query at a time; got a block of {r.shape[1]} restart vectors"
+        )
     if mentions is not None:
         P = as_csr("mentions", mentions)
         if P.shape[0] != g.n_nodes:
-            raise ValueError(f"mentions must have {g.n_nodes} rows (one per node), got shape {P.shape}")
+            raise InvalidValueError(
+                f"mentions must have {g.n_nodes} rows (one per node), got shape {P.shape}"
+            )
         # rows of P in the kernels' node order, transposed: one sparse product scores all passages
         PT = (P if g.order is None else P[g.order]).T.tocsr()
         n_items = P.shape[1]

@@ -20,6 +20,7 @@ import numpy as np
 
 from pathfinding import _kernels
 from pathfinding._validation import as_csr, check_node_ids, check_vector
+from pathfinding.errors import InvalidValueError
 from pathfinding.instances import PathFindingInstance
 from pathfinding.ppr import personalized_pagerank, prepare_graph, prepare_graph_cached, walk_step
 from pathfinding.specificity import restart_vector
@@ -179,12 +180,12 @@ def rank_of(scores, target, candidates, *, ties: str = "expected", rng=None) -> 
     s = check_vector("scores", scores)
     cand = check_node_ids("candidates", candidates, s.shape[0])
     if np.unique(cand).size != cand.size:
-        raise ValueError("candidates must be distinct node ids")
+        raise InvalidValueError("candidates must be distinct node ids")
     target = int(check_node_ids("target", [target], s.shape[0])[0])
     if target not in cand:
-        raise ValueError(f"target {target} is not among the candidates")
+        raise InvalidValueError(f"target {target} is not among the candidates")
     if ties not in ("expected", "random"):
-        raise ValueError(f"ties must be 'expected' or 'random', got {ties!r}")
+        raise InvalidValueError(f"ties must be 'expected' or 'random', got {ties!r}")
     expected, random = tie_ranks(s, target, cand, np.random.default_rng(rng) if ties == "random" else None)
     return expected if ties == "expected" else random
 

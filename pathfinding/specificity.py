@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from pathfinding._validation import as_csr, check_int, check_node_ids, check_vector
+from pathfinding.errors import InvalidTypeError, InvalidValueError
 
 __all__ = [
     "node_specificity",
@@ -90,7 +91,7 @@ def specificity_from_counts(counts) -> np.ndarray:
     """
     counts = np.asarray(counts)
     if counts.size and counts.min() < 0:
-        raise ValueError(f"passage counts must be non-negative, found {counts.min()}")
+        raise InvalidValueError(f"passage counts must be non-negative, found {counts.min()}")
     return 1.0 / np.maximum(counts, 1)
 
 
@@ -138,11 +139,11 @@ def restart_vector(n_nodes: int, seeds, *, specificity=None) -> np.ndarray:
     if specificity is not None:
         spec = check_vector("specificity", specificity, n_nodes)
         if np.any(spec < 0):
-            raise ValueError(f"specificity must be non-negative, found {spec.min()!r}")
+            raise InvalidValueError(f"specificity must be non-negative, found {spec.min()!r}")
         raw *= spec
     total = raw.sum()
     if not total > 0:
-        raise ValueError(f"the seeds {seeds.tolist()} have total specificity 0: nothing to restart to")
+        raise InvalidValueError(f"the seeds {seeds.tolist()} have total specificity 0: nothing to restart to")
     return raw / total
 
 
@@ -180,13 +181,13 @@ def restart_matrix(restart, n: int) -> tuple[np.ndarray, bool]:
     """
     arr = np.asarray(restart)
     if arr.size == 0:
-        raise ValueError(
+        raise InvalidValueError(
             "restart must hold at least one seed id or be a length-n vector, got an "
             f"empty array of shape {arr.shape}"
         )
     if arr.ndim == 1 and (np.issubdtype(arr.dtype, np.integer) or arr.dtype == bool):
         if arr.dtype == bool:
-            raise TypeError(
+            raise InvalidTypeError(
                 "restart must be seed ids (integers) or a probability vector (floats), got a boolean array"
             )
         return restart_vector(n, arr)[:, None], True
@@ -195,14 +196,16 @@ def restart_matrix(restart, n: int) -> tuple[np.ndarray, bool]:
         single = True
     elif arr.ndim == 2:
         if arr.shape[0] != n or arr.shape[1] == 0:
-            raise ValueError(f"a block of restart vectors must have shape ({n}, b), got {arr.shape}")
+            raise InvalidValueError(f"a block of restart vectors must have shape ({n}, b), got {arr.shape}")
         r = np.array([check_vector(f"restart[:, {c}]", arr[:, c], n) for c in range(arr.shape[1])]).T
         single = False
     else:
-        raise ValueError(f"restart must be 1-D or 2-D, got shape {arr.shape}")
+        raise InvalidValueError(f"restart must be 1-D or 2-D, got shape {arr.shape}")
     if np.any(r < 0):
-        raise ValueError(f"restart must be non-negative, found {r.min()!r}")
+        raise InvalidValueError(f"restart must be non-negative, found {r.min()!r}")
     totals = r.sum(axis=0)
     if np.any(totals <= 0):
-        raise ValueError(f"restart must have positive total mass, column {int(np.argmin(totals))} sums to 0")
+        raise InvalidValueError(
+            f"restart must have positive total mass, column {int(np.argmin(totals))} sums to 0"
+        )
     return np.ascontiguousarray(r / totals), single

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from pathfinding._validation import check_int
+from pathfinding.errors import InvalidValueError
 
 __all__ = ["Z95", "chance_interval", "mean_ci"]
 
@@ -36,7 +37,7 @@ def mean_ci(values) -> tuple[float, float, float]:
     """
     values = np.asarray(values, dtype=np.float64)
     if values.ndim != 1 or values.size == 0:
-        raise ValueError(f"values must be a non-empty 1-D array, got shape {values.shape}")
+        raise InvalidValueError(f"values must be a non-empty 1-D array, got shape {values.shape}")
     mean = float(values.mean())
     half = Z95 * float(values.std(ddof=1)) / float(np.sqrt(values.size)) if values.size > 1 else 0.0
     return mean, mean - half, mean + half
