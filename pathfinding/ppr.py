@@ -273,6 +273,8 @@ def ppr_solve(
 
     Examples
     --------
+    The iteration counts here are regression pins (this solver's own output, not derived by hand).
+
     >>> from pathfinding.toy import star_pair
     >>> graph = star_pair(9).graph
     >>> res = ppr_solve(graph, [0, 1], tol=1e-12, method="power")
@@ -354,8 +356,9 @@ def personalized_pagerank(
     ----------
     graph : sparse matrix, array_like or PPRGraph, shape (n, n)
         Non-negative edge weights, ``graph[i, j]`` for the edge i -> j (symmetric when undirected).
-        Pass a :class:`PPRGraph` from :func:`prepare_graph` to skip the per-graph work on repeated
-        queries.
+        Duplicate entries of a sparse matrix are summed (parallel edges become one weighted edge); a
+        diagonal entry is a self-loop, followed like any other edge. Pass a :class:`PPRGraph` from
+        :func:`prepare_graph` to skip the per-graph work on repeated queries.
     restart : array_like
         Either a 1-D integer array of seed ids (uniform restart over them; a repeated id counts
         twice), a length-n non-negative vector of weights, or an (n, b) block of b weight vectors
@@ -516,7 +519,8 @@ def ppr_top_k(
 
     Examples
     --------
-    On the two stars the answer (node 2) is certified first long before pi has converged:
+    On the two stars the answer (node 2) is certified first long before pi has converged (the sweep
+    counts are regression pins, the solver's own output):
 
     >>> from pathfinding.toy import star_pair
     >>> toy = star_pair(9)
