@@ -159,11 +159,8 @@ def mention_count_scores_loops(mentions, seeds) -> np.ndarray:
 
 
 def passage_scores_loops(pi, mentions) -> np.ndarray:
-    """pi . P with loops: a passage's score is the walk mass of the nodes it mentions, counted."""
-    P = _dense(mentions)
-    n_nodes, n_passages = P.shape
-    out = np.zeros(n_passages)
-    for j in range(n_passages):
-        for i in range(n_nodes):
-            out[j] += pi[i] * P[i, j]
-    return out
+    """pi . P with loops: a passage's score is the walk mass of the nodes it mentions, counted.
+
+    Column j of P lists the counts of the nodes passage j mentions, so the scores are P^T pi.
+    """
+    return matvec_loops(_dense(mentions).T, pi)
