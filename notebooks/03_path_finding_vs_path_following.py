@@ -33,8 +33,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from pathfinding.experiment import regenerate, run_experiment
-from pathfinding.findings import chance_interval
 from pathfinding.ranking import RANKERS, mention_count_scores, rank_of
+from pathfinding.stats import chance_interval
 
 TRIALS = 200
 result = run_experiment(hops=(1, 2, 3), trials=TRIALS, seed=0, progress=False)
@@ -100,7 +100,7 @@ fig.tight_layout()
 #
 # How much should it wobble? One uniform rank on 1..17 has variance `(17² - 1)/12 = 24`, so the
 # mean of `N` of them has standard error `sqrt(24 / N)`, and 95% of runs land within
-# `1.96 · sqrt(24 / N)` of 9 (`pathfinding.findings.chance_interval`, which FINDINGS.md uses too).
+# `1.96 · sqrt(24 / N)` of 9 (`pathfinding.stats.chance_interval`, which FINDINGS.md uses too).
 
 # %%
 ranks = np.arange(1, 18)

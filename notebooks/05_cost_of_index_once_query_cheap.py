@@ -29,7 +29,6 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from pathfinding.bench import er_graph
 from pathfinding.costs import (
     CostModel,
     break_even_queries,
@@ -39,6 +38,7 @@ from pathfinding.costs import (
     online_calls,
     time_ppr,
 )
+from pathfinding.graphs import er_graph
 
 # %% [markdown]
 # ## The assumptions, stated as parameters
@@ -179,7 +179,7 @@ assert np.allclose(gap, 19.0)  # the dashed line sits 19x above the solid one
 #
 # The online path keeps one LLM call and adds a walk over the whole graph. We time
 # `personalized_pagerank` (tolerance `1e-8`, the package's default solver, median of 3 runs after
-# one warm-up) on random graphs from `pathfinding.bench.er_graph` with an average degree of 10, up
+# one warm-up) on random graphs from `pathfinding.graphs.er_graph` with an average degree of 10, up
 # to half a million edges. These are wall-clock numbers on whatever machine runs this notebook, so
 # nothing here asserts on them.
 

@@ -2,10 +2,16 @@
 
 Kernels take plain arrays (CSR ``indptr``/``indices``/``weights``, dense vectors), never objects, and
 draw no random numbers. They trust their callers: all validation happens in the public functions.
-They live in one file because numba's on-disk cache does not notice edits to a jitted function that
-lives in another module.
+No kernel calls another. They share one file so that everything numba compiles and caches on disk
+(and everything ``NUMBA_DISABLE_JIT=1`` turns back into Python) sits in one place, apart from the
+validation and the objects around it; that is a choice for the reader, not a numba requirement.
 
-Readable twins of each kernel are in :mod:`pathfinding.reference`.
+``alpha`` in every kernel is the *restart* probability (the public ``restart_prob``), the chance of
+jumping back to the restart vector at each step. networkx, igraph and most texts call the other
+number alpha or "damping": the probability of following an edge. Ours is ``1 - damping``; networkx's
+``pagerank(G, alpha=0.85)`` is our ``restart_prob=0.15``.
+
+Readable twins of each kernel are in :mod:`pathfinding.reference`, each tested against its kernel.
 """
 
 from __future__ import annotations

@@ -12,6 +12,8 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 
+from pathfinding.errors import InvalidTypeError, InvalidValueError
+
 
 def check_int(name: str, value, *, low: int | None = None, high: int | None = None) -> int:
     """Return ``value`` as a Python int after checking its type and range.
@@ -19,12 +21,12 @@ def check_int(name: str, value, *, low: int | None = None, high: int | None = No
     Booleans are rejected even though ``bool`` subclasses ``int``: ``hops=True`` is a bug.
     """
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
+        raise InvalidTypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
     value = int(value)
     if (low is not None and value < low) or (high is not None and value > high):
         lo = "-inf" if low is None else str(low)
         hi = "inf" if high is None else str(high)
-        raise ValueError(f"{name} must be in [{lo}, {hi}], got {value}")
+        raise InvalidValueError(f"{name} must be in [{lo}, {hi}], got {value}")
     return value
 
 
@@ -39,14 +41,14 @@ def check_float(
 ) -> float:
     """Return ``value`` as a finite float inside the given interval."""
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
+        raise InvalidTypeError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
     value = float(value)
     below = value <= low if low_open else value < low
     above = value >= high if high_open else value > high
     if not np.isfinite(value) or below or above:
         left = "(" if low_open else "["
         right = ")" if high_open else "]"
-        raise ValueError(f"{name} must be in {left}{low}, {high}{right}, got {value!r}")
+        raise InvalidValueError(f"{name} must be in {left}{low}, {high}{right}, got {value!r}")
     return value
 
 
@@ -70,20 +72,20 @@ def as_csr(name: str, matrix, *, square: bool = False) -> sp.csr_array:
     else:
         arr = np.asarray(matrix)
         if arr.ndim != 2:
-            raise ValueError(f"{name} must be 2-D, got an array of shape {arr.shape}")
+            raise InvalidValueError(f"{name} must be 2-D, got an array of shape {arr.shape}")
         if not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
-            raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
+            raise InvalidTypeError(f"{name} must be numeric, got dtype {arr.dtype}")
         out = sp.csr_array(arr.astype(np.float64))
     if square and out.shape[0] != out.shape[1]:
-        raise ValueError(f"{name} must be square, got shape {out.shape}")
+        raise InvalidValueError(f"{name} must be square, got shape {out.shape}")
     out.sum_duplicates()
     data = out.data
     if data.size:
         if not np.all(np.isfinite(data)):
             bad = data[~np.isfinite(data)][0]
-            raise ValueError(f"{name} must have finite entries, found {bad!r}")
+            raise InvalidValueError(f"{name} must have finite entries, found {bad!r}")
         if np.any(data < 0):
-            raise ValueError(f"{name} must have non-negative entries, found {data.min()!r}")
+            raise InvalidValueError(f"{name} must have non-negative entries, found {data.min()!r}")
     out.eliminate_zeros()
     out.sort_indices()
     return out
@@ -95,17 +97,17 @@ def check_node_ids(name: str, ids, n_nodes: int, *, allow_empty: bool = False) -
     if arr.ndim == 0:
         arr = arr.reshape(1)
     if arr.ndim != 1:
-        raise ValueError(f"{name} must be a 1-D sequence of node ids, got shape {arr.shape}")
+        raise InvalidValueError(f"{name} must be a 1-D sequence of node ids, got shape {arr.shape}")
     if arr.size == 0:
         if allow_empty:
             return arr.astype(np.int64)
-        raise ValueError(f"{name} must contain at least one node id, got an empty sequence")
+        raise InvalidValueError(f"{name} must contain at least one node id, got an empty sequence")
     if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
-        raise TypeError(f"{name} must hold integer node ids, got dtype {arr.dtype}: {arr[:5]!r}")
+        raise InvalidTypeError(f"{name} must hold integer node ids, got dtype {arr.dtype}: {arr[:5]!r}")
     out = arr.astype(np.int64)
     bad = (out < 0) | (out >= n_nodes)
     if bad.any():
-        raise ValueError(
+        raise InvalidValueError(
             f"{name} must be node ids in [0, {n_nodes}), got {out[bad][0]} ({int(bad.sum())} out of range)"
         )
     return out
@@ -116,10 +118,10 @@ def check_vector(name: str, vector, n: int | None = None) -> np.ndarray:
     arr = np.asarray(vector)
     if arr.ndim != 1 or (n is not None and arr.shape[0] != n):
         expected = f"({n},)" if n is not None else "(n,)"
-        raise ValueError(f"{name} must have shape {expected}, got {arr.shape}")
+        raise InvalidValueError(f"{name} must have shape {expected}, got {arr.shape}")
     if not np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.complexfloating):
-        raise TypeError(f"{name} must be real-valued, got dtype {arr.dtype}")
+        raise InvalidTypeError(f"{name} must be real-valued, got dtype {arr.dtype}")
     out = arr.astype(np.float64)
     if not np.all(np.isfinite(out)):
-        raise ValueError(f"{name} must be finite, found {out[~np.isfinite(out)][0]!r}")
+        raise InvalidValueError(f"{name} must be finite, found {out[~np.isfinite(out)][0]!r}")
     return out

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
-__all__ = ["main"]
+__all__ = ["main", "positive_int", "whole_number"]
 
 # Modules that provide ``add_parser(subparsers)`` for their own subcommands.
 _COMMAND_MODULES: tuple[str, ...] = ("pathfinding.findings", "pathfinding.hipporag.cli", "pathfinding.bench")
@@ -27,14 +28,22 @@ def whole_number(low: int):
     return parse
 
 
-_positive_int = whole_number(1)
+positive_int = whole_number(1)
+"""An argparse ``type`` for whole numbers >= 1."""
+
+# What a shell reports for a process that SIGPIPE killed (128 + signal 13), as for `yes | head -1`.
+BROKEN_PIPE_STATUS = 141
 
 
 def _instance_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--hops", type=_positive_int, default=2, help="hop depth (default 2)")
-    parser.add_argument("--distractors", type=int, default=8, help="dead-end chains per seed")
-    parser.add_argument("--seeds", type=int, default=2, help="number of query entities")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--hops", type=positive_int, default=2, help="hop depth (default 2)")
+    parser.add_argument(
+        "--distractors", type=whole_number(0), default=8, help="dead-end chains per seed (default 8)"
+    )
+    parser.add_argument(
+        "--seeds", type=whole_number(2), default=2, help="number of query entities (default 2)"
+    )
+    parser.add_argument("--seed", type=whole_number(0), default=0, help="random seed (default 0)")
 
 
 def _make(args):
@@ -103,11 +112,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; return the exit status."""
+    """Run the command line; return the exit status.
+
+    A rejected argument (a :class:`~pathfinding.errors.ValidationError`) prints one line and
+    returns 2; any other exception is a bug and keeps its traceback. A reader that stops early
+    (``pathfinding instance | head -1``) ends the command quietly with status 141, as SIGPIPE does
+    for Unix tools.
+    """
+    from pathfinding.errors import ValidationError
+
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.func(args)
-    except (ValueError, TypeError) as exc:
+        status = args.func(args)
+        sys.stdout.flush()  # a closed pipe must fail here, not in the interpreter's flush at exit
+        return status
+    except BrokenPipeError:
+        # Python flushes stdout again at exit; send that flush to devnull so it cannot fail too.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return BROKEN_PIPE_STATUS
+    except ValidationError as exc:
         print(f"pathfinding {args.command}: error: {exc}", file=sys.stderr)
         return 2

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pathfinding._validation import check_float, check_int
+from pathfinding.errors import InvalidValueError
 from pathfinding.ppr import personalized_pagerank, ppr_solve, prepare_graph
 
 __all__ = [
@@ -42,7 +43,7 @@ __all__ = [
 def _nonneg_array(name: str, value) -> np.ndarray:
     arr = np.asarray(value, dtype=np.float64)
     if not np.all(np.isfinite(arr)) or np.any(arr < 0):
-        raise ValueError(f"{name} must be finite and non-negative, got {value!r}")
+        raise InvalidValueError(f"{name} must be finite and non-negative, got {value!r}")
     return arr
 
 

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pathfinding.errors import InvalidTypeError
+
 __all__ = [
     "ATOL",
     "RTOL",
@@ -69,7 +71,7 @@ def _number(name: str, value) -> float | None:
     if value is None or value is Ellipsis:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
-        raise TypeError(f"{name} must be a number, got {type(value).__name__} {value!r}")
+        raise InvalidTypeError(f"{name} must be a number, got {type(value).__name__} {value!r}")
     return float(value)
 
 
@@ -77,7 +79,7 @@ def _numbers(name: str, value, n: int) -> tuple[float, ...] | None:
     if value is None or value is Ellipsis:
         return None
     if not isinstance(value, tuple | list | np.ndarray) or len(value) != n:
-        raise TypeError(f"{name} must be {n} numbers, got {value!r}")
+        raise InvalidTypeError(f"{name} must be {n} numbers, got {value!r}")
     return tuple(_number(f"{name}[{i}]", v) for i, v in enumerate(value))
 
 
@@ -88,7 +90,7 @@ def _call(fn: Callable | None, name: str, n: int, *args) -> tuple[float, ...] | 
     if fn is None or fn is Ellipsis:
         return None
     if not callable(fn):
-        raise TypeError(f"expected a function for {name}, got {type(fn).__name__}")
+        raise InvalidTypeError(f"expected a function for {name}, got {type(fn).__name__}")
     return _numbers(f"{name}{args}", fn(*args), n)
 
 
@@ -252,7 +254,7 @@ def check_restart(mentions, seeds, vector) -> Feedback:
     want = restart_vector(mentions.shape[0], seeds, specificity=node_specificity(mentions))
     got = np.asarray(vector, dtype=float).ravel()
     if got.size != want.size:
-        raise TypeError(f"vector must have one entry per node ({want.size}), got {got.size}")
+        raise InvalidTypeError(f"vector must have one entry per node ({want.size}), got {got.size}")
     if _close(got, want):
         return Feedback(True, "s_i = 1/|P_i|, multiplied into the seeds' restart and renormalised to sum 1.")
     if got.sum() > 0 and _close(got / got.sum(), want):
@@ -327,7 +329,7 @@ def check_defeating_shape(instance) -> Feedback:
     if instance is None or instance is Ellipsis:
         return _NOT_YET
     if not isinstance(instance, PathFindingInstance):
-        raise TypeError(f"expected a PathFindingInstance, got {type(instance).__name__}")
+        raise InvalidTypeError(f"expected a PathFindingInstance, got {type(instance).__name__}")
     P = instance.mentions.tocsr()
     seeds_per_passage = np.asarray((P[instance.seeds] > 0).sum(axis=0)).ravel()
     if len(instance.seeds) < 2:

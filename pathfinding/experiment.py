@@ -17,13 +17,14 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from pathfinding._validation import check_int, check_vector
+from pathfinding.errors import InvalidValueError
 from pathfinding.instances import PathFindingInstance, make_instance
-from pathfinding.ranking import RANKERS, _ranks
+from pathfinding.ranking import RANKERS, tie_ranks
+from pathfinding.stats import mean_ci
 
 __all__ = ["ExperimentResult", "SummaryRow", "regenerate", "run_experiment", "trial_streams"]
 
 DEFAULT_RANKERS = ("mention_count", "ppr", "ppr_no_specificity", "rq_nodes", "rq_neighbours")
-Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
 def trial_streams(seed: int, trial: int) -> tuple[np.random.SeedSequence, np.random.SeedSequence]:
@@ -68,12 +69,6 @@ class SummaryRow:
     chance: float
 
 
-def _mean_ci(values: np.ndarray) -> tuple[float, float, float]:
-    mean = float(values.mean())
-    half = Z95 * float(values.std(ddof=1)) / np.sqrt(values.size) if values.size > 1 else 0.0
-    return mean, mean - half, mean + half
-
-
 @dataclass
 class ExperimentResult:
     """Ranks of the answer per (ranker, hops): ``ranks`` uses expected tie-breaking,
@@ -95,8 +90,8 @@ class ExperimentResult:
             for h in self.hops:
                 exp = self.ranks[name, h]
                 rnd = self.random_ranks[name, h]
-                mean, lo, hi = _mean_ci(exp)
-                rmean, rlo, rhi = _mean_ci(rnd)
+                mean, lo, hi = mean_ci(exp)
+                rmean, rlo, rhi = mean_ci(rnd)
                 rows.append(
                     SummaryRow(
                         ranker=name,
@@ -164,12 +159,12 @@ def run_experiment(
     seed = check_int("seed", seed, low=0)
     hops = tuple(tuple(h) if isinstance(h, list | tuple) else h for h in hops)
     if not hops:
-        raise ValueError("hops must name at least one hop depth")
+        raise InvalidValueError("hops must name at least one hop depth")
     table = dict(scorers or {})
     names = list(DEFAULT_RANKERS if rankers is None and not table else (rankers or ()))
     unknown = [n for n in names if n not in RANKERS]
     if unknown:
-        raise ValueError(f"unknown ranker(s) {unknown}; choose from {sorted(RANKERS)}")
+        raise InvalidValueError(f"unknown ranker(s) {unknown}; choose from {sorted(RANKERS)}")
     for n in names:
         table.setdefault(n, RANKERS[n])
     order = tuple(names) + tuple(n for n in table if n not in names)
@@ -200,7 +195,7 @@ def run_experiment(
                 result.n_candidates[h] = len(inst.candidates)
                 for name in order:
                     scores = check_vector(f"scores of ranker {name!r}", table[name](inst), inst.n_nodes)
-                    expected, random = _ranks(scores, inst.answer, inst.candidates, ties_rng)
+                    expected, random = tie_ranks(scores, inst.answer, inst.candidates, ties_rng)
                     result.ranks[name, h][t] = expected
                     result.random_ranks[name, h][t] = random
                 bar.update()

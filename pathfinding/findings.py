@@ -20,18 +20,19 @@ from pathlib import Path
 
 import numpy as np
 
+from pathfinding.errors import InvalidValueError
 from pathfinding.experiment import ExperimentResult, run_experiment
 from pathfinding.ppr import personalized_pagerank
 from pathfinding.specificity import node_specificity, restart_vector
+from pathfinding.stats import chance_interval
 from pathfinding.toy import passage_count_matrix, star_pair
 
-__all__ = ["add_parser", "chance_interval", "compare", "render", "replace_bench_section"]
+__all__ = ["add_parser", "compare", "render", "replace_bench_section"]
 
 BENCH_START = "<!-- bench:start -->"
 BENCH_END = "<!-- bench:end -->"
 VERSIONS_PREFIX = "Library versions:"
 COMMAND = "python -m pathfinding findings"
-Z95 = 1.959963984540054
 
 CLAIMS = {
     "mention_count": (
@@ -62,21 +63,6 @@ def versions_line() -> str:
     except ImportError:  # pragma: no cover - both are runtime dependencies
         pass
     return f"{VERSIONS_PREFIX} " + ", ".join(parts) + "."
-
-
-def chance_interval(n_candidates: int, trials: int) -> tuple[float, float]:
-    """95% sampling interval of the mean of ``trials`` uniform ranks in 1..n_candidates.
-
-    Examples
-    --------
-    >>> lo, hi = chance_interval(17, 1000)
-    >>> round(float(lo), 2), round(float(hi), 2)
-    (8.7, 9.3)
-    """
-    mean = (n_candidates + 1) / 2
-    sd = np.sqrt((n_candidates**2 - 1) / 12)
-    half = Z95 * sd / np.sqrt(trials)
-    return mean - half, mean + half
 
 
 def _ci(mean, lo, hi) -> str:
@@ -335,7 +321,9 @@ def bench_section(text: str) -> str | None:
 def replace_bench_section(text: str, section: str) -> str:
     """``text`` with the performance section between the bench markers replaced by ``section``."""
     if bench_section(text) is None:
-        raise ValueError(f"no {BENCH_START} ... {BENCH_END} section to replace; run `make findings` first")
+        raise InvalidValueError(
+            f"no {BENCH_START} ... {BENCH_END} section to replace; run `make findings` first"
+        )
     start = text.index(BENCH_START) + len(BENCH_START)
     end = text.index(BENCH_END)
     return text[:start] + "\n" + section.strip() + "\n" + text[end:]

@@ -17,6 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding._validation import as_csr, check_int
+from pathfinding.errors import InvalidValueError
 from pathfinding.specificity import specificity_from_counts
 
 __all__ = [
@@ -56,9 +57,9 @@ def corpus_idf(counts, n_passages: int) -> np.ndarray:
     n_passages = check_int("n_passages", n_passages, low=1)
     df = np.asarray(counts)
     if df.ndim != 1 or not np.issubdtype(df.dtype, np.integer):
-        raise ValueError(f"counts must be a 1-D integer array, got dtype {df.dtype} shape {df.shape}")
+        raise InvalidValueError(f"counts must be a 1-D integer array, got dtype {df.dtype} shape {df.shape}")
     if df.size and (df.min() < 0 or df.max() > n_passages):
-        raise ValueError(f"counts must be in [0, n_passages={n_passages}], got {df.min()}..{df.max()}")
+        raise InvalidValueError(f"counts must be in [0, n_passages={n_passages}], got {df.min()}..{df.max()}")
     return np.log(n_passages / np.maximum(df, 1))
 
 
@@ -129,9 +130,9 @@ class SpecificityIndex:
             self.n_passages += 1
             return np.zeros(0, dtype=np.int64)
         if not np.issubdtype(ids.dtype, np.integer) or ids.ndim != 1:
-            raise ValueError(f"nodes must be a 1-D array of integer node ids, got {nodes!r}")
+            raise InvalidValueError(f"nodes must be a 1-D array of integer node ids, got {nodes!r}")
         if ids.min() < 0:
-            raise ValueError(f"node ids must be non-negative, got {int(ids.min())}")
+            raise InvalidValueError(f"node ids must be non-negative, got {int(ids.min())}")
         touched = np.unique(ids).astype(np.int64)
         if touched[-1] >= self.counts.size:
             grown = np.zeros(int(touched[-1]) + 1, dtype=np.int64)

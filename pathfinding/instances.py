@@ -24,7 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding._validation import check_int
-from pathfinding.ppr import PPRGraph, prepare_graph
+from pathfinding.errors import InvalidValueError
 from pathfinding.specificity import node_specificity
 
 __all__ = ["PathFindingInstance", "make_instance", "instance_from_facts"]
@@ -98,11 +98,6 @@ class PathFindingInstance:
         return self.mentions.shape[1]
 
     @cached_property
-    def ppr_graph(self) -> PPRGraph:
-        """The graph prepared once for every PPR query on this instance."""
-        return prepare_graph(self.graph)
-
-    @cached_property
     def specificity(self) -> np.ndarray:
         """Node specificity s_i = 1/|P_i| from this instance's passages."""
         return node_specificity(self.mentions)
@@ -140,11 +135,11 @@ def instance_from_facts(
     n_nodes = len(node_names)
     n_facts = facts.shape[0]
     if len(passages) != n_facts:
-        raise ValueError(f"need one passage per fact: {len(passages)} passages, {n_facts} facts")
+        raise InvalidValueError(f"need one passage per fact: {len(passages)} passages, {n_facts} facts")
     if n_facts and (facts.min() < 0 or facts.max() >= n_nodes):
-        raise ValueError(f"fact node ids must be in [0, {n_nodes}), got {facts.min()}..{facts.max()}")
+        raise InvalidValueError(f"fact node ids must be in [0, {n_nodes}), got {facts.min()}..{facts.max()}")
     if np.any(facts[:, 0] == facts[:, 1]):
-        raise ValueError("a fact must link two different nodes (no self-loops)")
+        raise InvalidValueError("a fact must link two different nodes (no self-loops)")
     rows = np.concatenate([facts[:, 0], facts[:, 1]])
     cols = np.concatenate([facts[:, 1], facts[:, 0]])
     graph = sp.csr_array((np.ones(2 * n_facts), (rows, cols)), shape=(n_nodes, n_nodes), dtype=np.float64)
@@ -167,10 +162,22 @@ def instance_from_facts(
     )
 
 
+def _physical_memory() -> int | None:
+    """Bytes of RAM on this machine, or None where ``os.sysconf`` cannot tell (it is absent on Windows).
+
+    Without an answer the size check is skipped: an instance too large for memory then fails with
+    Python's own MemoryError instead of our message.
+    """
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
 def _check_hops(hops, seeds: int) -> tuple[int, ...]:
     if isinstance(hops, Sequence) and not isinstance(hops, str):
         if len(hops) != seeds:
-            raise ValueError(f"hops must be an integer or one depth per seed ({seeds}), got {hops!r}")
+            raise InvalidValueError(f"hops must be an integer or one depth per seed ({seeds}), got {hops!r}")
         return tuple(check_int(f"hops[{i}]", h, low=1, high=10**6) for i, h in enumerate(hops))
     return (check_int("hops", hops, low=1, high=10**6),) * seeds
 
@@ -263,9 +270,9 @@ def make_instance(
         decoy_hops = check_int("decoy_hops", decoy_hops, low=1, high=min(depths) - 1)
     n_facts = _count_facts(depths, distractors, bridge_branching, decoy_hops, hub_passages)
     need = n_facts * _BYTES_PER_FACT
-    have = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    if need > have // 2:
-        raise ValueError(
+    have = _physical_memory()
+    if have is not None and need > have // 2:
+        raise InvalidValueError(
             f"make_instance(hops={hops!r}, distractors={distractors}, seeds={seeds}, "
             f"bridge_branching={bridge_branching}, hub_passages={hub_passages}) would build "
             f"{n_facts:,} facts (~{need / 2**30:.1f} GiB), more than half of this machine's "

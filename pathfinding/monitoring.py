@@ -16,6 +16,7 @@ import numpy as np
 from scipy.sparse.csgraph import connected_components
 
 from pathfinding._validation import as_csr, check_float, check_int, check_node_ids, check_vector
+from pathfinding.errors import InvalidValueError
 from pathfinding.instances import PathFindingInstance, instance_from_facts, make_instance
 from pathfinding.ppr import personalized_pagerank
 from pathfinding.ranking import RANKERS, rank_of
@@ -129,7 +130,7 @@ def index_health(graph, mentions, seeds, *, pi=None) -> IndexHealth:
     A = as_csr("graph", graph, square=True)
     P = as_csr("mentions", mentions)
     if P.shape[0] != A.shape[0]:
-        raise ValueError(f"mentions has {P.shape[0]} rows but graph has {A.shape[0]} nodes")
+        raise InvalidValueError(f"mentions has {P.shape[0]} rows but graph has {A.shape[0]} nodes")
     seeds = check_node_ids("seeds", seeds, A.shape[0])
     counts = np.diff(P.indptr)
     degree = np.diff(A.indptr)

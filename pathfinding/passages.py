@@ -28,10 +28,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from pathfinding._validation import check_vector
+from pathfinding.errors import InvalidValueError
 from pathfinding.experiment import trial_streams
 from pathfinding.instances import PathFindingInstance, make_instance
-from pathfinding.ppr import personalized_pagerank
+from pathfinding.ppr import personalized_pagerank, prepare_graph_cached
 from pathfinding.ranking import RANKERS, passage_scores
+from pathfinding.stats import mean_ci
 
 __all__ = [
     "PASSAGE_SCORINGS",
@@ -71,11 +73,11 @@ def best_passage_rank(scores, targets, pool=None) -> float:
     scores = check_vector("scores", scores)
     targets = np.asarray(targets, dtype=bool)
     if targets.shape != scores.shape:
-        raise ValueError(f"targets must have shape {scores.shape}, got {targets.shape}")
+        raise InvalidValueError(f"targets must have shape {scores.shape}, got {targets.shape}")
     pool = np.arange(scores.size) if pool is None else np.asarray(pool, dtype=np.int64)
     s, t = scores[pool], targets[pool]
     if not t.any():
-        raise ValueError("the pool holds no target passage, so its rank is undefined")
+        raise InvalidValueError("the pool holds no target passage, so its rank is undefined")
     best = s[t].max()
     above = int(np.count_nonzero(s > best))
     tied = int(np.count_nonzero(s == best))
@@ -99,15 +101,8 @@ def meet_mass(instance: PathFindingInstance, *, restart_prob: float = 0.5) -> np
     seeds = np.asarray(instance.seeds)
     block = np.zeros((instance.n_nodes, seeds.size))
     block[seeds, np.arange(seeds.size)] = 1.0
-    walks = personalized_pagerank(instance.graph, block, restart_prob=restart_prob)
+    walks = personalized_pagerank(prepare_graph_cached(instance.graph), block, restart_prob=restart_prob)
     return walks.min(axis=1)
-
-
-def _mean_ci(values: np.ndarray) -> tuple[float, float, float]:
-    # the same normal interval as the hop-depth experiment's rows
-    mean = float(values.mean())
-    half = 1.959963984540054 * float(values.std(ddof=1)) / np.sqrt(values.size) if values.size > 1 else 0.0
-    return mean, mean - half, mean + half
 
 
 def _query_passages(instance: PathFindingInstance) -> np.ndarray:
@@ -197,7 +192,7 @@ def passage_level_experiment(
             values = np.asarray(ranks[name])
             if np.isnan(values).any():
                 continue
-            mean, lo, hi = _mean_ci(values)
+            mean, lo, hi = mean_ci(values)
             rows.append(
                 PassageRow(name, h, trials, *sizes[name], mean, lo, hi, float(np.mean(values <= 5)))
             )

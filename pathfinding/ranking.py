@@ -20,8 +20,9 @@ import numpy as np
 
 from pathfinding import _kernels
 from pathfinding._validation import as_csr, check_node_ids, check_vector
+from pathfinding.errors import InvalidValueError
 from pathfinding.instances import PathFindingInstance
-from pathfinding.ppr import personalized_pagerank, prepare_graph, walk_step
+from pathfinding.ppr import personalized_pagerank, prepare_graph, prepare_graph_cached, walk_step
 from pathfinding.specificity import restart_vector
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "query_neighbour_scores",
     "query_node_scores",
     "rank_of",
+    "tie_ranks",
 ]
 
 
@@ -178,18 +180,29 @@ def rank_of(scores, target, candidates, *, ties: str = "expected", rng=None) -> 
     s = check_vector("scores", scores)
     cand = check_node_ids("candidates", candidates, s.shape[0])
     if np.unique(cand).size != cand.size:
-        raise ValueError("candidates must be distinct node ids")
+        raise InvalidValueError("candidates must be distinct node ids")
     target = int(check_node_ids("target", [target], s.shape[0])[0])
     if target not in cand:
-        raise ValueError(f"target {target} is not among the candidates")
+        raise InvalidValueError(f"target {target} is not among the candidates")
     if ties not in ("expected", "random"):
-        raise ValueError(f"ties must be 'expected' or 'random', got {ties!r}")
-    expected, random = _ranks(s, target, cand, np.random.default_rng(rng) if ties == "random" else None)
+        raise InvalidValueError(f"ties must be 'expected' or 'random', got {ties!r}")
+    expected, random = tie_ranks(s, target, cand, np.random.default_rng(rng) if ties == "random" else None)
     return expected if ties == "expected" else random
 
 
-def _ranks(scores: np.ndarray, target: int, candidates: np.ndarray, rng) -> tuple[float, float]:
-    """(expected rank, random-tie rank) on validated input; the random rank is NaN without rng."""
+def tie_ranks(scores: np.ndarray, target: int, candidates: np.ndarray, rng=None) -> tuple[float, float]:
+    """Both ranks of :func:`rank_of` at once: (expected rank, one random-tie rank).
+
+    The sweep's inner loop: it trusts its input (``scores`` a float64 vector, ``candidates`` distinct
+    valid ids holding ``target``), which :func:`rank_of` checks. The random rank draws one integer
+    from ``rng`` and is NaN when ``rng`` is None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> tie_ranks(np.array([0.0, 3.0, 1.0, 1.0]), 2, np.array([1, 2, 3]))
+    (2.5, nan)
+    """
     s = scores[candidates]
     t = scores[target]
     better = int(np.count_nonzero(s > t))
@@ -203,11 +216,16 @@ def _restart(inst: PathFindingInstance, specificity: bool) -> np.ndarray:
     return restart_vector(inst.n_nodes, inst.seeds, specificity=spec)
 
 
+def _graph(inst: PathFindingInstance):
+    # Three rankers walk the same instance graph; the cache lays it out once for all of them.
+    return prepare_graph_cached(inst.graph)
+
+
 RANKERS: dict[str, Callable[[PathFindingInstance], np.ndarray]] = {
     "mention_count": lambda inst: mention_count_scores(inst.mentions, inst.seeds),
-    "ppr": lambda inst: personalized_pagerank(inst.ppr_graph, _restart(inst, True)),
-    "ppr_no_specificity": lambda inst: personalized_pagerank(inst.ppr_graph, _restart(inst, False)),
+    "ppr": lambda inst: personalized_pagerank(_graph(inst), _restart(inst, True)),
+    "ppr_no_specificity": lambda inst: personalized_pagerank(_graph(inst), _restart(inst, False)),
     "rq_nodes": lambda inst: query_node_scores(_restart(inst, True)),
-    "rq_neighbours": lambda inst: query_neighbour_scores(inst.ppr_graph, _restart(inst, True)),
+    "rq_neighbours": lambda inst: query_neighbour_scores(_graph(inst), _restart(inst, True)),
 }
 """Node-scoring function per ranker name, as used by the experiment and the CLI."""

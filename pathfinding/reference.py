@@ -1,7 +1,20 @@
 """Slow, obviously correct twins of every fast kernel.
 
 Each function here is written to be read, not to be fast: dense matrices, plain loops, one idea per
-line. The test suite checks every kernel in :mod:`pathfinding._kernels` against its twin here.
+line. The test suite checks every kernel in :mod:`pathfinding._kernels` against its twin here:
+
+==========================  ==========================================================
+kernel                      twin
+==========================  ==========================================================
+``ppr_power``               :func:`ppr_power_iteration` (and :func:`ppr_linear_solve`)
+``ppr_power_block``         :func:`ppr_power_iteration_block`
+``ppr_gauss_seidel``        :func:`gauss_seidel_sweeps`
+``pull``                    :func:`matvec_loops`
+``is_symmetric``            :func:`is_symmetric_dense`
+``permute_csr``             :func:`relabel_dense`
+``mention_count_scores``    :func:`mention_count_scores_loops`
+``passage_scores``          :func:`passage_scores_loops`
+==========================  ==========================================================
 """
 
 from __future__ import annotations
@@ -13,6 +26,11 @@ __all__ = [
     "transition_matrix",
     "ppr_linear_solve",
     "ppr_power_iteration",
+    "ppr_power_iteration_block",
+    "gauss_seidel_sweeps",
+    "matvec_loops",
+    "is_symmetric_dense",
+    "relabel_dense",
     "mention_count_scores_loops",
     "passage_scores_loops",
 ]
@@ -65,6 +83,62 @@ def ppr_power_iteration(graph, restart, restart_prob=0.5, n_iter=30) -> np.ndarr
     return pi
 
 
+def ppr_power_iteration_block(graph, restart_block, restart_prob=0.5, n_iter=30) -> np.ndarray:
+    """The block of b queries answered one column at a time: column c is PPR of ``restart_block[:, c]``."""
+    R = np.asarray(restart_block, dtype=np.float64)
+    columns = [ppr_power_iteration(graph, R[:, c], restart_prob, n_iter) for c in range(R.shape[1])]
+    return np.column_stack(columns)
+
+
+def gauss_seidel_sweeps(graph, restart, restart_prob=0.5, n_sweeps=1) -> np.ndarray:
+    """``n_sweeps`` Gauss-Seidel sweeps on x = a r + (1 - a) W^T x, nodes in id order, from x = r.
+
+    A sweep updates x[0], x[1], ... in turn, and each update already uses the new values of the
+    nodes before it. Mass at nodes without edges is dropped here; dividing the result by its sum
+    gives the PPR vector in which that mass returns to ``restart`` (see the kernel's docstring).
+    Returns the unnormalised x.
+    """
+    W, _ = transition_matrix(graph)
+    r = np.asarray(restart, dtype=np.float64)
+    a = restart_prob
+    n = W.shape[0]
+    x = r.copy()
+    for _ in range(n_sweeps):
+        for i in range(n):
+            inflow = sum(W[j, i] * x[j] for j in range(n))  # x[j] is already new for j < i
+            x[i] = a * r[i] + (1 - a) * inflow
+    return x
+
+
+def matvec_loops(matrix, x) -> np.ndarray:
+    """y = M x with loops: y[i] is row i of M times x (the kernels' pull, where M = A^T)."""
+    M = _dense(matrix)
+    n_rows, n_cols = M.shape
+    y = np.zeros(n_rows)
+    for i in range(n_rows):
+        for j in range(n_cols):
+            y[i] += M[i, j] * x[j]
+    return y
+
+
+def is_symmetric_dense(graph) -> bool:
+    """Whether A equals its transpose, entry by entry (weights included)."""
+    A = _dense(graph)
+    return bool(np.array_equal(A, A.T))
+
+
+def relabel_dense(graph, order) -> np.ndarray:
+    """The graph relabelled so that new node k is old node ``order[k]``: B[k, m] = A[order[k], order[m]]."""
+    A = _dense(graph)
+    order = np.asarray(order)
+    n = order.size
+    B = np.zeros((n, n))
+    for k in range(n):
+        for m in range(n):
+            B[k, m] = A[order[k], order[m]]
+    return B
+
+
 def mention_count_scores_loops(mentions, seeds) -> np.ndarray:
     """Vector-RAG's shape with loops: score each passage alone, then credit the nodes it mentions.
 
@@ -85,11 +159,8 @@ def mention_count_scores_loops(mentions, seeds) -> np.ndarray:
 
 
 def passage_scores_loops(pi, mentions) -> np.ndarray:
-    """pi . P with loops: a passage's score is the walk mass of the nodes it mentions, counted."""
-    P = _dense(mentions)
-    n_nodes, n_passages = P.shape
-    out = np.zeros(n_passages)
-    for j in range(n_passages):
-        for i in range(n_nodes):
-            out[j] += pi[i] * P[i, j]
-    return out
+    """pi . P with loops: a passage's score is the walk mass of the nodes it mentions, counted.
+
+    Column j of P lists the counts of the nodes passage j mentions, so the scores are P^T pi.
+    """
+    return matvec_loops(_dense(mentions).T, pi)

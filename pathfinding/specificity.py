@@ -5,6 +5,9 @@ the walk starts: each seed's restart probability is multiplied by s_i = 1/|P_i|,
 number of passages node i was extracted from, and the vector is renormalised. Unlike a corpus-level
 IDF, s_i depends only on node i's own passages, so adding a passage changes s_i only for the nodes it
 mentions.
+
+:func:`restart_vector` is the one rule that turns seed ids into a restart vector;
+:func:`restart_matrix` reads every restart argument the PPR solvers accept and calls it for seed ids.
 """
 
 from __future__ import annotations
@@ -12,8 +15,15 @@ from __future__ import annotations
 import numpy as np
 
 from pathfinding._validation import as_csr, check_int, check_node_ids, check_vector
+from pathfinding.errors import InvalidTypeError, InvalidValueError
 
-__all__ = ["node_specificity", "passage_counts", "restart_vector", "specificity_from_counts"]
+__all__ = [
+    "node_specificity",
+    "passage_counts",
+    "restart_matrix",
+    "restart_vector",
+    "specificity_from_counts",
+]
 
 
 def passage_counts(mentions) -> np.ndarray:
@@ -81,7 +91,7 @@ def specificity_from_counts(counts) -> np.ndarray:
     """
     counts = np.asarray(counts)
     if counts.size and counts.min() < 0:
-        raise ValueError(f"passage counts must be non-negative, found {counts.min()}")
+        raise InvalidValueError(f"passage counts must be non-negative, found {counts.min()}")
     return 1.0 / np.maximum(counts, 1)
 
 
@@ -129,9 +139,73 @@ def restart_vector(n_nodes: int, seeds, *, specificity=None) -> np.ndarray:
     if specificity is not None:
         spec = check_vector("specificity", specificity, n_nodes)
         if np.any(spec < 0):
-            raise ValueError(f"specificity must be non-negative, found {spec.min()!r}")
+            raise InvalidValueError(f"specificity must be non-negative, found {spec.min()!r}")
         raw *= spec
     total = raw.sum()
     if not total > 0:
-        raise ValueError(f"the seeds {seeds.tolist()} have total specificity 0: nothing to restart to")
+        raise InvalidValueError(f"the seeds {seeds.tolist()} have total specificity 0: nothing to restart to")
     return raw / total
+
+
+def restart_matrix(restart, n: int) -> tuple[np.ndarray, bool]:
+    """Any restart argument of the PPR solvers as an (n, b) column-stochastic float64 array.
+
+    Seed ids go through :func:`restart_vector` (the one rule for them); a 1-D float vector or an
+    (n, b) block of weights (any dtype) is checked and each column scaled to sum 1.
+
+    Parameters
+    ----------
+    restart : array_like
+        1-D integer seed ids, a length-n vector of weights, or an (n, b) block of weight vectors.
+    n : int
+        Number of nodes.
+
+    Returns
+    -------
+    r : numpy.ndarray of float64, shape (n, b)
+        C-contiguous, non-negative, every column summing to 1.
+    single : bool
+        True when ``restart`` was one query (seed ids or a vector): b == 1.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A boolean array, an empty one, a wrong shape, a negative or non-finite weight, seed ids out
+        of range, or a column whose weights sum to 0.
+
+    Examples
+    --------
+    >>> r, single = restart_matrix([2.0, 0.0, 6.0], 3)
+    >>> r[:, 0], single
+    (array([0.25, 0.  , 0.75]), True)
+    """
+    arr = np.asarray(restart)
+    if arr.size == 0:
+        raise InvalidValueError(
+            "restart must hold at least one seed id or be a length-n vector, got an "
+            f"empty array of shape {arr.shape}"
+        )
+    if arr.ndim == 1 and (np.issubdtype(arr.dtype, np.integer) or arr.dtype == bool):
+        if arr.dtype == bool:
+            raise InvalidTypeError(
+                "restart must be seed ids (integers) or a probability vector (floats), got a boolean array"
+            )
+        return restart_vector(n, arr)[:, None], True
+    if arr.ndim == 1:
+        r = check_vector("restart", arr, n)[:, None]
+        single = True
+    elif arr.ndim == 2:
+        if arr.shape[0] != n or arr.shape[1] == 0:
+            raise InvalidValueError(f"a block of restart vectors must have shape ({n}, b), got {arr.shape}")
+        r = np.array([check_vector(f"restart[:, {c}]", arr[:, c], n) for c in range(arr.shape[1])]).T
+        single = False
+    else:
+        raise InvalidValueError(f"restart must be 1-D or 2-D, got shape {arr.shape}")
+    if np.any(r < 0):
+        raise InvalidValueError(f"restart must be non-negative, found {r.min()!r}")
+    totals = r.sum(axis=0)
+    if np.any(totals <= 0):
+        raise InvalidValueError(
+            f"restart must have positive total mass, column {int(np.argmin(totals))} sums to 0"
+        )
+    return np.ascontiguousarray(r / totals), single

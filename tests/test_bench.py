@@ -7,16 +7,18 @@ correctness of what gets timed are checked.
 import argparse
 import json
 import math
+import statistics
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from pathfinding import bench
+from pathfinding import bench, graphs
+from pathfinding.bench.targets import evaluate_targets
 from pathfinding.reference import ppr_power_iteration
 
 
-@pytest.mark.parametrize("build", [bench.er_graph, bench.power_law_graph])
+@pytest.mark.parametrize("build", [graphs.er_graph, graphs.power_law_graph])
 @pytest.mark.parametrize(("n_nodes", "n_edges"), [(50, 200), (1000, 4000), (30, 435)])
 def test_graph_sizes_symmetry_and_no_loops(build, n_nodes, n_edges):
     A = build(n_nodes, n_edges, np.random.default_rng(7))
@@ -29,7 +31,7 @@ def test_graph_sizes_symmetry_and_no_loops(build, n_nodes, n_edges):
     assert A.has_canonical_format
 
 
-@pytest.mark.parametrize("build", [bench.er_graph, bench.power_law_graph])
+@pytest.mark.parametrize("build", [graphs.er_graph, graphs.power_law_graph])
 def test_graphs_are_deterministic_for_a_seed(build):
     A, B, C = build(500, 2000, 3), build(500, 2000, 3), build(500, 2000, 4)
     assert (A != B).nnz == 0
@@ -37,8 +39,8 @@ def test_graphs_are_deterministic_for_a_seed(build):
 
 
 def test_power_law_degrees_are_skewed():
-    deg_pl = bench.power_law_graph(10_000, 40_000, 0).sum(axis=1)
-    deg_er = bench.er_graph(10_000, 40_000, 0).sum(axis=1)
+    deg_pl = graphs.power_law_graph(10_000, 40_000, 0).sum(axis=1)
+    deg_er = graphs.er_graph(10_000, 40_000, 0).sum(axis=1)
     assert deg_pl.mean() == deg_er.mean() == 8.0
     assert deg_pl.max() > 50 * deg_pl.mean()
     assert deg_er.max() < 5 * deg_er.mean()
@@ -46,14 +48,14 @@ def test_power_law_degrees_are_skewed():
 
 def test_builders_reject_impossible_sizes():
     with pytest.raises(ValueError, match="n_edges must be at most"):
-        bench.er_graph(10, 46, 0)
+        graphs.er_graph(10, 46, 0)
     with pytest.raises(ValueError, match="exponent"):
-        bench.power_law_graph(10, 5, 0, exponent=1.5)
+        graphs.power_law_graph(10, 5, 0, exponent=1.5)
 
 
 def test_scipy_peer_equals_reference_power_iteration():
     # a graph with isolated (dangling) nodes, so the returned-mass term is exercised
-    A = sp.csr_array(sp.block_diag([bench.power_law_graph(60, 150, 1), sp.csr_array((3, 3))]))
+    A = sp.csr_array(sp.block_diag([graphs.power_law_graph(60, 150, 1), sp.csr_array((3, 3))]))
     n = A.shape[0]
     r = np.zeros(n)
     r[[2, 61]] = 0.5  # node 61 is isolated
@@ -88,10 +90,53 @@ def test_bench_quick_json_via_add_parser(tmp_path, capsys):
         methods = gr["methods"]
         assert {"ours-30", "ours-tol", "scipy-30", "ours-batch-4"} <= set(methods)
         assert methods["ours-30"]["l1_vs_scipy_30"] <= 1e-12
-        assert methods["scipy-30"]["ratio"] > 0
-        assert {"csr_bytes", "ours_30"} <= set(gr["memory"])
-        assert gr["floor"]["multiple_of_floor"] > 0
-    assert all(t["status"] in {"PASS", "FAIL", "SKIP"} for t in res["targets"])
+        # the ratio is peer median / our median of the very times it reports
+        scipy, ours = methods["scipy-30"], methods["ours-30"]
+        want = statistics.median(scipy["times_ms"]) / statistics.median(ours["times_ms"])
+        assert scipy["baseline"] == "ours-30" and scipy["ratio"] == pytest.approx(want, rel=1e-12)
+        top = methods["ours-top-k"]
+        assert (
+            top["certified"] and top["matches_reference"] and top["iterations"] <= top["full_tol_iterations"]
+        )
+        assert gr["memory"]["csr_bytes"] == 4 * 10_001 + 12 * 80_000  # int32 indptr and indices, f64 data
+        floor = gr["floor"]
+        assert floor["multiple_of_floor"] == pytest.approx(
+            floor["ours_ms_per_iteration"] / floor["floor_ms_per_iteration"], rel=1e-12
+        )
+    assert res["targets"] == evaluate_targets(res["graphs"], None, None)
     text = capsys.readouterr().out
     assert "Targets" in text and "ours, 30 iterations" in text
     assert md.read_text().startswith("## Performance (measured, machine-dependent)")
+
+
+def _graph_result(ratio, l1, igraph_ratio, ours_l1, igraph_l1):
+    return {
+        "methods": {
+            "ours-30": {"l1_vs_scipy_30": l1},
+            "ours-tol": {"l1_vs_reference": ours_l1},
+            "scipy-30": {"ratio": ratio},
+            "igraph-prpack": {"ratio": igraph_ratio, "median_ms": 1.0, "l1_vs_reference": igraph_l1},
+        }
+    }
+
+
+def test_targets_pass_and_fail_on_the_numbers():
+    graphs = {
+        "power-law": _graph_result(2.0, 1e-12, 3.0, 1e-11, 1e-11),  # exactly at every threshold
+        "ER": _graph_result(1.49, 1e-13, 5.0, 2e-11, 1e-11),  # too slow; igraph more accurate
+    }
+    status = {
+        (t["graph"], t["target"].split()[0] + t["target"].split()[1]): t["status"]
+        for t in evaluate_targets(graphs, None, None)
+    }
+    assert status == {
+        ("power-law", "ours-30>="): "PASS",
+        ("ER", "ours-30>="): "FAIL",
+        ("power-law", "ours-tol>="): "PASS",
+        ("ER", "ours-tol>="): "FAIL",
+        ("power-law", "oursahead"): "PASS",
+        ("ER", "oursahead"): "PASS",
+    }
+    graphs["ER"]["methods"]["scipy-30"]["ratio"] = 0.9
+    ahead = [t for t in evaluate_targets(graphs, None, None) if t["target"].startswith("ours ahead")]
+    assert [t["status"] for t in ahead] == ["PASS", "FAIL"] and "0.90x (scipy-30)" in ahead[1]["measured"]

@@ -28,9 +28,49 @@ def test_rank_marks_the_answer(capsys, method, rank):
     assert out.count("<- answer") == 1
 
 
-def test_bad_values_give_clear_errors(capsys):
-    with pytest.raises(SystemExit):
-        main(["instance", "--hops", "0"])
-    assert "--hops: expected a whole number >= 1, got 0" in capsys.readouterr().err
-    assert main(["instance", "--seeds", "1"]) == 2
-    assert "seeds must be in [2," in capsys.readouterr().err
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["instance", "--hops", "0"], "--hops: expected a whole number >= 1, got 0"),
+        (["instance", "--seeds", "1"], "--seeds: expected a whole number >= 2, got 1"),
+        (["rank", "--distractors", "-1"], "--distractors: expected a whole number >= 0, got -1"),
+        (["instance", "--seed", "-3"], "--seed: expected a whole number >= 0, got -3"),
+        (["instance", "--seeds", "two"], "--seeds: expected a whole number, got 'two'"),
+    ],
+)
+def test_bad_values_are_refused_at_parse_time(capsys, argv, message):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_value_refused_by_the_library_is_one_line(capsys):
+    assert main(["instance", "--hops", "2000000"]) == 2
+    err = capsys.readouterr().err
+    assert err == "pathfinding instance: error: hops must be in [1, 1000000], got 2000000\n"
+
+
+def test_an_internal_bug_keeps_its_traceback(monkeypatch):
+    def broken(*args, **kwargs):
+        raise ValueError("a bug, not bad input")
+
+    monkeypatch.setattr("pathfinding.instances.make_instance", broken)
+    with pytest.raises(ValueError, match="a bug, not bad input"):
+        main(["instance"])
+
+
+def test_a_closed_pipe_ends_quietly():
+    # 12,004 passages: far more than the pipe buffer, so the writer meets the closed pipe
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pathfinding", "instance", "--distractors", "3000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    first = proc.stdout.readline()
+    proc.stdout.close()  # what `head -1` does after one line
+    err = proc.stderr.read()
+    proc.stderr.close()
+    assert proc.wait(timeout=60) == 141
+    assert first.startswith(b"Path-finding instance:")
+    assert err == b""

@@ -1,8 +1,11 @@
 """The cost model's arithmetic, checked by hand."""
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
+from pathfinding import costs
 from pathfinding.costs import (
     CostModel,
     break_even_queries,
@@ -12,6 +15,7 @@ from pathfinding.costs import (
     online_calls,
     time_ppr,
 )
+from pathfinding.ppr import ppr_solve
 from pathfinding.toy import star_pair
 
 
@@ -53,4 +57,15 @@ def test_validation_names_bad_values():
 def test_time_ppr_reports_graph_and_iterations():
     t = time_ppr(star_pair(9).graph, [0, 1], repeats=2)
     assert (t.n_nodes, t.n_edges) == (19, 36)
-    assert t.iterations > 0 and t.seconds >= 0 and t.prepare_seconds >= 0
+    # the sweeps of the tolerance asked for (22 at 1e-12 is ppr_solve's doctest; a regression pin)
+    assert t.iterations == ppr_solve(star_pair(9).graph, [0, 1], tol=1e-8).iterations
+    assert time_ppr(star_pair(9).graph, [0, 1], repeats=1, tol=1e-12).iterations == 22
+    assert time_ppr(star_pair(9).graph, [0, 1], repeats=1, tol=1e-2).iterations < t.iterations
+
+
+def test_time_ppr_reports_the_median_of_its_runs(monkeypatch):
+    """A fake clock: prepare takes 2 s, the three timed runs 1, 5 and 6 s; the median is 5 (mean 4)."""
+    ticks = iter([0.0, 2.0, 10.0, 11.0, 20.0, 25.0, 30.0, 36.0])
+    monkeypatch.setattr(costs, "time", SimpleNamespace(perf_counter=lambda: next(ticks)))
+    t = time_ppr(star_pair(3).graph, [0, 1], repeats=3)
+    assert (t.prepare_seconds, t.seconds) == (2.0, 5.0)

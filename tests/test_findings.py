@@ -22,6 +22,8 @@ def full_text():
 
 
 def test_committed_findings_match_the_code(full_text):
+    # A regression pin: FINDINGS.md is the code's own committed output, so this catches drift, not
+    # wrong numbers; the numbers' correctness is tested against hand values and oracles elsewhere.
     committed = (ROOT / "FINDINGS.md").read_text()
     assert compare(committed, full_text) == []
 

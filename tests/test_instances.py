@@ -1,5 +1,8 @@
 """The generator's structural invariants, for any shape and any rng."""
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -171,3 +174,43 @@ def test_hub_passages_make_the_first_seed_a_hub(extra, rng):
 def test_bad_input_is_named(kwargs, error, match):
     with pytest.raises(error, match=match):
         make_instance(**kwargs)
+
+
+@given(shapes, st.integers(0, 2), st.booleans())
+def test_beyond_one_hop_no_passage_names_the_answer_and_a_seed(kw, branching, decoy):
+    """The chapter's rule: for min(hops) >= 2, no passage links the answer to a seed, in P and in text."""
+    kw = {**kw, "hops": max(kw["hops"], 2), "bridge_branching": branching}
+    if decoy:
+        kw["decoy_hops"] = 1
+    inst = make_instance(**kw)
+    P = inst.mentions.toarray() > 0
+    assert not np.any(P[inst.answer] & P[inst.seeds].any(axis=0))
+    answer_name = inst.node_names[inst.answer]
+    seed_names = [inst.node_names[s] for s in inst.seeds]
+    for text in inst.passages:
+        # names are "First Last"; below 1,600 nodes none is a prefix of another
+        assert not (answer_name in text and any(name in text for name in seed_names)), text
+
+
+def test_one_hop_passages_do_name_the_answer_and_a_seed():
+    inst = make_instance(1, rng=0)  # the rule's boundary: at one hop every bridge passage does
+    P = inst.mentions.toarray() > 0
+    assert np.count_nonzero(P[inst.answer] & P[inst.seeds].any(axis=0)) == len(inst.seeds)
+
+
+def test_no_sysconf_means_no_memory_check(monkeypatch):
+    """Windows has no os.sysconf: the generator must still work there."""
+    import os
+
+    monkeypatch.delattr(os, "sysconf")
+    inst = make_instance(2, rng=0)
+    assert inst.n_nodes == 37
+
+
+def test_importing_the_generator_does_not_load_the_solver():
+    code = (
+        "import sys, pathfinding, pathfinding.instances, pathfinding.toy; "
+        "print(sorted(m for m in ('numba', 'pathfinding.ppr', 'pathfinding._kernels') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

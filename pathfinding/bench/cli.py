@@ -1,0 +1,81 @@
+"""The ``bench`` subcommand."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from pathfinding.bench.report import findings_markdown, format_table, save_scaling_figure
+from pathfinding.bench.run import run_benchmark
+from pathfinding.cli import positive_int
+
+__all__ = ["add_parser"]
+
+
+def _cmd_bench(args) -> int:
+    repeats = args.repeats if args.repeats is not None else (3 if args.quick else 7)
+    res = run_benchmark(
+        quick=args.quick,
+        repeats=repeats,
+        seed=args.seed,
+        batch_sizes=tuple(args.batch_sizes),
+        scaling=args.scaling,
+        top_k=args.top_k,
+        jit=not args.no_jit,
+    )
+    if args.scaling:
+        res["figure"] = str(save_scaling_figure(res, args.figure))
+    sys.stdout.write(format_table(res))
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps(res, indent=2) + "\n")
+    if args.markdown:
+        Path(args.markdown).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.markdown).write_text(findings_markdown(res))
+    if args.findings:
+        from pathfinding.findings import replace_bench_section
+
+        path = Path(args.findings)
+        path.write_text(replace_bench_section(path.read_text(), findings_markdown(res)))
+        print(f"updated the performance section of {path}", file=sys.stderr)
+    if args.check and any(t["status"] == "FAIL" for t in res["targets"]):
+        return 1
+    return 0
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    """Register the ``bench`` subcommand on an argparse subparsers object."""
+    p = sub.add_parser(
+        "bench",
+        help="time our PPR against scipy, igraph and scikit-network",
+        description=(
+            "Time one PPR query on a 100k-node ER graph and a power-law graph (single thread), "
+            "against scipy, igraph PRPACK and scikit-network; check the project's speed targets."
+        ),
+    )
+    p.add_argument("--quick", action="store_true", help="small graphs and 3 repeats (seconds)")
+    p.add_argument(
+        "--repeats", type=positive_int, default=None, help="timed repeats (default 7; 3 with --quick)"
+    )
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument(
+        "--batch-sizes", type=positive_int, nargs="+", default=[8, 32], help="block sizes (default 8 32)"
+    )
+    p.add_argument("--top-k", type=positive_int, default=10, help="k for ppr_top_k (default 10)")
+    p.add_argument("--scaling", action="store_true", help="also time against edge count, 1e4 to 1e7 edges")
+    p.add_argument(
+        "--figure",
+        default="figures/bench_scaling.png",
+        help="where --scaling writes its figure (default figures/bench_scaling.png)",
+    )
+    p.add_argument("--no-jit", action="store_true", help="skip the JIT compile-time subprocesses")
+    p.add_argument("--json", metavar="PATH", help="write every measurement as JSON")
+    p.add_argument("--markdown", metavar="PATH", help="write a Markdown section for FINDINGS.md")
+    p.add_argument(
+        "--findings", metavar="PATH", help="replace the performance section of this FINDINGS.md in place"
+    )
+    p.add_argument("--check", action="store_true", help="exit with status 1 if a target FAILs")
+    p.set_defaults(func=_cmd_bench)
+    return p

@@ -1,0 +1,23 @@
+"""The exceptions pathfinding raises for bad input.
+
+Every check of a public function raises :class:`InvalidValueError` or :class:`InvalidTypeError`.
+They subclass ``ValueError`` and ``TypeError``, so ``except ValueError`` keeps working, and both
+subclass :class:`ValidationError`, which the command line turns into a one-line message. Any other
+exception is a bug (or the machine's trouble) and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+__all__ = ["InvalidTypeError", "InvalidValueError", "ValidationError"]
+
+
+class ValidationError(Exception):
+    """An argument was rejected before any work was done; the message names it and what was expected."""
+
+
+class InvalidValueError(ValidationError, ValueError):
+    """An argument has the right type but a value out of range, a wrong shape, or no mass."""
+
+
+class InvalidTypeError(ValidationError, TypeError):
+    """An argument has the wrong type (a float where an integer is needed, a boolean array, ...)."""

@@ -1,0 +1,63 @@
+"""The few statistics the findings report: normal 95% intervals of a mean, and of chance.
+
+One home for the 95% quantile and the two intervals, so the experiment's summary rows, FINDINGS.md
+and the course notebooks cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pathfinding._validation import check_int
+from pathfinding.errors import InvalidValueError
+
+__all__ = ["Z95", "chance_interval", "mean_ci"]
+
+Z95 = 1.959963984540054
+"""Two-sided 95% quantile of the standard normal distribution, Phi^-1(0.975)."""
+
+
+def mean_ci(values) -> tuple[float, float, float]:
+    """Sample mean and its normal-approximation 95% interval, ``mean ± Z95 * sd / sqrt(n)``.
+
+    Parameters
+    ----------
+    values : array_like of float, shape (n,)
+        At least one value; with one value the interval has width 0.
+
+    Returns
+    -------
+    (mean, low, high) : tuple of float
+
+    Examples
+    --------
+    >>> mean, lo, hi = mean_ci([1.0, 2.0, 3.0, 4.0])
+    >>> mean, round(lo, 3), round(hi, 3)
+    (2.5, 1.235, 3.765)
+    """
+    values = np.asarray(values, dtype=np.float64)
+    if values.ndim != 1 or values.size == 0:
+        raise InvalidValueError(f"values must be a non-empty 1-D array, got shape {values.shape}")
+    mean = float(values.mean())
+    half = Z95 * float(values.std(ddof=1)) / float(np.sqrt(values.size)) if values.size > 1 else 0.0
+    return mean, mean - half, mean + half
+
+
+def chance_interval(n_candidates: int, trials: int) -> tuple[float, float]:
+    """95% sampling interval of the mean of ``trials`` uniform ranks in 1..n_candidates.
+
+    One uniform rank has mean ``(n + 1) / 2`` and variance ``(n² - 1) / 12``; the mean of ``trials``
+    of them is within ``Z95 * sqrt((n² - 1) / (12 trials))`` of ``(n + 1) / 2`` 95% of the time.
+
+    Examples
+    --------
+    >>> lo, hi = chance_interval(17, 1000)
+    >>> round(float(lo), 2), round(float(hi), 2)
+    (8.7, 9.3)
+    """
+    n_candidates = check_int("n_candidates", n_candidates, low=1)
+    trials = check_int("trials", trials, low=1)
+    mean = (n_candidates + 1) / 2
+    sd = np.sqrt((n_candidates**2 - 1) / 12)
+    half = Z95 * sd / np.sqrt(trials)
+    return mean - half, mean + half
