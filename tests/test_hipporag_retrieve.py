@@ -67,6 +67,9 @@ def test_sample_retrieval_finds_the_supporting_passage(sample):
     r2 = ret.retrieve("?", entities=["Thomas Sudhof"], k=3)
     assert r2.passages[0] == 0 and idx.phrases[r2.seeds[0]] == "thomas c  sudhof"
     np.testing.assert_allclose(r2.scores, _v1_oracle(idx, r2.seeds)[r2.passages], rtol=1e-8)
+    # two seeds with different specificity (1/3 and 1): the restart weights them 1 : 3
+    r3 = ret.retrieve("?", entities=["Stanford University", "Karl Deisseroth"], k=3)
+    np.testing.assert_allclose(r3.scores, _v1_oracle(idx, r3.seeds)[r3.passages], rtol=1e-8)
 
 
 def test_hybrid_matches_the_dense_solve_with_passage_nodes(sample):
