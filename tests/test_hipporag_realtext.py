@@ -58,3 +58,27 @@ def test_cli_registers_and_runs(tmp_path, capsys):
     with pytest.raises(SystemExit):
         parser.parse_args(["realtext", "--boot", "0"])
     assert parser.parse_args(["realtext-bench"]).func is hcli._cmd_bench
+
+
+def test_weight_grid_at_the_defaults_matches_the_default_rows(slice10):
+    from pathfinding.hipporag.sensitivity import format_grid, weight_grid
+
+    import inspect
+
+    from pathfinding.hipporag.retrieve import HippoRetriever
+
+    # regression pin: the defaults FINDINGS and README describe (10 questions cannot tell 0.2 from 0.3)
+    params = inspect.signature(HippoRetriever).parameters
+    assert (params["fact_weight"].default, params["passage_weight"].default, params["facts"].default) == (
+        0.1,
+        0.2,
+        5,
+    )
+    res = weight_grid((0.1,), (0.2,), n_questions=10)
+    r5 = 2
+    assert res["grid"][0]["cased"] == pytest.approx(slice10.recall["default (cased)"][:, r5].mean())
+    assert res["grid"][0]["lower"] == pytest.approx(slice10.recall["default (lower)"][:, r5].mean())
+    assert res["bm25"] == pytest.approx(slice10.recall["bm25 (cased)"][:, r5].mean())
+    assert "smallest over the grid" in format_grid(res)
+    with pytest.raises(ValueError, match="k must be one of"):
+        weight_grid(k=3)
