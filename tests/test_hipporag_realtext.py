@@ -61,11 +61,10 @@ def test_cli_registers_and_runs(tmp_path, capsys):
 
 
 def test_weight_grid_at_the_defaults_matches_the_default_rows(slice10):
-    from pathfinding.hipporag.sensitivity import format_grid, weight_grid
-
     import inspect
 
     from pathfinding.hipporag.retrieve import HippoRetriever
+    from pathfinding.hipporag.sensitivity import format_grid, weight_grid
 
     # regression pin: the defaults FINDINGS and README describe (10 questions cannot tell 0.2 from 0.3)
     params = inspect.signature(HippoRetriever).parameters
