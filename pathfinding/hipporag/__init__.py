@@ -8,7 +8,8 @@ Modules: :mod:`~pathfinding.hipporag.io` (loaders), :mod:`~pathfinding.hipporag.
 P, specificity), :mod:`~pathfinding.hipporag.query` (entities and linking),
 :mod:`~pathfinding.hipporag.lexical` (BM25 over passages and over facts),
 :mod:`~pathfinding.hipporag.retrieve` (PPR retrieval), :mod:`~pathfinding.hipporag.evaluate`
-(R@k, AR@k, bootstrap), :mod:`~pathfinding.hipporag.realtext` (the experiment, findings, benchmark).
+(R@k, AR@k, bootstrap), :mod:`~pathfinding.hipporag.realtext` (the experiment, findings, benchmark),
+:mod:`~pathfinding.hipporag.sensitivity` (the default's weights over a grid).
 """
 
 from pathfinding.hipporag.evaluate import (
