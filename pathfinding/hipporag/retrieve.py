@@ -20,8 +20,9 @@ The default (capitalised entities + the 5 best facts at weight 0.1, ``passage_we
 not depend on capitalisation; ``HippoRetriever(index, facts=0, passage_weight=0)`` is v1 with
 capitalised spans. A question with no seed gets the BM25 ranking (``fell_back=True``). This is our
 choice, not v1's: with the paper's settings (``doc_ensemble=False``) v1 gives every passage the same
-score when query NER finds no entity, so its ranking is arbitrary (``src/hipporag.py``,
-``rank_docs``); its dense retriever enters only with ``doc_ensemble`` or ``dpr_only``.
+score when query NER finds no entity, and its reversed stable sort returns them by decreasing
+passage id (``src/hipporag.py``, ``rank_docs``); its dense retriever enters only with
+``doc_ensemble`` or ``dpr_only``.
 
 Every ranking has ``min(k, n_passages)`` passages: scores in decreasing order, equal scores
 (including the zeros of passages the walk never reached) by increasing passage id.
@@ -89,8 +90,9 @@ class HippoRetriever:
     facts : int, default 5
         Best-matching facts whose nodes join the seeds (HippoRAG 2 keeps 5); 0 turns fact seeds off.
     fact_weight : float, default 0.1
-        Weight of a fact seed relative to a linked entity (in (0, 1]); a fact seed outweighs an
-        entity only when no entity is found, for instance in a lower-cased question.
+        Weight of a fact seed relative to a linked entity, before specificity (in (0, 1]): an
+        entity weighs 1, a fact's nodes at most ``fact_weight``; with no entity (a lower-cased
+        question) the fact seeds carry the whole restart.
     passage_weight : float, default 0.2
         Share of the restart put on passage nodes by BM25 score (in [0, 1)); 0 is v1's walk over
         phrases only.
