@@ -4,12 +4,15 @@
   its own, so an answer that no passage shares with a seed gets nothing.
 * :func:`personalized_pagerank` (from :mod:`pathfinding.ppr`) spreads mass over the graph, so the
   answer collects mass from every seed.
-* :func:`query_node_scores` and :func:`query_neighbour_scores` are the paper's Table 5 alternatives
-  to PPR ("R_q nodes only", "R_q nodes & neighbours").
+* :func:`query_node_scores` and :func:`query_two_hop_scores` are the paper's Table 5 alternatives
+  to PPR ("R_q nodes only", "R_q nodes & neighbours", the latter as HippoRAG v1 computes it);
+  :func:`query_neighbour_scores` is our one-weighted-hop variant of the second.
 * :func:`passage_scores` turns node mass into passage scores (pi . P).
 * :func:`rank_of` says where the answer landed among the candidates.
 
-``RANKERS`` maps a name to a function ``instance -> node scores`` for each ranker of the experiment.
+``NODE_SCORERS`` maps a name to ``(graph, restart, *, restart_prob, tol) -> node scores``: the one
+dispatch shared by ``RANKERS`` (``instance -> node scores``, the experiment) and the real-text
+retriever.
 """
 
 from __future__ import annotations
@@ -26,12 +29,14 @@ from pathfinding.ppr import personalized_pagerank, prepare_graph, prepare_graph_
 from pathfinding.specificity import restart_vector
 
 __all__ = [
+    "NODE_SCORERS",
     "RANKERS",
     "mention_count_scores",
     "passage_scores",
     "personalized_pagerank",
     "query_neighbour_scores",
     "query_node_scores",
+    "query_two_hop_scores",
     "rank_of",
     "tie_ranks",
 ]
@@ -149,6 +154,54 @@ def query_neighbour_scores(graph, restart) -> np.ndarray:
     return r + walk_step(g, r)
 
 
+def query_two_hop_scores(graph, restart) -> np.ndarray:
+    """Table 5's "R_q nodes & neighbours" as HippoRAG v1 computes it (``graph_alg="neighbor_2"``).
+
+    Every node within two hops of a seed (the seed itself included when it has an edge) gains half
+    the smallest seed weight, once per seed whose two-hop neighbourhood holds it; edge weights
+    only decide whether an edge exists. Unlike :func:`query_neighbour_scores` (one hop, weighted by
+    the walk), nodes two hops out are reached.
+
+    Parameters
+    ----------
+    graph : sparse matrix, array_like or PPRGraph, shape (n, n)
+    restart : array_like of float, shape (n,)
+        The seeds' weights (zero elsewhere); only ratios matter.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n,)
+
+    Notes
+    -----
+    HippoRAG v1, ``src/hipporag.py`` (``get_neighbors(prob_vector, 2)``): for each seed the
+    neighbours at depth 1 and 2 are collected into a set and each gets ``+= 0.5 * min_prob``, with
+    ``min_prob`` the smallest positive entry of the (specificity-weighted) seed vector.
+
+    Examples
+    --------
+    On the meet-node toy the answer is in both seeds' neighbourhoods, a dead end in one:
+
+    >>> from pathfinding.toy import meet_node_toy
+    >>> query_two_hop_scores(meet_node_toy().graph, [0.5, 0.5, 0, 0, 0])
+    array([1.  , 1.  , 0.5 , 0.25, 0.25])
+    """
+    g = prepare_graph(graph)
+    r = check_vector("restart", restart, g.n_nodes)
+    if np.any(r < 0) or not np.any(r > 0):
+        raise ValueError("restart must be non-negative with at least one positive entry")
+    seeds = np.flatnonzero(r > 0)
+    bump = 0.5 * r[seeds].min()
+    count = np.zeros(g.n_nodes)
+    for s in seeds:
+        one = np.zeros(g.n_nodes)
+        one[s] = 1.0
+        hop1 = walk_step(g, one) > 0  # edge weights are positive, so positive mass = reachable
+        hop2 = walk_step(g, hop1.astype(np.float64)) > 0
+        count += hop1 | hop2
+    return r + bump * count
+
+
 def rank_of(scores, target, candidates, *, ties: str = "expected", rng=None) -> float:
     """Rank of ``target`` among ``candidates`` by descending score (1 is best).
 
@@ -221,11 +274,23 @@ def _graph(inst: PathFindingInstance):
     return prepare_graph_cached(inst.graph)
 
 
+NODE_SCORERS: dict[str, Callable[..., np.ndarray]] = {
+    "ppr": lambda graph, restart, *, restart_prob=0.5, tol=1e-10: personalized_pagerank(
+        graph, restart, restart_prob=restart_prob, tol=tol
+    ),
+    "rq_nodes": lambda graph, restart, **_: query_node_scores(restart),
+    "rq_neighbours": lambda graph, restart, **_: query_neighbour_scores(graph, restart),
+    "rq_neighbours_v1": lambda graph, restart, **_: query_two_hop_scores(graph, restart),
+}
+"""Node scorer per name, ``(graph, restart, *, restart_prob, tol) -> scores``: the walk and the
+Table 5 ablations ("rq_neighbours" is our one weighted hop, "rq_neighbours_v1" HippoRAG v1's two
+hops). The ablations ignore ``restart_prob`` and ``tol``."""
+
 RANKERS: dict[str, Callable[[PathFindingInstance], np.ndarray]] = {
     "mention_count": lambda inst: mention_count_scores(inst.mentions, inst.seeds),
-    "ppr": lambda inst: personalized_pagerank(_graph(inst), _restart(inst, True)),
-    "ppr_no_specificity": lambda inst: personalized_pagerank(_graph(inst), _restart(inst, False)),
-    "rq_nodes": lambda inst: query_node_scores(_restart(inst, True)),
-    "rq_neighbours": lambda inst: query_neighbour_scores(_graph(inst), _restart(inst, True)),
+    "ppr": lambda inst: NODE_SCORERS["ppr"](_graph(inst), _restart(inst, True)),
+    "ppr_no_specificity": lambda inst: NODE_SCORERS["ppr"](_graph(inst), _restart(inst, False)),
+    "rq_nodes": lambda inst: NODE_SCORERS["rq_nodes"](_graph(inst), _restart(inst, True)),
+    "rq_neighbours": lambda inst: NODE_SCORERS["rq_neighbours"](_graph(inst), _restart(inst, True)),
 }
 """Node-scoring function per ranker name, as used by the experiment and the CLI."""

@@ -5,20 +5,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pathfinding import reference
 from pathfinding.hipporag.evaluate import (
+    all_recall_at_k,
     bootstrap_indices,
     bootstrap_mean_ci,
     paired_difference_ci,
     recall_at_k,
     supporting_ids,
 )
-from pathfinding.hipporag.index import index_from_openie
+from pathfinding.hipporag.index import build_index, index_from_openie
 from pathfinding.hipporag.io import load_corpus, load_openie, load_query_ner, load_questions, vendored
+from pathfinding.hipporag.lexical import FactLinker
 from pathfinding.hipporag.query import capitalised_spans, link_entities, ner_lookup, node_ngrams
 from pathfinding.hipporag.retrieve import BM25Ranker, HippoRetriever, top_k
-from pathfinding.ppr import personalized_pagerank
-from pathfinding.ranking import passage_scores
-from pathfinding.specificity import restart_vector
 
 DATA = Path(__file__).parent / "data" / "hipporag"
 
@@ -40,39 +40,114 @@ def test_sample_extractors(sample):
     assert node_ngrams(q, idx) == ["stanford university"]
 
 
+V1 = {"facts": 0, "passage_weight": 0.0}
+
+
+def _v1_oracle(idx, seeds):
+    """v1's passage scores from the dense reference solve on index.graph(): no package solver."""
+    r = np.zeros(idx.n_nodes)
+    r[seeds] = 1.0 / np.asarray((idx.mentions.toarray() > 0).sum(axis=1))[seeds]  # s_i = 1/|P_i|
+    pi = reference.ppr_linear_solve(idx.graph().toarray(), r / r.sum(), 0.5)
+    return reference.passage_scores_loops(pi, idx.mentions)
+
+
 def test_sample_retrieval_finds_the_supporting_passage(sample):
     corpus, idx, questions = sample
     gold = supporting_ids(questions, corpus)
     assert [g.tolist() for g in gold] == [[0]]
-    ret = HippoRetriever(idx, extractor="node_ngrams")
+    ret = HippoRetriever(idx, extractor="node_ngrams", **V1)
     r = ret.retrieve(questions[0].question, k=3)
     assert not r.fell_back and [idx.phrases[s] for s in r.seeds] == ["stanford university"]
     assert sorted(r.passages.tolist()) == [0, 1, 2]  # all three professors' passages mention Stanford
     assert recall_at_k([r.passages], gold, ks=(3,)).tolist() == [[1.0]]
-    # The pipeline is exactly restart -> PPR -> pi . P, with the package's functions.
-    s = restart_vector(idx.n_nodes, r.seeds, specificity=idx.specificity)
-    expected = passage_scores(personalized_pagerank(idx.prepared(), s, restart_prob=0.5), idx.mentions)
-    np.testing.assert_allclose(r.scores, expected[r.passages])
+    expected = _v1_oracle(idx, r.seeds)
+    np.testing.assert_allclose(r.scores, expected[r.passages], rtol=1e-8)
+    assert np.all(np.diff(r.scores) <= 0)
     # Naming the person puts his passage first.
     r2 = ret.retrieve("?", entities=["Thomas Sudhof"], k=3)
     assert r2.passages[0] == 0 and idx.phrases[r2.seeds[0]] == "thomas c  sudhof"
+    np.testing.assert_allclose(r2.scores, _v1_oracle(idx, r2.seeds)[r2.passages], rtol=1e-8)
+    # two seeds with different specificity (1/3 and 1): the restart weights them 1 : 3
+    r3 = ret.retrieve("?", entities=["Stanford University", "Karl Deisseroth"], k=3)
+    np.testing.assert_allclose(r3.scores, _v1_oracle(idx, r3.seeds)[r3.passages], rtol=1e-8)
+
+
+def test_hybrid_matches_the_dense_solve_with_passage_nodes(sample):
+    _, idx, _ = sample
+    bm = BM25Ranker(idx.passages)
+    q = "Which Stanford University professor works on optogenetics?"
+    ret = HippoRetriever(idx, bm25=bm, facts=0, passage_weight=0.3)
+    r = ret.retrieve(q, k=3)
+    n, m = idx.n_nodes, idx.n_passages
+    P = idx.mentions.toarray()
+    A = np.block([[idx.graph().toarray(), P], [P.T, np.zeros((m, m))]])
+    w = np.zeros(n)
+    w[r.seeds] = 1.0 / (P[r.seeds] > 0).sum(axis=1)
+    b = bm.scores(q)
+    restart = np.r_[0.7 * w / w.sum(), 0.3 * b / b.sum()]
+    pi = reference.ppr_linear_solve(A, restart, 0.5)
+    np.testing.assert_allclose(r.scores, pi[n:][r.passages], rtol=1e-8)
+    assert r.passages.tolist() == np.argsort(-pi[n:], kind="stable").tolist()
+
+
+def test_default_retriever_is_case_blind_without_capitals(sample):
+    _, idx, questions = sample
+    ret = HippoRetriever(idx)
+    lower = ret.retrieve(questions[0].question.lower(), k=3)
+    assert not lower.fell_back and lower.entities == ()
+    assert "stanford university" in [idx.phrases[s] for s in lower.seeds]
+    # fact seeds come from BM25, which lower-cases: same seeds for any casing of a fact-only query
+    a, b = (
+        FactLinker(idx).seeds("WHO STUDIES OPTOGENETICS?"),
+        FactLinker(idx).seeds("who studies optogenetics?"),
+    )
+    assert a[0].tolist() == b[0].tolist() and np.array_equal(a[1], b[1]) and a[0].size > 0
+
+
+def test_fact_linker_weights_by_best_fact():
+    idx = build_index(
+        [
+            [("Ed Wood", "directed", "Plan 9")],
+            [("Plan 9", "filmed in", "Burbank")],
+            [("Paris", "capital of", "France")],
+        ]
+    )
+    nodes, w = FactLinker(idx).seeds("ed wood plan 9", n_facts=2)
+    got = dict(zip([idx.phrases[i] for i in nodes], w.tolist(), strict=True))
+    assert got["ed wood"] == 1.0 and got["plan 9"] == 1.0  # the best fact names both
+    assert 0 < got["burbank"] < 1.0 and "paris" not in got
+    assert FactLinker(idx).seeds("zebra")[0].size == 0
 
 
 def test_fallback_to_bm25_when_nothing_links(sample):
     corpus, idx, _ = sample
-    ret = HippoRetriever(idx, extractor="capitalised")
+    ret = HippoRetriever(idx, extractor="capitalised", **V1)
     r = ret.retrieve("which scientist studies optogenetics?", k=2)
     assert r.fell_back and r.seeds.size == 0
     assert r.passages[0] == 2  # BM25: only Deisseroth's passage has "optogenetics"
+    assert HippoRetriever(idx).retrieve("which scientist studies optogenetics?", k=2).fell_back is False
+
+
+def test_k_passages_whenever_the_corpus_has_k(sample):
+    _, idx, _ = sample
+    only = HippoRetriever(idx, scorer="rq_nodes", extractor=None, **V1)
+    r = only.retrieve("?", entities=["Karl Deisseroth"], k=3)
+    assert r.passages.tolist() == [2, 0, 1] and r.scores[1] == r.scores[2] == 0  # zeros by id
+    assert only.retrieve("?", entities=["Karl Deisseroth"], k=10).passages.size == 3
+    assert HippoRetriever(idx).retrieve("zebra", k=5).passages.tolist() == [0, 1, 2]  # nothing matches
 
 
 def test_ablation_scorers(sample):
     _, idx, _ = sample
     seeds = ["Karl Deisseroth"]
-    only = HippoRetriever(idx, scorer="rq_nodes", extractor=None).retrieve("?", entities=seeds, k=3)
-    assert only.passages.tolist() == [2]  # only the seed's own passage scores
-    hop = HippoRetriever(idx, scorer="rq_neighbours", extractor=None).retrieve("?", entities=seeds, k=3)
-    assert hop.passages[0] == 2 and set(hop.passages.tolist()) == {0, 1, 2}  # via Stanford University
+    only = HippoRetriever(idx, scorer="rq_nodes", extractor=None, **V1).retrieve("?", entities=seeds, k=3)
+    assert only.passages[0] == 2 and only.scores[1] == 0  # only the seed's own passage scores
+    hop = HippoRetriever(idx, scorer="rq_neighbours", extractor=None, **V1).retrieve("?", entities=seeds, k=3)
+    assert hop.passages[0] == 2 and np.all(hop.scores > 0)  # via Stanford University
+    two = HippoRetriever(idx, scorer="rq_neighbours_v1", extractor=None, **V1).retrieve(
+        "?", entities=seeds, k=3
+    )
+    assert two.passages[0] == 2 and np.all(two.scores > 0)
 
 
 def test_link_entities_nearest_node(sample):
@@ -102,8 +177,25 @@ def test_retriever_validation(sample):
         HippoRetriever(idx, scorer="pagerank")
     with pytest.raises(ValueError, match=r"restart_prob must be in \(0.0, 1.0\], got 0.0"):
         HippoRetriever(idx, restart_prob=0.0)
-    with pytest.raises(ValueError, match="no extractor"):
-        HippoRetriever(idx, extractor=None).retrieve("x")
+    with pytest.raises(ValueError, match="no extractor and no fact seeds"):
+        HippoRetriever(idx, extractor=None, facts=0).retrieve("x")
+    with pytest.raises(ValueError, match="needs passage_weight=0"):
+        HippoRetriever(idx, scorer="rq_nodes")
+    with pytest.raises(ValueError, match=r"passage_weight must be in \[0.0, 1.0\), got 1.0"):
+        HippoRetriever(idx, passage_weight=1.0)
+    with pytest.raises(TypeError, match="got the string 'Ed Wood'"):
+        HippoRetriever(idx).retrieve("x", entities="Ed Wood")
+    with pytest.raises(TypeError, match="question must be a string"):
+        HippoRetriever(idx).retrieve(None)
+
+
+def test_tol_zero_is_accepted_as_by_personalized_pagerank(sample):
+    _, idx, _ = sample
+    ents = ["Karl Deisseroth"]
+    exact = HippoRetriever(idx, tol=0.0, **V1).retrieve("?", entities=ents, k=3)  # 1000 power iterations
+    np.testing.assert_allclose(exact.scores, _v1_oracle(idx, exact.seeds)[exact.passages], rtol=1e-9)
+    with pytest.raises(ValueError, match="tol"):
+        HippoRetriever(idx, tol=-1e-3)
 
 
 def test_capitalised_spans_literals():
@@ -112,14 +204,18 @@ def test_capitalised_spans_literals():
     assert capitalised_spans("what is this?") == []
 
 
-def test_top_k_positive_only_ties_by_id():
-    assert top_k([0.2, 0.0, 0.2, 0.5], 10).tolist() == [3, 0, 2]
+def test_top_k_ties_by_id_zeros_last():
+    assert top_k([0.2, 0.0, 0.2, 0.5], 10).tolist() == [3, 0, 2, 1]
+    assert top_k([0.2, 0.0, 0.2, 0.5], 2).tolist() == [3, 0]
+    assert top_k([0.0, 0.0, 0.0], 2).tolist() == [0, 1]
 
 
-def test_bm25_ranker():
+def test_bm25_ranker_pins_the_promised_tie_order():
     bm = BM25Ranker(["the cat sat", "a dog ran", "cat and dog"])
-    assert bm.rank("cat", 5).tolist() == [0, 2] or bm.rank("cat", 5).tolist() == [2, 0]
-    assert bm.rank("zebra", 5).size == 0
+    s = bm.scores("cat")
+    assert s[0] == s[2] > 0 == s[1]  # "cat sat" and "cat dog": same length, same tf
+    assert bm.rank("cat", 5).tolist() == [0, 2, 1]
+    assert bm.rank("zebra", 2).tolist() == [0, 1]
 
 
 def test_recall_at_k_hand_made():
@@ -129,6 +225,8 @@ def test_recall_at_k_hand_made():
     np.testing.assert_array_equal(R, [[0, 0.5, 1, 1], [0, 0, 0, 0], [0, 0, 0, 0], [0.5, 0.5, 0.5, 1]])
     with pytest.raises(ValueError, match="gold\\[0\\] is empty"):
         recall_at_k([[1]], [[]])
+    AR = all_recall_at_k(rankings, gold, ks=(1, 2, 5, 10))
+    np.testing.assert_array_equal(AR, [[0, 0, 1, 1], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 1]])
 
 
 def test_bootstrap_paired_is_tighter_and_seeded():

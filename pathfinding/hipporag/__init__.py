@@ -6,11 +6,19 @@ linking use a character-trigram TF-IDF encoder, and query entities come from off
 
 Modules: :mod:`~pathfinding.hipporag.io` (loaders), :mod:`~pathfinding.hipporag.index` (graph,
 P, specificity), :mod:`~pathfinding.hipporag.query` (entities and linking),
-:mod:`~pathfinding.hipporag.retrieve` (PPR retrieval, BM25), :mod:`~pathfinding.hipporag.evaluate`
-(recall@k, bootstrap), :mod:`~pathfinding.hipporag.realtext` (the experiment, findings, benchmark).
+:mod:`~pathfinding.hipporag.lexical` (BM25 over passages and over facts),
+:mod:`~pathfinding.hipporag.retrieve` (PPR retrieval), :mod:`~pathfinding.hipporag.evaluate`
+(R@k, AR@k, bootstrap), :mod:`~pathfinding.hipporag.realtext` (the experiment, findings, benchmark),
+:mod:`~pathfinding.hipporag.sensitivity` (the default's weights over a grid).
 """
 
-from pathfinding.hipporag.evaluate import bootstrap_mean_ci, paired_difference_ci, recall_at_k, supporting_ids
+from pathfinding.hipporag.evaluate import (
+    all_recall_at_k,
+    bootstrap_mean_ci,
+    paired_difference_ci,
+    recall_at_k,
+    supporting_ids,
+)
 from pathfinding.hipporag.index import (
     CharNgramEncoder,
     HippoIndex,
@@ -27,6 +35,7 @@ from pathfinding.hipporag.io import (
     load_questions,
     vendored,
 )
+from pathfinding.hipporag.lexical import FactLinker
 from pathfinding.hipporag.query import EXTRACTORS, capitalised_spans, link_entities, ner_lookup, node_ngrams
 from pathfinding.hipporag.realtext import benchmark, findings_section, run_realtext
 from pathfinding.hipporag.retrieve import BM25Ranker, HippoRetriever, Retrieval
@@ -35,11 +44,13 @@ __all__ = [
     "BM25Ranker",
     "CharNgramEncoder",
     "EXTRACTORS",
+    "FactLinker",
     "FormatError",
     "HippoIndex",
     "HippoRetriever",
     "LoadReport",
     "Retrieval",
+    "all_recall_at_k",
     "benchmark",
     "bootstrap_mean_ci",
     "build_index",

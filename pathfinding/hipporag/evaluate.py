@@ -1,10 +1,11 @@
-"""Recall@k against supporting passages, with bootstrap intervals over questions.
+"""Recall@k and all-recall@k against supporting passages, with bootstrap intervals over questions.
 
-recall@k of one question is the fraction of its supporting passages found in the top k; the score of
-a retriever is the mean over questions. Uncertainty comes from resampling *questions* with
-replacement: one (n_boot, n_questions) index matrix is drawn from a seeded generator and shared by
-every method, so the difference of two methods is bootstrapped *paired* (both evaluated on the same
-resampled questions), which is much tighter than comparing two separate intervals.
+recall@k (R@k) of one question is the fraction of its supporting passages found in the top k;
+all-recall@k (AR@k, the paper's Table 6) is 1 when *every* supporting passage is in the top k and 0
+otherwise. The score of a retriever is the mean over questions. Uncertainty comes from resampling
+*questions* with replacement: one (n_boot, n_questions) index matrix is drawn from a seeded generator
+and shared by every method, so the difference of two methods is bootstrapped *paired* (both
+evaluated on the same resampled questions), which is much tighter than comparing two separate intervals.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathfinding.hipporag.io import Passage, Question
 
 __all__ = [
     "KS",
+    "all_recall_at_k",
     "bootstrap_indices",
     "bootstrap_mean_ci",
     "paired_difference_ci",
@@ -96,6 +98,33 @@ def recall_at_k(rankings: Sequence, gold: Sequence, *, ks: Sequence[int] = KS) -
         for c, k in enumerate(ks):
             out[i, c] = len(g.intersection(r[:k])) / len(g)
     return out
+
+
+def all_recall_at_k(rankings: Sequence, gold: Sequence, *, ks: Sequence[int] = KS) -> np.ndarray:
+    """Per-question all-recall at each cut-off: 1.0 if every supporting passage is in the top k.
+
+    Multi-hop questions need all their passages; R@k gives half credit for finding one of two,
+    AR@k gives none (HippoRAG's Table 6). A question with two supporting passages always has
+    AR@1 = 0.
+
+    Parameters
+    ----------
+    rankings, gold, ks
+        As in :func:`recall_at_k`.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n_questions, len(ks))
+        Zeros and ones.
+
+    Examples
+    --------
+    Two supporting passages, found at ranks 1 and 4:
+
+    >>> all_recall_at_k([[7, 3, 9, 5]], [[7, 5]], ks=(1, 2, 5))
+    array([[0., 0., 1.]])
+    """
+    return (recall_at_k(rankings, gold, ks=ks) == 1.0).astype(np.float64)
 
 
 def bootstrap_indices(n: int, *, n_boot: int = 2000, rng=None) -> np.ndarray:

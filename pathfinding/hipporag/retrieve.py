@@ -1,17 +1,31 @@
-"""Retrieval: query entities -> seeds -> specificity-weighted restart -> PPR -> passage scores -> top k.
+"""Retrieval: query -> seeds -> restart vector -> PPR -> passage scores -> top k.
 
-The path is the package's own, step for step: :func:`pathfinding.specificity.restart_vector`,
-:func:`pathfinding.ppr.personalized_pagerank` on the index's :class:`~pathfinding.ppr.PPRGraph`
-(prepared once), and :func:`pathfinding.ranking.passage_scores`. The Table 5 ablations swap the
-walk for :func:`pathfinding.ranking.query_node_scores` or
-:func:`pathfinding.ranking.query_neighbour_scores`, then score passages the same way.
+Seeds come from two places: the question's entities (an extractor, each entity linked to its
+nearest node, weight 1) and its best-matching facts (:class:`~pathfinding.hipporag.lexical.FactLinker`,
+weight ``fact_weight`` x the fact's relative BM25 score); a node found both ways keeps the larger
+weight. Each weight is multiplied by the node's specificity s_i = 1/|P_i|.
 
-A question whose entities link to no node gets the BM25 ranking instead (``fell_back=True``), as
-HippoRAG v1 falls back to its dense retriever. :class:`BM25Ranker` is also the baseline.
+Two shapes of walk:
 
-Only passages with a positive score are returned, so a ranking can be shorter than k: a ranker that
-scores few passages (the "R_q nodes only" ablation) is not handed the remaining slots by passage id
-(in the MuSiQue corpus passages are grouped by question, so filling by id would leak).
+* ``passage_weight=0`` -- HippoRAG v1: PPR over the phrase graph
+  (:func:`pathfinding.ppr.personalized_pagerank`), passages scored pi . P
+  (:func:`pathfinding.ranking.passage_scores`). The Table 5 ablations swap the walk for another
+  scorer of :data:`pathfinding.ranking.NODE_SCORERS`.
+* ``passage_weight=beta > 0`` -- HippoRAG 2's shape, offline: passages are nodes joined to the
+  phrases they mention (weight = the count in P), the restart puts ``1 - beta`` on the seeds and
+  ``beta`` on the passages in proportion to their BM25 scores, and passages are ranked by their own
+  PPR mass.
+
+The default (capitalised entities + the 5 best facts at weight 0.1, ``passage_weight=0.2``) does
+not depend on capitalisation; ``HippoRetriever(index, facts=0, passage_weight=0)`` is v1 with
+capitalised spans. A question with no seed gets the BM25 ranking (``fell_back=True``). This is our
+choice, not v1's: with the paper's settings (``doc_ensemble=False``) v1 gives every passage the same
+score when query NER finds no entity, and its reversed stable sort returns them by decreasing
+passage id (``src/hipporag.py``, ``rank_docs``); its dense retriever enters only with
+``doc_ensemble`` or ``dpr_only``.
+
+Every ranking has ``min(k, n_passages)`` passages: scores in decreasing order, equal scores
+(including the zeros of passages the walk never reached) by increasing passage id.
 """
 
 from __future__ import annotations
@@ -20,78 +34,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse as sp
 
 from pathfinding._validation import check_float, check_int
 from pathfinding.hipporag.index import HippoIndex
+from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, top_k
 from pathfinding.hipporag.query import EXTRACTORS, link_entities
-from pathfinding.ppr import personalized_pagerank
-from pathfinding.ranking import passage_scores, query_neighbour_scores, query_node_scores
-from pathfinding.specificity import restart_vector
+from pathfinding.ppr import PPRGraph, prepare_graph
+from pathfinding.ranking import NODE_SCORERS, passage_scores
 
 __all__ = ["BM25Ranker", "HippoRetriever", "Retrieval", "SCORERS", "top_k"]
 
-SCORERS = ("ppr", "rq_nodes", "rq_neighbours")
-"""Node scorers: the walk, and Table 5's "R_q nodes only" and "R_q nodes & neighbours"."""
-
-
-def top_k(scores, k: int) -> np.ndarray:
-    """Ids of the at most ``k`` highest positive scores, ties broken by lower id.
-
-    Examples
-    --------
-    >>> top_k([0.0, 0.5, 0.2, 0.5], 3)
-    array([1, 3, 2])
-    >>> top_k([0.0, 0.1, 0.0], 3)
-    array([1])
-    """
-    k = check_int("k", k, low=1)
-    s = np.asarray(scores, dtype=np.float64)
-    pos = np.flatnonzero(s > 0)
-    order = pos[np.lexsort((pos, -s[pos]))]
-    return order[:k].astype(np.int64)
-
-
-class BM25Ranker:
-    """Lexical BM25 over passages (``bm25s``, English stop words, no stemming).
-
-    Parameters
-    ----------
-    passages : sequence of str
-    k1, b : float
-        BM25 parameters (defaults 1.5 and 0.75, bm25s' Lucene variant).
-
-    Examples
-    --------
-    >>> bm = BM25Ranker(["Ed Wood directed Plan 9.", "Paris is in France.", "Wood burns."])
-    >>> bm.rank("Who directed Plan 9?", 2)
-    array([0])
-    """
-
-    def __init__(self, passages: Sequence[str], *, k1: float = 1.5, b: float = 0.75):
-        import bm25s
-
-        if isinstance(passages, str) or len(passages) == 0:
-            raise ValueError("passages must be a non-empty sequence of strings")
-        self._bm25s = bm25s
-        self.n_passages = len(passages)
-        tokens = bm25s.tokenize(list(passages), stopwords="en", show_progress=False)
-        self._model = bm25s.BM25(
-            k1=check_float("k1", k1, low=0, high=np.inf), b=check_float("b", b, low=0, high=1)
-        )
-        self._model.index(tokens, show_progress=False)
-        self._vocab = tokens.vocab
-
-    def scores(self, question: str) -> np.ndarray:
-        """BM25 score of every passage (0 when the question shares no indexed token)."""
-        toks = self._bm25s.tokenize([question], stopwords="en", return_ids=False, show_progress=False)[0]
-        toks = [t for t in toks if t in self._vocab]
-        if not toks:
-            return np.zeros(self.n_passages)
-        return np.asarray(self._model.get_scores(toks), dtype=np.float64)
-
-    def rank(self, question: str, k: int = 10) -> np.ndarray:
-        """Top-``k`` passage ids with a positive score."""
-        return top_k(self.scores(question), k)
+SCORERS = tuple(NODE_SCORERS)
+"""Node scorers: the walk, and Table 5's "R_q nodes only" (``rq_nodes``) and "R_q nodes &
+neighbours", as HippoRAG v1 computes it (``rq_neighbours_v1``: two hops) and as our one weighted hop
+(``rq_neighbours``)."""
 
 
 @dataclass(frozen=True)
@@ -101,15 +58,15 @@ class Retrieval:
     Attributes
     ----------
     passages : numpy.ndarray of int64
-        Passage ids, best first (at most k, only positive scores).
+        Passage ids, best first (``min(k, n_passages)`` of them).
     scores : numpy.ndarray of float64
-        Their scores.
+        Their scores (zero for passages the walk did not reach).
     entities : tuple of str
         Query entities used (before linking).
     seeds : numpy.ndarray of int64
-        Linked node ids (distinct).
+        Seed node ids (distinct, ascending): linked entities and fact nodes.
     fell_back : bool
-        True when no entity linked to a node and BM25 ranked the passages.
+        True when there was no seed and BM25 ranked the passages.
     """
 
     passages: np.ndarray
@@ -128,22 +85,31 @@ class HippoRetriever:
     extractor : str or callable or None, default "capitalised"
         Name in :data:`~pathfinding.hipporag.query.EXTRACTORS` (``"capitalised"``,
         ``"node_ngrams"``, ``"union"``), or ``question -> list of str`` (e.g. from
-        :func:`~pathfinding.hipporag.query.ner_lookup`), or None to require ``entities=`` at query
-        time.
-    scorer : {"ppr", "rq_nodes", "rq_neighbours"}, default "ppr"
+        :func:`~pathfinding.hipporag.query.ner_lookup`), or None for no extractor (seeds from facts
+        and ``entities=`` only).
+    facts : int, default 5
+        Best-matching facts whose nodes join the seeds (HippoRAG 2 keeps 5); 0 turns fact seeds off.
+    fact_weight : float, default 0.1
+        Weight of a fact seed relative to a linked entity, before specificity (in (0, 1]): an
+        entity weighs 1, a fact's nodes at most ``fact_weight``; with no entity (a lower-cased
+        question) the fact seeds carry the whole restart.
+    passage_weight : float, default 0.2
+        Share of the restart put on passage nodes by BM25 score (in [0, 1)); 0 is v1's walk over
+        phrases only.
+    scorer : str, default "ppr"
+        A key of :data:`pathfinding.ranking.NODE_SCORERS`; the ablations need ``passage_weight=0``.
     specificity : bool, default True
         Weight each seed's restart by s_i = 1/|P_i|.
     synonymy : bool, default True
         Walk over relation + synonymy edges (False: relation edges only).
     restart_prob : float, default 0.5
     tol : float, default 1e-10
-        Certified L1 error of the walk (:func:`~pathfinding.ppr.personalized_pagerank`); a looser
-        tolerance stops earlier (``pathfinding realtext-bench`` measures the time and whether the
-        top 10 changes at 1e-6).
+        Certified L1 error of the walk, as in :func:`~pathfinding.ppr.personalized_pagerank`
+        (``tol=0`` runs exactly 1000 power iterations).
     link_top_k : int, default 1
         Nodes linked per entity.
     bm25 : BM25Ranker, optional
-        Fallback ranker; built from ``index.passages`` when needed.
+        Passage scorer for the fallback and the hybrid; built from ``index.passages`` when needed.
 
     Examples
     --------
@@ -154,7 +120,9 @@ class HippoRetriever:
     ...     passages=["Ed Wood directed Plan 9.", "Plan 9 was filmed in Burbank.", "Paris is in France."])
     >>> r = HippoRetriever(idx).retrieve("Where was the film by Ed Wood shot?", k=3)
     >>> r.passages, r.fell_back
-    (array([0, 1]), False)
+    (array([0, 1, 2]), False)
+    >>> HippoRetriever(idx).retrieve("where was the film by ed wood shot?", k=3).passages
+    array([0, 1, 2])
     """
 
     def __init__(
@@ -162,6 +130,9 @@ class HippoRetriever:
         index: HippoIndex,
         *,
         extractor: str | Callable | None = "capitalised",
+        facts: int = 5,
+        fact_weight: float = 0.1,
+        passage_weight: float = 0.2,
         scorer: str = "ppr",
         specificity: bool = True,
         synonymy: bool = True,
@@ -183,36 +154,57 @@ class HippoRetriever:
             self._extract = extractor
         else:
             raise TypeError(f"extractor must be a name, a callable or None, got {type(extractor).__name__}")
-        if scorer not in SCORERS:
+        if scorer not in NODE_SCORERS:
             raise ValueError(f"scorer must be one of {SCORERS}, got {scorer!r}")
         self.index = index
+        self.facts = check_int("facts", facts, low=0)
+        self.fact_weight = check_float("fact_weight", fact_weight, low=0.0, high=1.0, low_open=True)
+        self.passage_weight = check_float("passage_weight", passage_weight, low=0.0, high=1.0, high_open=True)
+        if self.passage_weight > 0 and scorer != "ppr":
+            raise ValueError(
+                f"scorer {scorer!r} is a v1 ablation: it needs passage_weight=0, got {passage_weight}"
+            )
         self.scorer = scorer
         self.specificity = bool(specificity)
         self.synonymy = bool(synonymy)
         self.restart_prob = check_float("restart_prob", restart_prob, low=0.0, high=1.0, low_open=True)
-        self.tol = check_float("tol", tol, low=0.0, high=1.0, low_open=True)
+        self.tol = check_float("tol", tol, low=0.0, high=np.inf, high_open=True)
         self.link_top_k = check_int("link_top_k", link_top_k, low=1)
         self._bm25 = bm25
+        self._facts = FactLinker(index) if self.facts else None
         self._graph = index.prepared(synonymy=self.synonymy)
+        self._with_passages: PPRGraph | None = None
 
     @property
     def bm25(self) -> BM25Ranker:
-        """The fallback ranker (built on first use from ``index.passages``)."""
+        """The passage BM25 (built on first use from ``index.passages``)."""
         if self._bm25 is None:
             if not self.index.passages:
-                raise ValueError("no BM25 fallback: the index has no passage texts and no bm25 was given")
+                raise ValueError("no BM25 ranker: the index has no passage texts and no bm25 was given")
             self._bm25 = BM25Ranker(self.index.passages)
         return self._bm25
 
-    def node_scores(self, seeds) -> np.ndarray:
-        """Node scores for seed ids: the restart vector, then the walk or an ablation."""
-        spec = self.index.specificity if self.specificity else None
-        r = restart_vector(self.index.n_nodes, seeds, specificity=spec)
-        if self.scorer == "ppr":
-            return personalized_pagerank(self._graph, r, restart_prob=self.restart_prob, tol=self.tol)
-        if self.scorer == "rq_nodes":
-            return query_node_scores(r)
-        return query_neighbour_scores(self._graph, r)
+    def graph_with_passages(self) -> PPRGraph:
+        """Phrase graph plus one node per passage (ids ``n_nodes + j``), joined by the counts in P."""
+        if self._with_passages is None:
+            P = sp.csr_array(self.index.mentions)
+            A = sp.bmat([[self.index.graph(synonymy=self.synonymy), P], [P.T, None]], format="csr")
+            self._with_passages = prepare_graph(A)
+        return self._with_passages
+
+    def seed_weights(self, question: str, entities: Sequence[str]) -> np.ndarray:
+        """Raw restart weight of every node (before specificity): entity links and fact seeds."""
+        w = np.zeros(self.index.n_nodes)
+        link = link_entities(self.index, list(entities), top_k=self.link_top_k)
+        w[link.nodes] = 1.0
+        if self._facts is not None:
+            nodes, rel = self._facts.seeds(question, n_facts=self.facts)
+            w[nodes] = np.maximum(w[nodes], self.fact_weight * rel)
+        return w
+
+    def node_scores(self, restart) -> np.ndarray:
+        """Node scores for a restart vector over the phrase nodes: the walk or an ablation."""
+        return NODE_SCORERS[self.scorer](self._graph, restart, restart_prob=self.restart_prob, tol=self.tol)
 
     def retrieve(self, question: str, *, k: int = 10, entities: Sequence[str] | None = None) -> Retrieval:
         """Rank passages for one question.
@@ -222,23 +214,44 @@ class HippoRetriever:
         question : str
         k : int, default 10
         entities : sequence of str, optional
-            Query entities; overrides the extractor.
+            Query entities; overrides the extractor (fact seeds still come from ``question``).
 
         Returns
         -------
         Retrieval
+
+        Raises
+        ------
+        TypeError
+            If ``question`` is not a string or ``entities`` is a string or holds a non-string.
         """
         k = check_int("k", k, low=1)
+        if not isinstance(question, str):
+            raise TypeError(f"question must be a string, got {type(question).__name__}")
         if entities is None:
-            if self._extract is None:
-                raise ValueError("this retriever has no extractor: pass entities=[...]")
-            entities = self._extract(question)
-        link = link_entities(self.index, list(entities), top_k=self.link_top_k)
-        seeds = np.unique(link.nodes)
+            if self._extract is None and self._facts is None:
+                raise ValueError("this retriever has no extractor and no fact seeds: pass entities=[...]")
+            entities = self._extract(question) if self._extract is not None else []
+        elif isinstance(entities, str):
+            raise TypeError(f"entities must be a sequence of strings, got the string {entities!r}")
+        entities = tuple(entities)
+        w = self.seed_weights(question, entities)
+        if self.specificity:
+            w = w * self.index.specificity
+        seeds = np.flatnonzero(w)
         if seeds.size == 0:
             scores = self.bm25.scores(question)
             ids = top_k(scores, k)
-            return Retrieval(ids, scores[ids], tuple(entities), seeds, True)
-        scores = passage_scores(self.node_scores(seeds), self.index.mentions)
+            return Retrieval(ids, scores[ids], entities, seeds, True)
+        if self.passage_weight == 0:
+            scores = passage_scores(self.node_scores(w / w.sum()), self.index.mentions)
+        else:
+            bm = self.bm25.scores(question)
+            beta = self.passage_weight if bm.sum() > 0 else 0.0
+            bm = bm / bm.sum() if bm.sum() > 0 else bm
+            restart = np.concatenate([(1.0 - beta) * w / w.sum(), beta * bm])
+            g = self.graph_with_passages()
+            pi = NODE_SCORERS["ppr"](g, restart, restart_prob=self.restart_prob, tol=self.tol)
+            scores = pi[self.index.n_nodes :]
         ids = top_k(scores, k)
-        return Retrieval(ids, scores[ids], tuple(entities), seeds, False)
+        return Retrieval(ids, scores[ids], entities, seeds, False)

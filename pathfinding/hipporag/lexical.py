@@ -1,0 +1,141 @@
+"""Lexical scorers: BM25 over passages (the baseline, fallback and hybrid term) and over facts.
+
+HippoRAG 2 links a query to *facts* rather than to named-entity spans: it scores every (subject,
+relation, object) triple against the query and seeds the walk with the phrases of the best few. Its
+scorer is a dense encoder; :class:`FactLinker` is a lexical stand-in that needs no model: BM25 over
+the index's relation edges, each read as the text "subject object". BM25 lower-cases both sides, so
+the seeds it finds do not depend on how the question is capitalised, which capitalised spans do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+from pathfinding._validation import check_float, check_int
+from pathfinding.hipporag.index import HippoIndex
+
+__all__ = ["BM25Ranker", "FactLinker", "top_k"]
+
+
+def top_k(scores, k: int) -> np.ndarray:
+    """Ids of the ``min(k, len(scores))`` highest scores; equal scores in increasing id order.
+
+    Zero scores are ranked too (after every positive one), so a caller always gets k items when
+    there are k; an item with no evidence is placed by id alone.
+
+    Examples
+    --------
+    >>> top_k([0.0, 0.5, 0.2, 0.5], 3)
+    array([1, 3, 2])
+    >>> top_k([0.0, 0.1, 0.0], 3)
+    array([1, 0, 2])
+    """
+    k = check_int("k", k, low=1)
+    s = np.asarray(scores, dtype=np.float64)
+    if s.ndim != 1:
+        raise ValueError(f"scores must be 1-D, got shape {s.shape}")
+    ids = np.arange(s.size)
+    return np.lexsort((ids, -s))[:k].astype(np.int64)
+
+
+class BM25Ranker:
+    """Lexical BM25 over texts (``bm25s``, English stop words, no stemming, lower-cased).
+
+    Parameters
+    ----------
+    passages : sequence of str
+    k1, b : float
+        BM25 parameters (defaults 1.5 and 0.75, bm25s' Lucene variant).
+
+    Examples
+    --------
+    >>> bm = BM25Ranker(["Ed Wood directed Plan 9.", "Paris is in France.", "Wood burns."])
+    >>> bm.rank("Who directed Plan 9?", 2)
+    array([0, 1])
+    """
+
+    def __init__(self, passages: Sequence[str], *, k1: float = 1.5, b: float = 0.75):
+        import bm25s
+
+        if isinstance(passages, str) or len(passages) == 0:
+            raise ValueError("passages must be a non-empty sequence of strings")
+        self._bm25s = bm25s
+        self.n_passages = len(passages)
+        tokens = bm25s.tokenize(list(passages), stopwords="en", show_progress=False)
+        self._model = bm25s.BM25(
+            k1=check_float("k1", k1, low=0, high=np.inf), b=check_float("b", b, low=0, high=1)
+        )
+        self._model.index(tokens, show_progress=False)
+        self._vocab = tokens.vocab
+
+    def scores(self, question: str) -> np.ndarray:
+        """BM25 score of every passage (0 when the question shares no indexed token)."""
+        if not isinstance(question, str):
+            raise TypeError(f"question must be a string, got {type(question).__name__}")
+        toks = self._bm25s.tokenize([question], stopwords="en", return_ids=False, show_progress=False)[0]
+        toks = [t for t in toks if t in self._vocab]
+        if not toks:
+            return np.zeros(self.n_passages)
+        return np.asarray(self._model.get_scores(toks), dtype=np.float64)
+
+    def rank(self, question: str, k: int = 10) -> np.ndarray:
+        """The ``min(k, n_passages)`` best passage ids (:func:`top_k` order)."""
+        return top_k(self.scores(question), k)
+
+
+class FactLinker:
+    """Seed nodes from the facts that best match the question (BM25 over relation edges).
+
+    Each relation edge of the index is a fact with the text "subject object" (the normalised
+    phrases; the index keeps no relation words). The ``n_facts`` best-scoring facts with a positive
+    score give their two phrase nodes as seeds, each weighted by its best fact's score divided by
+    the top fact's score (so the best fact's nodes weigh 1).
+
+    Parameters
+    ----------
+    index : HippoIndex
+
+    Examples
+    --------
+    >>> from pathfinding.hipporag.index import build_index
+    >>> idx = build_index([[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "filmed in", "Burbank")]])
+    >>> nodes, w = FactLinker(idx).seeds("where was plan 9 filmed?", n_facts=1)
+    >>> [idx.phrases[i] for i in nodes], w
+    (['burbank', 'plan 9'], array([1., 1.]))
+    """
+
+    def __init__(self, index: HippoIndex):
+        if not isinstance(index, HippoIndex):
+            raise TypeError(f"index must be a HippoIndex, got {type(index).__name__}")
+        edges = sp.triu(sp.coo_array(index.relation_graph), k=1)
+        order = np.lexsort((edges.col, edges.row))
+        self.heads = edges.row[order].astype(np.int64)
+        self.tails = edges.col[order].astype(np.int64)
+        self.n_nodes = index.n_nodes
+        texts = [
+            f"{index.phrases[h]} {index.phrases[t]}" for h, t in zip(self.heads, self.tails, strict=True)
+        ]
+        self._bm25 = BM25Ranker(texts) if texts else None
+
+    def seeds(self, question: str, *, n_facts: int = 5) -> tuple[np.ndarray, np.ndarray]:
+        """Node ids (ascending) and weights in (0, 1] from the ``n_facts`` best facts.
+
+        Returns empty arrays when no fact shares a token with the question.
+        """
+        n_facts = check_int("n_facts", n_facts, low=1)
+        if self._bm25 is None:
+            return np.zeros(0, np.int64), np.zeros(0)
+        s = self._bm25.scores(question)
+        top = top_k(s, n_facts)
+        top = top[s[top] > 0]
+        if top.size == 0:
+            return np.zeros(0, np.int64), np.zeros(0)
+        weight = np.zeros(self.n_nodes)
+        rel = s[top] / s[top[0]]
+        np.maximum.at(weight, self.heads[top], rel)
+        np.maximum.at(weight, self.tails[top], rel)
+        nodes = np.flatnonzero(weight)
+        return nodes.astype(np.int64), weight[nodes]
