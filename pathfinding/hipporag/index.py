@@ -228,13 +228,11 @@ class HippoIndex:
         Passage texts (for the BM25 fallback), may be empty.
     stats : IndexStats
     triples : list of tuple of (str, str, str)
-        Passage id -> its normalised triples (those with an empty phrase left out), kept so that a
-        passage can be deleted and the index saved without the source files.
+        Passage id -> its normalised triples (without those with an empty phrase), for deletes.
     dropped : numpy.ndarray of int64, shape (n_passages,)
         Passage id -> triples left out for an empty phrase.
     pairs : scipy.sparse.csr_array, shape (n_nodes, n_nodes)
-        Every pair of eligible phrases with cosine >= tau, before the ``max_synonyms`` cap and the
-        relation-edge mask (:func:`similar_pairs`): what deleting a node needs to refill a capped row.
+        All eligible pairs with cosine >= tau, before the cap and the relation mask (:func:`similar_pairs`).
     settings : dict
         ``tau``, ``max_synonyms``, ``synonymy`` and ``fit_encoder`` of the build.
     """
@@ -478,16 +476,6 @@ def assemble_index(*, phrases, triples, dropped, R, P, E, pairs, encoder, passag
     )
 
 
-def build_settings(*, tau: float = 0.8, max_synonyms: int = 100, synonymy: bool = True, fit_encoder=True):
-    """Validated build settings (the keyword arguments of :func:`build_index`) as a dict."""
-    return {
-        "tau": check_float("tau", tau, low=-1.0, high=1.0),
-        "max_synonyms": check_int("max_synonyms", max_synonyms, low=1),
-        "synonymy": bool(synonymy),
-        "fit_encoder": bool(fit_encoder),
-    }
-
-
 def build_index(
     triples_per_passage: Sequence[Iterable[Sequence[str]]],
     *,
@@ -553,7 +541,12 @@ def build_index(
     >>> float(idx.synonymy_graph[3, 4]) > 0.5
     True
     """
-    settings = build_settings(tau=tau, max_synonyms=max_synonyms, synonymy=synonymy, fit_encoder=fit_encoder)
+    settings = {
+        "tau": check_float("tau", tau, low=-1.0, high=1.0),
+        "max_synonyms": check_int("max_synonyms", max_synonyms, low=1),
+        "synonymy": bool(synonymy),
+        "fit_encoder": bool(fit_encoder),
+    }
     n_pass = len(triples_per_passage)
     if passages is not None:
         if isinstance(passages, str):
@@ -569,23 +562,12 @@ def build_index(
     enc = prepare_encoder(encoder, phrases, fit=settings["fit_encoder"])
     E = encode_phrases(enc, phrases)
     n = len(phrases)
-    pairs = (
-        similar_pairs(E, synonymy_eligible(phrases), tau=settings["tau"])
-        if synonymy
-        else sp.csr_array((n, n))
-    )
+    pairs = similar_pairs(E, synonymy_eligible(phrases), tau=settings["tau"]) if synonymy else None
     return assemble_index(
-        phrases=phrases,
-        triples=triples,
-        dropped=dropped,
-        R=R,
-        P=P,
-        E=E,
-        pairs=pairs,
-        encoder=enc,
+        phrases=phrases, triples=triples, dropped=dropped, R=R, P=P, E=E, encoder=enc, settings=settings,
+        pairs=pairs if pairs is not None else sp.csr_array((n, n)),
         passages=list(passages) if passages is not None else [],
-        settings=settings,
-    )
+    )  # fmt: skip
 
 
 def index_from_openie(openie_passages, **kwargs) -> HippoIndex:
