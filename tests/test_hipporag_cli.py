@@ -119,3 +119,26 @@ def test_existing_commands_still_registered(capsys):
         main(["hipporag", "--help"])
     out = capsys.readouterr().out
     assert all(c in out for c in ("index", "query", "add", "delete", "bench-add"))
+
+
+def test_freeze_encoder_option(files, capsys):
+    idx, oie = str(files / "f.hippo"), str(files / "openie.json")
+    argv = [
+        "hipporag",
+        "index",
+        str(files / "c2.json"),
+        "--openie",
+        oie,
+        "-o",
+        idx,
+        "--freeze-encoder",
+        "--json",
+    ]
+    code, out, _ = _run(capsys, argv)
+    assert code == 0 and json.loads(out)["settings"]["fit_encoder"] is False
+    frozen = load_index(idx)
+    code, out, _ = _run(capsys, ["hipporag", "add", idx, "--corpus", str(files / "c1.json"), "--openie", oie])
+    grown = load_index(idx)
+    assert code == 0 and grown.n_passages == 36 and grown.settings["fit_encoder"] is False
+    params, grams, idf = frozen.encoder.get_state()
+    assert grown.encoder.get_state()[1] == grams  # the vocabulary did not change

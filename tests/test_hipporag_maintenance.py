@@ -67,19 +67,17 @@ ops_st = st.lists(
     frozen=st.booleans(),
     tau=st.sampled_from([0.3, 0.5, 0.8]),
     max_synonyms=st.sampled_from([1, 2, 100]),
+    synonymy=st.sampled_from([True, True, False]),
 )
-def test_random_add_delete_sequences_equal_a_fresh_build(initial, ops, frozen, tau, max_synonyms):
-    kw = {"tau": tau, "max_synonyms": max_synonyms}
+def test_random_add_delete_sequences_equal_a_fresh_build(initial, ops, frozen, tau, max_synonyms, synonymy):
+    kw = {"tau": tau, "max_synonyms": max_synonyms, "synonymy": synonymy}
     if frozen:
         kw |= {"encoder": FROZEN, "fit_encoder": False}
-
-    def fresh(corpus):
-        return build_index(corpus, passages=[f"text {j}: {c}" for j, c in enumerate(corpus)], **kw)
 
     corpus = list(initial)
     texts = [f"text {j}: {c}" for j, c in enumerate(corpus)]
     try:
-        idx = fresh(corpus)
+        idx = build_index(corpus, passages=texts, **kw)
     except ValueError:
         return  # no usable triple at all: nothing to maintain
     for op, arg in ops:
@@ -184,3 +182,30 @@ def test_bad_input_is_named():
         add_passages("index", [])
     with pytest.raises(TypeError, match="index must be a HippoIndex"):
         delete_passages(None, [0])
+
+
+class FittingTable:
+    """A dense custom encoder with ``fit``: unit vectors for the phrases it was fit on."""
+
+    def __init__(self):
+        self.vocab = None
+
+    def fit(self, texts):
+        self.vocab = sorted(set(texts))
+        return self
+
+    def __call__(self, texts):
+        X = np.zeros((len(texts), len(self.vocab) + 1))
+        for i, t in enumerate(texts):
+            X[i, self.vocab.index(t) if t in self.vocab else -1] = 1.0
+        return X
+
+
+def test_custom_encoder_with_fit_is_copied_and_refit():
+    mine = FittingTable()
+    a = build_index([[("cat", "is a", "pet")]], encoder=mine)
+    assert mine.vocab is None and a.encoder.vocab == ["cat", "pet"]
+    b = a.add_passages([[("dog", "is a", "pet")]])
+    assert a.encoder.vocab == ["cat", "pet"] and b.encoder.vocab == ["cat", "dog", "pet"]
+    ref = build_index([[("cat", "is a", "pet")], [("dog", "is a", "pet")]], encoder=mine)
+    assert_same_index(b, ref)

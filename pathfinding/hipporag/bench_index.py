@@ -19,10 +19,12 @@ indexes are equal. ``make bench`` shows the rows; :func:`format_add_benchmark` r
 
 from __future__ import annotations
 
+import sys
 import time
 
 import numpy as np
 import scipy.sparse as sp
+from tqdm.auto import tqdm
 
 from pathfinding._validation import check_int
 from pathfinding.hipporag.index import CharNgramEncoder, build_index, clean_triples
@@ -69,9 +71,11 @@ def benchmark_add(*, trials: int = 3, modes: tuple[str, ...] = ("frozen", "refit
     n = len(docs)
     held = [int(j) for j in np.linspace(0, n - 1, trials + 2)[1:-1].round()]
     out = {"n_passages": n, "target": ADD_TARGET, "trials": trials, "held_out": held, "modes": {}}
+    bar = tqdm(total=len(modes) * trials, desc="add vs rebuild", unit="trial", file=sys.stderr, disable=None)
     for mode in modes:
         adds, rebuilds, equal = [], [], True
         for j in held:
+            bar.set_postfix_str(mode)
             keep = [i for i in range(n) if i != j]
             base_t, base_x = [triples[i] for i in keep], [texts[i] for i in keep]
             kw = {}
@@ -88,6 +92,7 @@ def benchmark_add(*, trials: int = 3, modes: tuple[str, ...] = ("frozen", "refit
             adds.append(t1 - t0)
             rebuilds.append(t2 - t1)
             equal &= _equal(grown, fresh)
+            bar.update()
         ratio = float(np.median(adds) / np.median(rebuilds))
         out["modes"][mode] = {
             "add_seconds": adds,
@@ -98,6 +103,7 @@ def benchmark_add(*, trials: int = 3, modes: tuple[str, ...] = ("frozen", "refit
             "equal": bool(equal),
             "status": "PASS" if ratio <= ADD_TARGET and equal else "FAIL",
         }
+    bar.close()
     return out
 
 
