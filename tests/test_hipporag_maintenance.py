@@ -139,6 +139,8 @@ def test_dense_custom_encoder_frozen():
     assert b.phrases == ref.phrases
     np.testing.assert_allclose(b.synonymy_graph.toarray(), ref.synonymy_graph.toarray(), rtol=0, atol=1e-12)
     assert (b.relation_graph != ref.relation_graph).nnz == 0
+    c = b.delete_passages([0])
+    assert c.phrases == ["dog", "kitten"] and c.node_embeddings.tolist() == [[0.0, 1.0], [0.6, 0.8]]
 
 
 def test_ids_after_add_and_delete():

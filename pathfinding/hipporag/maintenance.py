@@ -243,9 +243,10 @@ def _update(index: HippoIndex, keep: np.ndarray, new_triples, new_dropped, new_t
             pairs = sp.csr_array((n, n))
     else:
         enc = old.encoder
-        E = _merge_rows(
-            old.node_embeddings, alive, old_to_new[alive], encode_phrases(enc, added), added_pos, n
-        )
+        E_old = old.node_embeddings
+        # No call for no phrase: an encoder may not return a 2-D matrix for an empty batch.
+        E_add = encode_phrases(enc, added) if added else E_old[:0]
+        E = _merge_rows(E_old, alive, old_to_new[alive], E_add, added_pos, n)
         if settings["synonymy"]:
             rows = added_pos[synonymy_eligible(added)]
             pairs = _remap(old.pairs, old_to_new, old_to_new, (n, n))
