@@ -287,7 +287,9 @@ def _add_hipporag_group(sub) -> None:
     p.add_argument("--openie", metavar="FILE", help="HippoRAG OpenIE JSON with the passages' triples")
     p.add_argument("-o", "--output", required=True, metavar="INDEX", help="index file to write")
     p.add_argument("--tau", type=float, default=0.8, help="synonymy threshold on the cosine (default 0.8)")
-    p.add_argument("--max-synonyms", type=_positive_int, default=100, help="per node (default 100)")
+    p.add_argument(
+        "--max-synonyms", type=_positive_int, default=100, help="synonymy neighbours per node (default 100)"
+    )
     p.add_argument(
         "--freeze-encoder",
         action="store_true",
