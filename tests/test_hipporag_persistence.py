@@ -2,16 +2,20 @@
 
 import hashlib
 import json
+import os
 import struct
+import tempfile
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pathfinding.hipporag.index import CharNgramEncoder, build_index, index_from_openie
 from pathfinding.hipporag.io import FormatError, load_openie, vendored
 from pathfinding.hipporag.persistence import FORMAT_VERSION, MAGIC, load_index, save_index
 from pathfinding.hipporag.retrieve import HippoRetriever
-from tests.test_hipporag_maintenance import assert_same_index
+from tests.test_hipporag_maintenance import FROZEN, assert_same_index, assert_same_retrieval, passage_st
 
 TRIPLES = [
     [("Ed Wood", "directed", "Plan 9"), ("!!", "is", "x")],
@@ -38,6 +42,7 @@ def test_round_trip_is_bit_identical_on_real_passages(tmp_path, musique):
     back = load_index(path)
     assert_same_index(back, idx)
     assert type(back.encoder) is CharNgramEncoder and back.encoder is not idx.encoder
+    _assert_same_encoder(back.encoder, idx.encoder)
     a, b = HippoRetriever(idx, extractor=None), HippoRetriever(back, extractor=None)
     for ents in _questions(idx):
         x, y = a.retrieve("Who?", entities=ents, k=10), b.retrieve("Who?", entities=ents, k=10)
@@ -179,3 +184,27 @@ def test_custom_encoder_must_be_passed_again(tmp_path):
     build_index(TRIPLES).save(default)
     with pytest.raises(ValueError, match="stores its own CharNgramEncoder"):
         load_index(default, encoder=TableEncoder())
+
+
+@settings(max_examples=25)
+@given(corpus=st.lists(passage_st, min_size=1, max_size=6), frozen=st.booleans(), synonymy=st.booleans())
+def test_round_trip_of_random_indexes(corpus, frozen, synonymy):
+    kw = {"encoder": FROZEN, "fit_encoder": False} if frozen else {}
+    try:
+        idx = build_index(corpus, passages=[f"p{j}" for j in range(len(corpus))], synonymy=synonymy, **kw)
+    except ValueError:
+        return
+    with tempfile.TemporaryDirectory() as d:
+        idx.save(os.path.join(d, "r.hippo"))
+        back = load_index(os.path.join(d, "r.hippo"))
+    assert_same_index(back, idx)
+    assert_same_retrieval(back, idx, [["alice"], ["paris city", "bob"], ["zzz"]])
+    _assert_same_encoder(back.encoder, idx.encoder)
+
+
+def _assert_same_encoder(a, b):
+    (pa, ga, ia), (pb, gb, ib) = a.get_state(), b.get_state()
+    assert pa == pb and ga == gb
+    np.testing.assert_array_equal(ia, ib)
+    texts = ["alice smith", "new yorker", "zz"]
+    assert (a(texts) != b(texts)).nnz == 0
