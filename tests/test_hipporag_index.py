@@ -98,12 +98,50 @@ def test_bad_triples_and_params():
         build_index(TOY, passages=["x"])
 
 
-def test_small_batch_encoding_matches_sklearn():
+def test_small_batch_encoding_matches_sklearn_bit_for_bit():
     enc = CharNgramEncoder().fit(["journal of physics", "ed wood", "new york city", "a"])
     texts = ["journal of psychotherapy", "new york", "zzzz", "", "ed woods ed"]
     fast = enc(texts).toarray()
     slow = enc._vectorizer.transform(texts).toarray()
-    np.testing.assert_allclose(fast, slow, atol=1e-12)
+    np.testing.assert_array_equal(fast, slow)  # add_passages relies on batch-independent rows
+
+
+@given(st.lists(st.text(alphabet="abcdefg hij", min_size=1, max_size=20), min_size=1, max_size=40))
+def test_rows_do_not_depend_on_the_batch(texts):
+    enc = CharNgramEncoder().fit(texts)
+    whole = enc(texts + ["padding text"] * 40)[: len(texts)]  # scikit-learn's path
+    for i, t in enumerate(texts):
+        one = enc([t])  # the small-batch path
+        assert (one != whole[[i]]).nnz == 0
+
+
+def test_build_does_not_modify_the_callers_encoder():
+    mine = CharNgramEncoder()
+    idx = build_index(TOY, encoder=mine)
+    assert not mine.is_fitted and idx.encoder is not mine and idx.encoder.is_fitted
+    fitted = CharNgramEncoder().fit(["zebra", "yak"])
+    before = fitted.get_state()
+    build_index(TOY, encoder=fitted)  # refit on a copy
+    after = fitted.get_state()
+    assert before[1] == after[1] and np.array_equal(before[2], after[2])
+    frozen = build_index(TOY, encoder=fitted, fit_encoder=False)
+    assert frozen.encoder is fitted and frozen.settings["fit_encoder"] is False
+    with pytest.raises(ValueError, match="fit_encoder=False needs a fitted encoder"):
+        build_index(TOY, fit_encoder=False)
+
+
+def test_encoder_state_round_trip():
+    enc = CharNgramEncoder(ngram_range=(2, 4), sublinear_tf=False).fit(["ed wood", "plan nine", "paris"])
+    params, grams, idf = enc.get_state()
+    back = CharNgramEncoder.from_state(params, grams, idf)
+    texts = ["ed woods", "plan 9 from outer space"] * 20
+    assert (back(texts) != enc(texts)).nnz == 0 and back.ngram_range == (2, 4)
+    with pytest.raises(ValueError, match="idf must hold 3 finite positive values"):
+        CharNgramEncoder.from_state(params, grams[:3], idf)
+    with pytest.raises(ValueError, match="repeats an entry"):
+        CharNgramEncoder.from_state(params, [grams[0]] * len(grams), idf)
+    with pytest.raises(ValueError, match="not fitted"):
+        CharNgramEncoder().get_state()
 
 
 @given(st.lists(st.text(alphabet="abcde ", min_size=1, max_size=8), min_size=2, max_size=12, unique=True))

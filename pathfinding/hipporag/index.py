@@ -1,13 +1,16 @@
 """The HippoRAG index built from OpenIE triples: phrase nodes, relation and synonymy edges, and P.
 
-Steps, as in HippoRAG v1 (``src/create_graph.py`` of the release):
+Steps, as in HippoRAG v1 (``src/create_graph.py`` of the release), each a function here so that
+:func:`build_index` and the incremental updates of :mod:`~pathfinding.hipporag.maintenance` share them:
 
-1. every subject and object is normalised with :func:`normalize_phrase` and becomes a node;
+1. every subject and object is normalised with :func:`normalize_phrase` and becomes a node
+   (:func:`clean_triples`);
 2. each triple links its subject and object by an undirected *relation edge*; the weight of a pair is
-   the number of triples that link it (over the whole corpus);
+   the number of triples that link it (over the whole corpus) (:func:`relation_and_mentions`);
 3. *synonymy edges* join phrases whose encoder cosine is at least ``tau`` (weight = the cosine),
    with at most ``max_synonyms`` neighbours per node; as in v1, phrases with fewer than three
-   letters or digits get none;
+   letters or digits get none (:func:`prepare_encoder`, :func:`encode_phrases`,
+   :func:`similar_pairs`, :func:`synonymy_edges`);
 4. ``P[i, j]`` is the number of distinct triples of passage j that mention node i as subject or
    object (v1's docs-to-facts x facts-to-phrases product). The passages' ``extracted_entities``
    are *not* counted: v1 builds nodes and P from triples only, and so do we, which is what makes
@@ -15,13 +18,18 @@ Steps, as in HippoRAG v1 (``src/create_graph.py`` of the release):
 5. node specificity s_i = 1/|P_i| (:func:`pathfinding.specificity.node_specificity`).
 
 The encoder is anything with ``__call__(list[str]) -> (n, d) matrix of unit rows`` (dense or
-sparse), optionally with ``fit(list[str])`` called once on the node phrases. The default,
+sparse), optionally with ``fit(list[str])``, called on a *copy* on the node phrases. The default,
 :class:`CharNgramEncoder`, is a character-trigram TF-IDF that needs no model download; a neural
 sentence encoder can be passed instead, and the index only ever sees the matrix it returns.
+
+A built index can be saved (:meth:`HippoIndex.save`, :func:`~pathfinding.hipporag.persistence.load_index`)
+and grown or shrunk (:meth:`HippoIndex.add_passages`, :meth:`HippoIndex.delete_passages`); both
+give exactly the index a fresh :func:`build_index` would.
 """
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +38,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding._validation import check_float, check_int
+from pathfinding.hipporag.encoder import CharNgramEncoder
 from pathfinding.ppr import PPRGraph, prepare_graph
 from pathfinding.specificity import node_specificity
 
@@ -38,10 +47,19 @@ __all__ = [
     "HippoIndex",
     "IndexStats",
     "build_index",
+    "check_unit_rows",
+    "clean_triples",
     "cosine_neighbours",
+    "encode_phrases",
     "index_from_openie",
     "normalize_phrase",
+    "prepare_encoder",
+    "relation_and_mentions",
+    "similar_pairs",
+    "synonymy_edges",
 ]
+
+Triple = tuple[str, str, str]
 
 _NON_ALNUM = re.compile("[^A-Za-z0-9 ]")
 
@@ -57,108 +75,16 @@ def normalize_phrase(text: str) -> str:
     return _NON_ALNUM.sub(" ", text.lower()).strip()
 
 
-class CharNgramEncoder:
-    """Character n-gram TF-IDF vectors with unit L2 norm: an encoder that needs no model download.
-
-    Character trigrams inside word boundaries (``analyzer="char_wb"``) match phrases that differ by
-    inflection, punctuation, word order or a typo ("beatles" / "the beatles"), which is what
-    synonymy edges and entity linking need most from an offline encoder; word-level TF-IDF would miss
-    "Sudhof" vs "Südhof"-style near misses and has nothing to say about one-word phrases. IDF is fit on
-    the node phrases, so trigrams shared by thousands of phrases ("ion", " th") weigh little.
-
-    Parameters
-    ----------
-    ngram_range : tuple of int, default (3, 3)
-    analyzer : {"char_wb", "char"}, default "char_wb"
-    sublinear_tf : bool, default True
+def check_unit_rows(name: str, X, n: int):
+    """``X`` as float64 (CSR if sparse) after checking an encoder's output: ``n`` rows, finite, each of
+    norm 1 (or 0 for an unencodable text); else a ValueError that starts with ``name``.
 
     Examples
     --------
-    >>> enc = CharNgramEncoder().fit(["the beatles", "beatles", "ed wood"])
-    >>> X = enc(["the beatles", "beatles", "ed wood"])
-    >>> (X @ X.T).toarray().round(2)
-    array([[1.  , 0.76, 0.  ],
-           [0.76, 1.  , 0.  ],
-           [0.  , 0.  , 1.  ]])
+    >>> check_unit_rows("encoder", [[0.6, 0.8], [0.0, 0.0]], 2)
+    array([[0.6, 0.8],
+           [0. , 0. ]])
     """
-
-    def __init__(
-        self, *, ngram_range: tuple[int, int] = (3, 3), analyzer: str = "char_wb", sublinear_tf=True
-    ):
-        if analyzer not in ("char_wb", "char"):
-            raise ValueError(f"analyzer must be 'char_wb' or 'char', got {analyzer!r}")
-        lo = check_int("ngram_range[0]", ngram_range[0], low=1)
-        hi = check_int("ngram_range[1]", ngram_range[1], low=lo)
-        self.ngram_range = (lo, hi)
-        self.analyzer = analyzer
-        self.sublinear_tf = bool(sublinear_tf)
-        self._vectorizer = None
-
-    def fit(self, texts: Sequence[str]) -> CharNgramEncoder:
-        """Learn the n-gram vocabulary and IDF from ``texts`` (the node phrases)."""
-        from sklearn.feature_extraction.text import TfidfVectorizer
-
-        self._vectorizer = TfidfVectorizer(
-            analyzer=self.analyzer,
-            ngram_range=self.ngram_range,
-            lowercase=True,
-            sublinear_tf=self.sublinear_tf,
-            dtype=np.float64,
-        ).fit(list(texts))
-
-        self._analyze = self._vectorizer.build_analyzer()
-        self._vocab = self._vectorizer.vocabulary_
-        self._idf = self._vectorizer.idf_
-        return self
-
-    def __call__(self, texts: Sequence[str]) -> sp.csr_array:
-        """Encode ``texts`` as unit rows (all-zero for a text with no known n-gram)."""
-        if self._vectorizer is None:
-            raise ValueError("CharNgramEncoder must be fit on the node phrases before encoding")
-        texts = list(texts)
-        if len(texts) > self.small_batch:
-            return sp.csr_array(self._vectorizer.transform(texts))
-        return self._transform_small(texts)
-
-    small_batch = 32
-    """Batches up to this size skip scikit-learn's per-call overhead (about 1 ms): a query's few
-    entities are encoded here with the same analyzer, vocabulary and IDF (the tests check both paths
-    agree)."""
-
-    def _transform_small(self, texts: list[str]) -> sp.csr_array:
-        indptr, indices, data = [0], [], []
-        for text in texts:
-            counts: dict[int, int] = {}
-            for gram in self._analyze(text):
-                j = self._vocab.get(gram)
-                if j is not None:
-                    counts[j] = counts.get(j, 0) + 1
-            cols = np.fromiter(sorted(counts), dtype=np.int64, count=len(counts))
-            tf = np.array([counts[j] for j in cols.tolist()], dtype=np.float64)
-            if self.sublinear_tf:
-                tf = 1.0 + np.log(tf)
-            w = tf * self._idf[cols]
-            norm = np.sqrt(w @ w)
-            if norm > 0:
-                w /= norm
-            indices.extend(cols.tolist())
-            data.extend(w.tolist())
-            indptr.append(len(indices))
-        return sp.csr_array(
-            (
-                np.asarray(data, dtype=np.float64),
-                np.asarray(indices, dtype=np.int32),
-                np.asarray(indptr, dtype=np.int32),
-            ),
-            shape=(len(texts), self._idf.size),
-        )
-
-    def __repr__(self) -> str:
-        return f"CharNgramEncoder(ngram_range={self.ngram_range}, analyzer={self.analyzer!r})"
-
-
-def _as_unit_rows(name: str, X, n: int):
-    """Check an encoder's output: n rows, finite, each of norm 1 (or 0 for an unencodable text)."""
     if sp.issparse(X):
         X = sp.csr_array(X, dtype=np.float64)
         norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
@@ -178,6 +104,7 @@ def _as_unit_rows(name: str, X, n: int):
         i = int(np.argmax(bad))
         raise ValueError(f"{name} must return unit rows (L2 norm 1), row {i} has norm {norms[i]:.6g}")
     return X
+
 
 
 def cosine_neighbours(X, *, tau: float = 0.8, max_neighbours: int = 100, chunk: int = 2048) -> sp.csr_array:
@@ -272,6 +199,10 @@ class IndexStats:
 class HippoIndex:
     """A built index. Make one with :func:`build_index` or :func:`index_from_openie`.
 
+    Node ids are positions in the sorted phrase list, so they change when passages are added or
+    deleted; the phrase is the stable key (``index.phrase_ids[phrase]``). Passage ids are positions
+    in the passage list.
+
     Attributes
     ----------
     phrases : list of str
@@ -288,10 +219,18 @@ class HippoIndex:
     node_embeddings : sparse matrix or ndarray, shape (n_nodes, d)
         The encoder's unit rows for the phrases.
     encoder : callable
-        Used again to link query entities.
+        Used again to link query entities (a fitted copy when the build fitted it).
     passages : list of str
         Passage texts (for the BM25 fallback), may be empty.
     stats : IndexStats
+    triples : list of tuple of (str, str, str)
+        Passage id -> its normalised triples (without those with an empty phrase), for deletes.
+    dropped : numpy.ndarray of int64, shape (n_passages,)
+        Passage id -> triples left out for an empty phrase.
+    pairs : scipy.sparse.csr_array, shape (n_nodes, n_nodes)
+        All eligible pairs with cosine >= tau, before the cap and the relation mask (:func:`similar_pairs`).
+    settings : dict
+        ``tau``, ``max_synonyms``, ``synonymy`` and ``fit_encoder`` of the build.
     """
 
     phrases: list[str]
@@ -304,6 +243,10 @@ class HippoIndex:
     encoder: Callable
     passages: list[str]
     stats: IndexStats
+    triples: list[tuple[Triple, ...]] = field(default_factory=list, repr=False)
+    dropped: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64), repr=False)
+    pairs: sp.csr_array | None = field(default=None, repr=False)
+    settings: dict = field(default_factory=dict)
     _prepared: dict = field(default_factory=dict, repr=False)
     _embeddings_T: object = field(default=None, repr=False)
 
@@ -333,6 +276,201 @@ class HippoIndex:
             self._embeddings_T = sp.csr_array(E.T) if sp.issparse(E) else np.ascontiguousarray(E.T)
         return self._embeddings_T
 
+    def save(self, path) -> None:
+        """Write the index to one file; see :func:`pathfinding.hipporag.persistence.save_index`."""
+        from pathfinding.hipporag.persistence import save_index
+
+        save_index(self, path)
+
+    def add_passages(self, triples_per_passage, passages: Sequence[str] | None = None) -> HippoIndex:
+        """A new index with passages appended; see :func:`~pathfinding.hipporag.maintenance.add_passages`."""
+        from pathfinding.hipporag.maintenance import add_passages
+
+        return add_passages(self, triples_per_passage, passages)
+
+    def delete_passages(self, ids) -> HippoIndex:
+        """A new index without passages ``ids``: :func:`~pathfinding.hipporag.maintenance.delete_passages`."""
+        from pathfinding.hipporag.maintenance import delete_passages
+
+        return delete_passages(self, ids)
+
+
+def clean_triples(triples_per_passage) -> tuple[list[tuple[Triple, ...]], np.ndarray]:
+    """Step 1: check and normalise every triple; leave out those with an empty subject or object.
+
+    Returns
+    -------
+    triples : list of tuple of (str, str, str)
+        Per passage, its normalised triples in order.
+    dropped : numpy.ndarray of int64
+        Per passage, the triples left out because a phrase normalised to ``""``.
+
+    Raises
+    ------
+    ValueError
+        If a triple is not three strings (the message gives its position).
+
+    Examples
+    --------
+    >>> clean_triples([[("Ed Wood", "Directed", "Plan 9"), ("!!", "is", "x")]])
+    ([(('ed wood', 'directed', 'plan 9'),)], array([1]))
+    """
+    if isinstance(triples_per_passage, str):
+        raise TypeError("triples_per_passage must be a sequence of lists of triples, got a string")
+    cleaned: list[tuple[Triple, ...]] = []
+    dropped = []
+    for j, triples in enumerate(triples_per_passage):
+        doc = []
+        empty = 0
+        for t_i, t in enumerate(triples):
+            if isinstance(t, str) or len(t) != 3 or not all(isinstance(x, str) for x in t):
+                raise ValueError(
+                    f"triples_per_passage[{j}][{t_i}] must be three strings "
+                    f"(subject, relation, object), got {t!r}"
+                )
+            s, r, o = (normalize_phrase(x) for x in t)
+            if not s or not o:
+                empty += 1
+                continue
+            doc.append((s, r, o))
+        cleaned.append(tuple(doc))
+        dropped.append(empty)
+    return cleaned, np.asarray(dropped, dtype=np.int64)
+
+
+def relation_and_mentions(triples, ids: dict[str, int], n_nodes: int) -> tuple[sp.csr_array, sp.csr_array]:
+    """Step 2 and 4: relation-edge counts R and the count matrix P of normalised triples.
+
+    Every triple counts once towards its pair (both directions), so a pair stated by two triples, in
+    one passage or two, has weight 2. P counts distinct triples per passage (v1's fact dictionary
+    merges a repeated triple within a passage). A triple whose subject and object are the same
+    phrase adds no edge but counts in P. Both are returned in canonical form (sorted indices, no
+    duplicates), so equal inputs give bit-equal matrices.
+    """
+    heads, tails = [], []
+    p_rows, p_cols = [], []
+    for j, doc in enumerate(triples):
+        for s, _r, o in doc:
+            if s != o:
+                heads.append(ids[s])
+                tails.append(ids[o])
+        for s, _r, o in dict.fromkeys(doc):
+            for p in {s, o}:
+                p_rows.append(ids[p])
+                p_cols.append(j)
+    h, t = np.asarray(heads, dtype=np.int64), np.asarray(tails, dtype=np.int64)
+    R = sp.csr_array((np.ones(2 * h.size), (np.r_[h, t], np.r_[t, h])), shape=(n_nodes, n_nodes))
+    R.sum_duplicates()
+    P = sp.csr_array(
+        (np.ones(len(p_rows)), (p_rows, p_cols)), shape=(n_nodes, len(triples)), dtype=np.float64
+    )
+    P.sum_duplicates()
+    return R, P
+
+
+def prepare_encoder(encoder: Callable | None, phrases: Sequence[str], *, fit: bool = True) -> Callable:
+    """Step 3a: the encoder the index keeps; the caller's object is never modified.
+
+    With ``fit=True`` an encoder with a ``fit`` method is copied (:meth:`CharNgramEncoder.clone`,
+    else :func:`copy.deepcopy`) and the copy is fit on ``phrases``. With ``fit=False`` the encoder
+    is used as given and must already be able to encode.
+    """
+    if encoder is None:
+        if not fit:
+            raise ValueError("fit_encoder=False needs a fitted encoder, e.g. CharNgramEncoder().fit(texts)")
+        encoder = CharNgramEncoder()
+    if not callable(encoder):
+        raise TypeError(f"encoder must be callable (list[str] -> matrix), got {type(encoder).__name__}")
+    if fit and hasattr(encoder, "fit"):
+        enc = encoder.clone() if isinstance(encoder, CharNgramEncoder) else copy.deepcopy(encoder)
+        enc.fit(list(phrases))
+        return enc
+    return encoder
+
+
+def encode_phrases(encoder: Callable, phrases: Sequence[str]):
+    """Step 3b: the phrases' unit rows (checked by :func:`check_unit_rows`)."""
+    return check_unit_rows("encoder", encoder(list(phrases)), len(phrases))
+
+
+def synonymy_eligible(phrases: Sequence[str]) -> np.ndarray:
+    """Which normalised phrases may get synonymy edges: those with at least three letters or digits (as v1).
+
+    A normalised phrase holds only ``[a-z0-9 ]``, so counting non-spaces counts letters and digits.
+    """
+    return np.fromiter((len(p) - p.count(" ") > 2 for p in phrases), dtype=bool, count=len(phrases))
+
+
+def similar_pairs(E, eligible: np.ndarray, *, tau: float) -> sp.csr_array:
+    """Step 3c: every pair of eligible rows of ``E`` with cosine >= ``tau``, uncapped and symmetric.
+
+    The cap on neighbours per node is applied afterwards (:func:`synonymy_edges`), so that deleting
+    a node can refill the rows it was capping without recomputing cosines.
+    """
+    n = E.shape[0]
+    where = np.flatnonzero(eligible)
+    if where.size < 2:
+        return sp.csr_array((n, n))
+    C = sp.coo_array(cosine_neighbours(E[where], tau=tau, max_neighbours=where.size - 1))
+    C = sp.csr_array((C.data, (where[C.row], where[C.col])), shape=(n, n))
+    return sp.csr_array(C.maximum(C.T))
+
+
+def synonymy_edges(pairs: sp.csr_array, R: sp.csr_array, *, max_synonyms: int) -> sp.csr_array:
+    """Step 3d: keep each node's ``max_synonyms`` best pairs, symmetrise, drop pairs with a relation edge.
+
+    Ties at the cap go to the lower node id, as in :func:`cosine_neighbours`.
+    """
+    n = pairs.shape[0]
+    C = sp.coo_array(pairs)
+    r, c, v = C.row.astype(np.int64), C.col.astype(np.int64), C.data
+    order = np.lexsort((c, -v, r))
+    r, c, v = r[order], c[order], v[order]
+    keep = (np.arange(r.size) - np.searchsorted(r, r, side="left")) < max_synonyms
+    S = sp.csr_array((v[keep], (r[keep], c[keep])), shape=(n, n))
+    S = S.maximum(S.T)
+    # A pair already linked by a triple keeps its relation count only.
+    S = sp.csr_array(S - S.multiply(R > 0))
+    S.eliminate_zeros()
+    S.sort_indices()
+    return S
+
+
+def assemble_index(*, phrases, triples, dropped, R, P, E, pairs, encoder, passages, settings) -> HippoIndex:
+    """Step 5 and the rest: synonymy edges from ``pairs``, specificity and stats, as a HippoIndex."""
+    n = len(phrases)
+    if settings["synonymy"]:
+        S = synonymy_edges(pairs, R, max_synonyms=settings["max_synonyms"])
+    else:
+        S = sp.csr_array((n, n))
+    stats = IndexStats(
+        n_passages=len(triples),
+        n_triples=sum(map(len, triples)) + int(np.sum(dropped)),
+        n_unique_triples=len(set().union(*triples)),
+        n_nodes=n,
+        n_relation_edges=int(sp.triu(R, k=1).nnz),
+        n_synonymy_edges=int(sp.triu(S, k=1).nnz),
+        triples_empty_phrase=int(np.sum(dropped)),
+        triples_self_loop=sum(s == o for doc in triples for s, _, o in doc),
+        passages_without_nodes=int(np.sum(np.diff(sp.csc_array(P).indptr) == 0)),
+    )
+    return HippoIndex(
+        phrases=list(phrases),
+        phrase_ids={p: i for i, p in enumerate(phrases)},
+        relation_graph=R,
+        synonymy_graph=S,
+        mentions=P,
+        specificity=node_specificity(P),
+        node_embeddings=E,
+        encoder=encoder,
+        passages=list(passages),
+        stats=stats,
+        triples=list(triples),
+        dropped=np.asarray(dropped, dtype=np.int64),
+        pairs=pairs,
+        settings=dict(settings),
+    )
+
 
 def build_index(
     triples_per_passage: Sequence[Iterable[Sequence[str]]],
@@ -342,6 +480,7 @@ def build_index(
     tau: float = 0.8,
     max_synonyms: int = 100,
     synonymy: bool = True,
+    fit_encoder: bool = True,
 ) -> HippoIndex:
     """Build the HippoRAG graph and count matrix from (subject, relation, object) triples.
 
@@ -352,14 +491,18 @@ def build_index(
     passages : sequence of str, optional
         The passage texts, same length; kept for the BM25 fallback.
     encoder : callable, optional
-        ``list[str] -> (n, d)`` unit rows; if it has ``fit``, that is called on the phrases first.
-        Default :class:`CharNgramEncoder` ``()``.
+        ``list[str] -> (n, d)`` unit rows. Default :class:`CharNgramEncoder` ``()``.
     tau : float, default 0.8
         Synonymy threshold on the cosine (HippoRAG uses 0.8).
     max_synonyms : int, default 100
         Cap on synonymy neighbours per node (v1 uses about 100).
     synonymy : bool, default True
         False builds no synonymy edges (and skips encoding the neighbours, not the phrases).
+    fit_encoder : bool, default True
+        True: if the encoder has ``fit``, a copy of it is fit on the node phrases (the caller's
+        object is left as it was). False: the encoder is used as given and must be fitted already;
+        its vocabulary is then fixed, which is what makes :meth:`HippoIndex.add_passages` cheap
+        (a refit TF-IDF changes every IDF, hence every embedding, when one phrase is added).
 
     Returns
     -------
@@ -368,8 +511,8 @@ def build_index(
     Raises
     ------
     ValueError
-        If a triple does not have three string elements, ``passages`` has the wrong length, or the
-        encoder does not return unit rows.
+        If a triple does not have three string elements, ``passages`` has the wrong length, no
+        triple gives a node, or the encoder does not return unit rows.
 
     Notes
     -----
@@ -394,112 +537,40 @@ def build_index(
     >>> float(idx.synonymy_graph[3, 4]) > 0.5
     True
     """
-    tau = check_float("tau", tau, low=-1.0, high=1.0)
-    max_synonyms = check_int("max_synonyms", max_synonyms, low=1)
+    settings = {
+        "tau": check_float("tau", tau, low=-1.0, high=1.0),
+        "max_synonyms": check_int("max_synonyms", max_synonyms, low=1),
+        "synonymy": bool(synonymy),
+        "fit_encoder": bool(fit_encoder),
+    }
     n_pass = len(triples_per_passage)
-    if passages is not None and len(passages) != n_pass:
-        raise ValueError(f"passages must have one text per passage ({n_pass}), got {len(passages)}")
-    cleaned: list[list[tuple[str, str, str]]] = []
-    empty = 0
-    n_triples = 0
-    for j, triples in enumerate(triples_per_passage):
-        doc = []
-        for t_i, t in enumerate(triples):
-            if len(t) != 3 or not all(isinstance(x, str) for x in t):
-                raise ValueError(
-                    f"triples_per_passage[{j}][{t_i}] must be three strings "
-                    f"(subject, relation, object), got {t!r}"
-                )
-            n_triples += 1
-            s, r, o = (normalize_phrase(x) for x in t)
-            if not s or not o:
-                empty += 1
-                continue
-            doc.append((s, r, o))
-        cleaned.append(doc)
-    phrases = sorted({p for doc in cleaned for s, _, o in doc for p in (s, o)})
-    ids = {p: i for i, p in enumerate(phrases)}
-    n = len(phrases)
-    if n == 0:
+    if passages is not None:
+        if isinstance(passages, str):
+            raise TypeError("passages must be a sequence of strings, got a string")
+        if len(passages) != n_pass:
+            raise ValueError(f"passages must have one text per passage ({n_pass}), got {len(passages)}")
+    triples, dropped = clean_triples(triples_per_passage)
+    phrases = sorted({p for doc in triples for s, _, o in doc for p in (s, o)})
+    if not phrases:
         raise ValueError("no phrase nodes: every passage has no usable triple")
-
-    # Relation edges: every triple counts once towards its pair (both directions), so a pair stated
-    # by two triples, in one passage or two, has weight 2. P counts distinct triples per passage
-    # (v1's fact dictionary merges a repeated triple within a passage).
-    heads, tails, loops = [], [], 0
-    p_rows, p_cols = [], []
-    unique_triples = set()
-    for j, doc in enumerate(cleaned):
-        for s, _r, o in doc:
-            if s == o:
-                loops += 1
-            else:
-                heads.append(ids[s])
-                tails.append(ids[o])
-        for s, r, o in dict.fromkeys(doc):
-            unique_triples.add((s, r, o))
-            for p in {s, o}:
-                p_rows.append(ids[p])
-                p_cols.append(j)
-    h = np.asarray(heads, dtype=np.int64)
-    t = np.asarray(tails, dtype=np.int64)
-    R = sp.csr_array((np.ones(2 * h.size), (np.r_[h, t], np.r_[t, h])), shape=(n, n))
-    R.sum_duplicates()
-    P = sp.csr_array((np.ones(len(p_rows)), (p_rows, p_cols)), shape=(n, n_pass))
-    P.sum_duplicates()
-
-    enc = encoder if encoder is not None else CharNgramEncoder()
-    if hasattr(enc, "fit"):
-        enc.fit(phrases)
-    E = _as_unit_rows("encoder", enc(phrases), n)
-
-    if synonymy:
-        eligible = np.array([len(re.sub("[^a-z0-9]", "", p)) > 2 for p in phrases])
-        Ee = E[np.flatnonzero(eligible)] if eligible.any() else E[:0]
-        S_e = cosine_neighbours(Ee, tau=tau, max_neighbours=max_synonyms) if Ee.shape[0] else None
-        if S_e is not None and S_e.nnz:
-            where = np.flatnonzero(eligible)
-            S_e = sp.coo_array(S_e)
-            S = sp.csr_array((S_e.data, (where[S_e.row], where[S_e.col])), shape=(n, n))
-            S = S.maximum(S.T)
-            # A pair already linked by a triple keeps its relation count only.
-            S = S - S.multiply(R > 0)
-            S = sp.csr_array(S)
-            S.eliminate_zeros()
-        else:
-            S = sp.csr_array((n, n))
-    else:
-        S = sp.csr_array((n, n))
-
-    stats = IndexStats(
-        n_passages=n_pass,
-        n_triples=n_triples,
-        n_unique_triples=len(unique_triples),
-        n_nodes=n,
-        n_relation_edges=int(sp.triu(R, k=1).nnz),
-        n_synonymy_edges=int(sp.triu(S, k=1).nnz),
-        triples_empty_phrase=empty,
-        triples_self_loop=loops,
-        passages_without_nodes=int(np.sum(np.diff(sp.csc_array(P).indptr) == 0)),
-    )
-    return HippoIndex(
-        phrases=phrases,
-        phrase_ids=ids,
-        relation_graph=sp.csr_array(R),
-        synonymy_graph=sp.csr_array(S),
-        mentions=P,
-        specificity=node_specificity(P),
-        node_embeddings=E,
-        encoder=enc,
+    ids = {p: i for i, p in enumerate(phrases)}
+    R, P = relation_and_mentions(triples, ids, len(phrases))
+    enc = prepare_encoder(encoder, phrases, fit=settings["fit_encoder"])
+    E = encode_phrases(enc, phrases)
+    n = len(phrases)
+    pairs = similar_pairs(E, synonymy_eligible(phrases), tau=settings["tau"]) if synonymy else None
+    return assemble_index(
+        phrases=phrases, triples=triples, dropped=dropped, R=R, P=P, E=E, encoder=enc, settings=settings,
+        pairs=pairs if pairs is not None else sp.csr_array((n, n)),
         passages=list(passages) if passages is not None else [],
-        stats=stats,
-    )
+    )  # fmt: skip
 
 
 def index_from_openie(openie_passages, **kwargs) -> HippoIndex:
     """:func:`build_index` on the passages returned by :func:`pathfinding.hipporag.io.load_openie`.
 
-    Keyword arguments are passed on (``encoder``, ``tau``, ``max_synonyms``, ``synonymy``).
+    Keyword arguments are passed on (``encoder``, ``tau``, ``max_synonyms``, ``synonymy``,
+    ``fit_encoder``). Passage texts are ``title + "\\n" + text``.
 
     Examples
     --------

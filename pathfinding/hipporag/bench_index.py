@@ -1,0 +1,122 @@
+"""What adding one passage costs against a rebuild, on the vendored 1,890-passage MuSiQue index.
+
+The target (issue 13): adding one passage costs at most :data:`ADD_TARGET` (5%) of a fresh
+:func:`~pathfinding.hipporag.index.build_index` over the same passages. It is measured for both
+encoder modes, each against its own rebuild, in one interleaved run (timings on a shared machine
+drift; a ratio of medians measured side by side does not):
+
+``frozen``
+    ``build_index(..., encoder=CharNgramEncoder().fit(phrases), fit_encoder=False)``: the TF-IDF
+    vocabulary and IDF are fixed when the index is first built; an add encodes the new phrases only.
+``refit``
+    the default ``fit_encoder=True``: the TF-IDF is refit on every build, so an add that must equal
+    a fresh build recomputes every embedding and the all-pairs cosine product.
+
+Each trial holds out one passage (spread over the corpus), builds the index without it (not timed),
+then times ``add_passages`` of that passage and a rebuild over the same list, and checks that the two
+indexes are equal. ``make bench`` shows the rows; :func:`format_add_benchmark` renders them.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+import scipy.sparse as sp
+from tqdm.auto import tqdm
+
+from pathfinding._validation import check_int
+from pathfinding.hipporag.index import CharNgramEncoder, build_index, clean_triples
+from pathfinding.hipporag.io import load_openie, vendored
+
+__all__ = ["ADD_TARGET", "benchmark_add", "format_add_benchmark"]
+
+ADD_TARGET = 0.05
+"""Largest accepted ratio of the time to add one passage to the time of a rebuild."""
+
+
+def _equal(a, b) -> bool:
+    if a.phrases != b.phrases or a.stats != b.stats:
+        return False
+    mats = ("relation_graph", "synonymy_graph", "mentions", "pairs", "node_embeddings")
+    return all((sp.csr_array(getattr(a, m)) != sp.csr_array(getattr(b, m))).nnz == 0 for m in mats) and (
+        np.array_equal(a.specificity, b.specificity)
+    )
+
+
+def benchmark_add(*, trials: int = 3, modes: tuple[str, ...] = ("frozen", "refit")) -> dict:
+    """Median time of adding one passage and of a rebuild, their ratio and PASS/FAIL per encoder mode.
+
+    Parameters
+    ----------
+    trials : int, default 3
+        Held-out passages per mode; each costs one untimed build, one timed add, one timed rebuild.
+    modes : tuple of {"frozen", "refit"}
+
+    Returns
+    -------
+    dict
+        ``{"n_passages", "target", "trials", "modes": {mode: {"add_seconds", "rebuild_seconds"
+        (lists, one per trial), "add_median", "rebuild_median", "ratio", "status", "equal"}}}``;
+        ``status`` is ``"PASS"`` when ``ratio <= target`` and every add equalled its rebuild.
+    """
+    trials = check_int("trials", trials, low=1)
+    for m in modes:
+        if m not in ("frozen", "refit"):
+            raise ValueError(f"modes must be 'frozen' or 'refit', got {m!r}")
+    docs, _ = load_openie(vendored("openie"))
+    triples = [d.triples for d in docs]
+    texts = [d.title + "\n" + d.text for d in docs]
+    n = len(docs)
+    held = [int(j) for j in np.linspace(0, n - 1, trials + 2)[1:-1].round()]
+    out = {"n_passages": n, "target": ADD_TARGET, "trials": trials, "held_out": held, "modes": {}}
+    bar = tqdm(total=len(modes) * trials, desc="add vs rebuild", unit="trial", file=sys.stderr, disable=None)
+    for mode in modes:
+        adds, rebuilds, equal = [], [], True
+        for j in held:
+            bar.set_postfix_str(mode)
+            keep = [i for i in range(n) if i != j]
+            base_t, base_x = [triples[i] for i in keep], [texts[i] for i in keep]
+            kw = {}
+            if mode == "frozen":
+                cleaned, _ = clean_triples(base_t)
+                phrases = sorted({p for doc in cleaned for s, _, o in doc for p in (s, o)})
+                kw = {"encoder": CharNgramEncoder().fit(phrases), "fit_encoder": False}
+            base = build_index(base_t, passages=base_x, **kw)
+            t0 = time.perf_counter()
+            grown = base.add_passages([triples[j]], [texts[j]])
+            t1 = time.perf_counter()
+            fresh = build_index(base_t + [triples[j]], passages=base_x + [texts[j]], **kw)
+            t2 = time.perf_counter()
+            adds.append(t1 - t0)
+            rebuilds.append(t2 - t1)
+            equal &= _equal(grown, fresh)
+            bar.update()
+        ratio = float(np.median(adds) / np.median(rebuilds))
+        out["modes"][mode] = {
+            "add_seconds": adds,
+            "rebuild_seconds": rebuilds,
+            "add_median": float(np.median(adds)),
+            "rebuild_median": float(np.median(rebuilds)),
+            "ratio": ratio,
+            "equal": bool(equal),
+            "status": "PASS" if ratio <= ADD_TARGET and equal else "FAIL",
+        }
+    bar.close()
+    return out
+
+
+def format_add_benchmark(result: dict) -> str:
+    """One line per mode, e.g. ``add 1 passage (frozen encoder): 0.09 s vs rebuild 3.1 s = 2.9% ... PASS``."""
+    lines = []
+    for mode, r in result["modes"].items():
+        what = "frozen encoder vocabulary" if mode == "frozen" else "TF-IDF refit (default)"
+        lines.append(
+            f"add 1 passage ({result['n_passages'] - 1} -> {result['n_passages']} MuSiQue passages, "
+            f"{what}): median "
+            f"{r['add_median']:.3f} s vs rebuild {r['rebuild_median']:.2f} s = {100 * r['ratio']:.1f}% "
+            f"(target <= {100 * result['target']:.0f}%, {result['trials']} trials, equal to the rebuild: "
+            f"{'yes' if r['equal'] else 'NO'}) {r['status']}"
+        )
+    return "\n".join(lines)

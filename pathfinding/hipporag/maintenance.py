@@ -1,0 +1,317 @@
+"""Grow and shrink a built index: the result equals a fresh :func:`~pathfinding.hipporag.index.build_index`.
+
+Equal means: the same phrases (hence node ids), relation and synonymy edges, P, specificity,
+stats and retrieval results as ``build_index`` over the new passage list with the index's settings
+and encoder (tested with Hypothesis over random add/delete sequences).
+
+Identifiers
+    Node ids are positions in the sorted phrase list, so they shift when a phrase appears or
+    disappears; map a node across versions by its phrase (``new.phrase_ids[old.phrases[i]]``).
+    Passage ids are positions in the passage list: :func:`add_passages` appends (the first new
+    passage gets id ``old.n_passages``); :func:`delete_passages` removes and closes the gaps,
+    keeping the order, so a surviving passage ``j`` becomes ``j - (number of deleted ids below j)``
+    (:func:`renumber_after_delete` computes that map).
+
+What an update costs
+    The relation graph and P change only where the added or deleted passages' triples are. The
+    synonymy edges depend on the encoder's fit. An index built with ``fit_encoder=False`` keeps its
+    encoder's vocabulary fixed: old embeddings stay valid, only the new phrases are encoded and
+    compared with every node (one sparse row-block product), and the per-node cap is reapplied to
+    the stored uncapped pairs (:attr:`HippoIndex.pairs`). An index built with the default
+    ``fit_encoder=True`` refits its TF-IDF on the new phrase set, which changes every IDF (it
+    depends on the number of phrases) and so every embedding and cosine: equality with a fresh build
+    then needs the embeddings and the all-pairs product recomputed, most of a build.
+    :mod:`~pathfinding.hipporag.bench_index` measures both.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+from pathfinding.hipporag.index import (
+    HippoIndex,
+    assemble_index,
+    clean_triples,
+    encode_phrases,
+    prepare_encoder,
+    relation_and_mentions,
+    similar_pairs,
+    synonymy_eligible,
+)
+
+__all__ = ["add_passages", "delete_passages", "renumber_after_delete"]
+
+
+def add_passages(index: HippoIndex, triples_per_passage, passages: Sequence[str] | None = None) -> HippoIndex:
+    """A new index with passages appended (the given index is not modified).
+
+    Parameters
+    ----------
+    index : HippoIndex
+    triples_per_passage : sequence of iterables of (str, str, str)
+        The new passages' triples, one list per passage.
+    passages : sequence of str, optional
+        Their texts; required when ``index`` keeps passage texts, refused when it keeps none.
+
+    Returns
+    -------
+    HippoIndex
+        Equal to ``build_index(old triples + new triples, passages=old texts + new texts, ...)`` with
+        ``index.settings`` and its encoder. New passages get ids ``index.n_passages`` onwards.
+
+    Raises
+    ------
+    ValueError
+        If a triple is not three strings, or ``passages`` is missing, extra or of the wrong length.
+
+    Examples
+    --------
+    >>> from pathfinding.hipporag.index import build_index
+    >>> idx = build_index([[("Ed Wood", "directed", "Plan 9")]], passages=["Ed Wood directed Plan 9."])
+    >>> bigger = idx.add_passages([[("Plan 9", "filmed in", "Burbank")]], ["Plan 9 was filmed in Burbank."])
+    >>> bigger.phrases, bigger.n_passages, idx.n_passages
+    (['burbank', 'ed wood', 'plan 9'], 2, 1)
+    """
+    _check_index(index)
+    new_triples, new_dropped = clean_triples(triples_per_passage)
+    texts = _check_texts(index, passages, len(new_triples))
+    keep = np.arange(index.n_passages)
+    return _update(index, keep, new_triples, new_dropped, texts)
+
+
+def delete_passages(index: HippoIndex, ids) -> HippoIndex:
+    """A new index without the passages ``ids`` (the given index is not modified).
+
+    Parameters
+    ----------
+    index : HippoIndex
+    ids : iterable of int
+        Passage ids to delete, each in ``[0, index.n_passages)``, no repeats.
+
+    Returns
+    -------
+    HippoIndex
+        Equal to a fresh build over the remaining passages in their order; survivors are renumbered
+        (:func:`renumber_after_delete`), phrases no remaining passage mentions are gone.
+
+    Raises
+    ------
+    ValueError
+        If an id is out of range or repeated, or no phrase would remain.
+    TypeError
+        If an id is not an integer.
+
+    Examples
+    --------
+    >>> from pathfinding.hipporag.index import build_index
+    >>> idx = build_index([[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "filmed in", "Burbank")]])
+    >>> idx.delete_passages([0]).phrases
+    ['burbank', 'plan 9']
+    """
+    _check_index(index)
+    gone = _check_ids(ids, index.n_passages)
+    keep = np.setdiff1d(np.arange(index.n_passages), gone)
+    return _update(index, keep, [], np.zeros(0, np.int64), [])
+
+
+def renumber_after_delete(n_passages: int, ids) -> np.ndarray:
+    """Old passage id -> new id after deleting ``ids`` (-1 for a deleted passage).
+
+    Examples
+    --------
+    >>> renumber_after_delete(5, [1, 3])
+    array([ 0, -1,  1, -1,  2])
+    """
+    gone = _check_ids(ids, n_passages)
+    out = np.full(n_passages, -1, dtype=np.int64)
+    keep = np.setdiff1d(np.arange(n_passages), gone)
+    out[keep] = np.arange(keep.size)
+    return out
+
+
+def _check_index(index) -> None:
+    if not isinstance(index, HippoIndex):
+        raise TypeError(f"index must be a HippoIndex, got {type(index).__name__}")
+    if len(index.triples) != index.n_passages or index.pairs is None or not index.settings:
+        raise ValueError("this index lacks the triples, pairs or settings that updates need; rebuild it")
+
+
+def _check_ids(ids, n_passages: int) -> np.ndarray:
+    if isinstance(ids, str):
+        raise TypeError(f"ids must be integers, got the string {ids!r}")
+    out = []
+    for x in ids:
+        if isinstance(x, bool) or not isinstance(x, int | np.integer):
+            raise TypeError(f"passage ids must be integers, got {x!r} ({type(x).__name__})")
+        if not 0 <= int(x) < n_passages:
+            raise ValueError(f"passage id {int(x)} is out of range: the index has {n_passages} passages")
+        out.append(int(x))
+    arr = np.asarray(out, dtype=np.int64)
+    uniq, counts = np.unique(arr, return_counts=True)
+    if np.any(counts > 1):
+        raise ValueError(f"passage id {int(uniq[np.argmax(counts > 1)])} is given more than once")
+    return uniq
+
+
+def _check_texts(index: HippoIndex, passages, n_new: int) -> list[str]:
+    if passages is None:
+        if index.passages:
+            raise ValueError(f"this index keeps passage texts: pass passages= ({n_new} texts)")
+        return []
+    if isinstance(passages, str):
+        raise TypeError("passages must be a sequence of strings, got a string")
+    passages = list(passages)
+    if not index.passages and index.n_passages:
+        raise ValueError("this index keeps no passage texts (built without passages=): pass none")
+    if len(passages) != n_new:
+        raise ValueError(f"passages must have one text per new passage ({n_new}), got {len(passages)}")
+    for j, t in enumerate(passages):
+        if not isinstance(t, str):
+            raise TypeError(f"passages[{j}] must be a string, got {type(t).__name__}")
+    return passages
+
+
+def _remap(M, row_map: np.ndarray, col_map: np.ndarray, shape) -> sp.csr_array:
+    """``M`` with row i moved to ``row_map[i]`` and column j to ``col_map[j]`` (-1 drops it)."""
+    C = sp.coo_array(M)
+    r, c = row_map[C.row], col_map[C.col]
+    ok = (r >= 0) & (c >= 0)
+    out = sp.csr_array((C.data[ok], (r[ok], c[ok])), shape=shape)
+    out.sum_duplicates()
+    return out
+
+
+def _update(index: HippoIndex, keep: np.ndarray, new_triples, new_dropped, new_texts) -> HippoIndex:
+    """The index over passages ``keep`` (old ids, increasing) followed by the new passages."""
+    old = index
+    settings = old.settings
+    gone = np.setdiff1d(np.arange(old.n_passages), keep)
+    kept_triples = [old.triples[j] for j in keep.tolist()]
+    triples = kept_triples + list(new_triples)
+
+    # Old nodes survive if a kept passage still mentions them (every phrase of a triple is in P).
+    P_kept_old = sp.csc_array(old.mentions)[:, keep]
+    alive = np.flatnonzero(np.diff(sp.csr_array(P_kept_old).indptr) > 0)
+    kept_phrases = [old.phrases[i] for i in alive.tolist()]
+    kept_set = set(kept_phrases)
+    added = sorted({p for doc in new_triples for s, _, o in doc for p in (s, o)} - kept_set)
+    phrases = sorted(kept_phrases + added)  # two sorted runs: a linear merge for Timsort
+    if not phrases:
+        raise ValueError("no phrase nodes: every passage has no usable triple")
+    n = len(phrases)
+    # Kept phrase k moves up by the number of added phrases sorting before it.
+    at = np.asarray([bisect.bisect_left(kept_phrases, a) for a in added], dtype=np.int64)
+    added_pos = at + np.arange(at.size)
+    old_to_new = np.full(old.n_nodes, -1, dtype=np.int64)
+    old_to_new[alive] = np.arange(alive.size) + np.searchsorted(at, np.arange(alive.size), side="right")
+    # New id of every phrase the new triples mention (a kept node or an added one).
+    ids = {old.phrases[i]: int(old_to_new[i]) for i in _phrases_of(old, new_triples)}
+    ids.update(zip(added, added_pos.tolist(), strict=True))
+
+    # Relation counts: subtract what the deleted passages stated, move, add the new passages'.
+    R_old = old.relation_graph
+    if gone.size:
+        R_gone, _ = relation_and_mentions(
+            [old.triples[j] for j in gone.tolist()], old.phrase_ids, old.n_nodes
+        )
+        R_old = sp.csr_array(R_old - R_gone)
+        R_old.eliminate_zeros()
+    R_new, P_new = relation_and_mentions(list(new_triples), ids, n)
+    R = _remap(R_old, old_to_new, old_to_new, (n, n)) + R_new
+    R = sp.csr_array(R)
+    R.sum_duplicates()
+    R.eliminate_zeros()
+    col_map = np.full(old.n_passages, -1, dtype=np.int64)
+    col_map[keep] = np.arange(keep.size)
+    P = _remap(old.mentions, old_to_new, col_map, (n, len(triples)))
+    if P_new.nnz:
+        P_new = sp.coo_array(P_new)
+        P = sp.csr_array(P + sp.csr_array((P_new.data, (P_new.row, P_new.col + keep.size)), shape=P.shape))
+        P.sum_duplicates()
+
+    if settings["fit_encoder"] and hasattr(old.encoder, "fit"):
+        # Refitting changes every IDF, hence every row and cosine: recompute them as a build does.
+        enc = prepare_encoder(old.encoder, phrases, fit=True)
+        E = encode_phrases(enc, phrases)
+        if settings["synonymy"]:
+            pairs = similar_pairs(E, synonymy_eligible(phrases), tau=settings["tau"])
+        else:
+            pairs = sp.csr_array((n, n))
+    else:
+        enc = old.encoder
+        E_old = old.node_embeddings
+        # No call for no phrase: an encoder may not return a 2-D matrix for an empty batch.
+        E_add = encode_phrases(enc, added) if added else E_old[:0]
+        E = _merge_rows(E_old, alive, old_to_new[alive], E_add, added_pos, n)
+        if settings["synonymy"]:
+            rows = added_pos[synonymy_eligible(added)]
+            pairs = _remap(old.pairs, old_to_new, old_to_new, (n, n))
+            pairs = sp.csr_array(pairs + _new_pairs(E, rows, phrases, settings["tau"]))
+            pairs.sum_duplicates()
+        else:
+            pairs = sp.csr_array((n, n))
+    dropped = np.r_[old.dropped[keep], np.asarray(new_dropped, dtype=np.int64)]
+    texts = [old.passages[j] for j in keep.tolist()] + list(new_texts) if old.passages or new_texts else []
+    return assemble_index(
+        phrases=phrases,
+        triples=triples,
+        dropped=dropped,
+        R=R,
+        P=P,
+        E=E,
+        pairs=pairs,
+        encoder=enc,
+        passages=texts,
+        settings=settings,
+    )
+
+
+def _phrases_of(old: HippoIndex, triples) -> list[int]:
+    """Old node ids of the phrases that ``triples`` mention."""
+    ids = old.phrase_ids
+    return [ids[p] for p in {p for doc in triples for s, _, o in doc for p in (s, o)} if p in ids]
+
+
+def _merge_rows(E_old, old_rows, old_pos, E_add, add_pos, n):
+    """Rows ``E_old[old_rows]`` and ``E_add`` put at rows ``old_pos`` and ``add_pos`` of an n-row matrix."""
+    pos = np.r_[old_pos, add_pos]
+    perm = np.empty(n, dtype=np.int64)
+    perm[pos] = np.arange(n)
+    if sp.issparse(E_old):
+        stacked = sp.vstack([sp.csr_array(E_old)[old_rows], sp.csr_array(E_add)], format="csr")
+        return sp.csr_array(stacked[perm])
+    return np.concatenate([np.asarray(E_old)[old_rows], np.asarray(E_add)])[perm]
+
+
+def _new_pairs(E, rows: np.ndarray, phrases: list[str], tau: float) -> sp.csr_array:
+    """Pairs (both directions) between ``rows`` and every eligible node with cosine >= tau.
+
+    The same product and threshold as :func:`~pathfinding.hipporag.index.cosine_neighbours`: for a
+    sparse E each cosine is summed over shared n-grams in column order whichever row is on the
+    left, so the values are bit-identical to a fresh build's.
+    """
+    n = E.shape[0]
+    if rows.size == 0:
+        return sp.csr_array((n, n))
+    if sp.issparse(E):
+        E = sp.csr_array(E)
+        S = sp.coo_array(E[rows] @ E.T)
+        r, c, v = S.row, S.col, S.data
+        ok = v >= tau - 1e-12
+    else:
+        S = np.asarray(E)[rows] @ np.asarray(E).T
+        r, c = np.nonzero(S >= tau)
+        v = S[r, c]
+        ok = np.ones(r.size, dtype=bool)
+    r = rows[r]
+    ok &= r != c
+    cand = np.unique(c[ok])  # eligibility of the few candidate columns, not of every phrase
+    eligible = np.zeros(n, dtype=bool)
+    eligible[cand] = synonymy_eligible([phrases[i] for i in cand.tolist()])
+    ok &= eligible[c]
+    C = sp.csr_array((v[ok], (r[ok], c[ok])), shape=(n, n))
+    return sp.csr_array(C.maximum(C.T))
