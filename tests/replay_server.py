@@ -7,10 +7,11 @@ found by its text inside the last user message. It answers with that passage's *
 released file. Known questions (``questions=``) get their listed entities.
 
 Faults are injected per request by ``fault(n, body) -> kind or None`` (``n`` counts requests from
-0): ``"500"``, ``"429"`` (with ``Retry-After: retry_after``), ``"timeout"`` (answers after
-``slow_seconds``), ``"drop"`` (closes the connection without answering), ``"bad_body"`` (200 with a
-body that is not JSON), ``"malformed"`` (200 whose *content* is truncated JSON). ``die_after=N``
-kills the server after N requests: it stops listening and drops what is in flight.
+0): a status such as ``"500"`` or ``"401"``, ``"429"`` (with ``Retry-After: retry_after``),
+``"timeout"`` (answers after ``slow_seconds``), ``"drop"`` (closes the connection without
+answering), ``"bad_body"`` (200 with a body that is not JSON), ``"malformed"`` (200 whose *content* is truncated JSON). ``delay`` slows
+every answer; ``die_after=N`` kills the server after N requests: it stops listening and drops what
+is in flight.
 """
 
 from __future__ import annotations
@@ -28,7 +29,15 @@ def body_key(body: dict) -> str:
 
 class ReplayServer:
     def __init__(
-        self, docs, *, questions=None, fault=None, retry_after="0.01", slow_seconds=1.0, die_after=None
+        self,
+        docs,
+        *,
+        questions=None,
+        fault=None,
+        retry_after="0.01",
+        slow_seconds=1.0,
+        die_after=None,
+        delay=0.0,
     ):
         # docs: raw released records ({"title", "text", "extracted_entities", "extracted_triples"}).
         self.passages = {d["title"] + "\n" + d["text"]: d for d in docs}
@@ -37,6 +46,7 @@ class ReplayServer:
         self.retry_after = retry_after
         self.slow_seconds = slow_seconds
         self.die_after = die_after
+        self.delay = delay  # seconds before every answer (a slow but healthy server)
         self.log: list[dict] = []  # one entry per request: key, outcome
         self._lock = threading.Lock()
         self._dead = threading.Event()
@@ -68,6 +78,11 @@ class ReplayServer:
         if not self._dead.is_set():
             self._dead.set()
             self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def _die(self) -> None:
+        # Stop serving *and* close the listening socket, so new connections are refused at once.
+        self.httpd.shutdown()
         self.httpd.server_close()
 
     def __enter__(self):
@@ -113,7 +128,7 @@ class ReplayServer:
             entry["outcome"] = "killed"
             if not self._dead.is_set():
                 self._dead.set()
-                threading.Thread(target=self.httpd.shutdown, daemon=True).start()
+                threading.Thread(target=self._die, daemon=True).start()
             h.close_connection = True
             h.connection.close()
             return
@@ -123,11 +138,11 @@ class ReplayServer:
             return
         kind = self.fault(n, body) if self.fault else None
         entry["outcome"] = kind or "ok"
-        if kind == "500":
-            self._send(h, 500, b'{"error": "injected"}')
-            return
         if kind == "429":
             self._send(h, 429, b'{"error": "slow down"}', [("Retry-After", self.retry_after)])
+            return
+        if kind and kind.isdigit():  # any other status: "500", "503", "401" ...
+            self._send(h, int(kind), b'{"error": "injected"}')
             return
         if kind == "drop":
             h.close_connection = True
@@ -138,6 +153,8 @@ class ReplayServer:
             return
         if kind == "timeout":
             time.sleep(self.slow_seconds)
+        elif self.delay:
+            time.sleep(self.delay)
         content = self._answer(body["messages"])
         if kind == "malformed":
             content = content[: max(1, len(content) // 2)]

@@ -293,7 +293,9 @@ class OpenIERun:
         return "\n".join(lines)
 
 
-def _one_passage(client, cache, p: Passage, json_mode: bool, counter) -> dict:
+def _one_passage(client, cache, p: Passage, json_mode: bool, counter, abort: threading.Event) -> dict:
+    if abort.is_set():  # another worker met a fatal refusal: do not pay for more of the same
+        raise LLMFatalError("run aborted after a fatal refusal")
     passage = p.title + "\n" + p.text
     doc = {"title": p.title, "text": p.text, "passage": passage}
     issues: Counter = Counter()
@@ -304,6 +306,8 @@ def _one_passage(client, cache, p: Passage, json_mode: bool, counter) -> dict:
     if ner.finish_reason == "length":
         issues["ner_truncated_by_length"] += 1
     rejected += [["named_entities", r] for r in ents.rejected]
+    if abort.is_set():
+        raise LLMFatalError("run aborted after a fatal refusal")
     tri = _cached_chat(client, cache, triple_messages(passage, ents.items), json_mode, counter)
     triples = parse_triples(tri.content)
     issues.update(triples.issues)
@@ -368,6 +372,7 @@ def run_openie(
     cache = ResponseCache(cache) if own_cache else cache
     lock = threading.Lock()
     hits = Counter()
+    abort = threading.Event()
 
     def counter(name: str) -> None:
         with lock:
@@ -378,7 +383,7 @@ def run_openie(
     try:
         with ThreadPoolExecutor(max_workers=concurrency) as pool:
             futures = {
-                pool.submit(_one_passage, client, cache, p, json_mode, counter): j
+                pool.submit(_one_passage, client, cache, p, json_mode, counter, abort): j
                 for j, p in enumerate(corpus)
             }
             # disable=None: tqdm shows the bar on a terminal only.
@@ -394,6 +399,7 @@ def run_openie(
                     try:
                         docs[j] = fut.result()
                     except LLMFatalError:
+                        abort.set()
                         for f in futures:
                             f.cancel()
                         raise
