@@ -9,9 +9,9 @@ released file. Known questions (``questions=``) get their listed entities.
 Faults are injected per request by ``fault(n, body) -> kind or None`` (``n`` counts requests from
 0): a status such as ``"500"`` or ``"401"``, ``"429"`` (with ``Retry-After: retry_after``),
 ``"timeout"`` (answers after ``slow_seconds``), ``"drop"`` (closes the connection without
-answering), ``"bad_body"`` (200 with a body that is not JSON), ``"malformed"`` (200 whose *content* is truncated JSON). ``delay`` slows
-every answer; ``die_after=N`` kills the server after N requests: it stops listening and drops what
-is in flight.
+answering), ``"bad_body"`` (200 with a body that is not JSON), ``"malformed"`` (200 whose
+*content* is truncated JSON). ``delay`` slows every answer; ``die_after=N`` kills the server after
+N requests: it stops listening and drops what is in flight.
 """
 
 from __future__ import annotations

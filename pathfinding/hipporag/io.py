@@ -20,8 +20,10 @@ three strings, a passage without triples, an OpenIE passage that does not match 
 counted in a :class:`LoadReport` returned beside the data (and printed by the CLI), never dropped
 without a trace.
 
-Files ending in ``.gz`` are decompressed transparently. :func:`vendored` finds the copies shipped
-inside the package (``pathfinding/data/hipporag``), so nothing is read from outside the checkout.
+Files ending in ``.gz`` (or starting with gzip's magic bytes) are decompressed transparently; a
+damaged archive is a :class:`FormatError` like any other unreadable file. :func:`vendored` finds the
+copies shipped inside the package (``pathfinding/data/hipporag``), so nothing is read from outside
+the checkout.
 """
 
 from __future__ import annotations
@@ -201,7 +203,7 @@ def _read_text(path) -> tuple[str, str]:
             raw = fh.read()
     else:  # an importlib.resources Traversable
         raw = path.read_bytes()
-    if name.endswith(".gz"):
+    if name.endswith(".gz") or raw[:2] == b"\x1f\x8b":  # the name, or gzip's magic bytes
         # A damaged archive is a bad file like any other: name it instead of leaking gzip/zlib errors.
         try:
             raw = gzip.decompress(raw)
