@@ -135,7 +135,7 @@ def extract_json_list(answer: str, key: str):
         return None, issues
     # The widest candidate is first-opening to last-closing bracket; text outside it is prose.
     last = max(text.rfind("}"), text.rfind("]"))
-    if first > 0 or (last >= 0 and text[last + 1 :].strip()):
+    if first > 0:
         issues["prose_around_json"] += 1
     if last > first:
         try:
@@ -145,6 +145,8 @@ def extract_json_list(answer: str, key: str):
         else:
             if repair:
                 issues[repair] += 1
+            if text[last + 1 :].strip() and first == 0:
+                issues["prose_around_json"] += 1
             if isinstance(value, dict) and isinstance(value.get(key), list):
                 return value[key], issues
             if isinstance(value, list):
