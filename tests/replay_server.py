@@ -121,7 +121,7 @@ class ReplayServer:
         key = body_key(body)
         with self._lock:
             n = len(self.log)
-            entry = {"key": key, "outcome": None}
+            entry = {"key": key, "outcome": None, "body": body}
             self.log.append(entry)
             dying = self.die_after is not None and n >= self.die_after
         if dying or self._dead.is_set():

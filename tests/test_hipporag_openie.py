@@ -74,6 +74,15 @@ def test_replay_reproduces_released_triples_then_reruns_from_cache(released, tmp
         assert sum(d["openie_issues"].get("triple_not_three", 0) for d in run.docs) == n_bad
         assert all(d.get("openie_rejected") for d in run.docs if d["openie_issues"].get("triple_not_three"))
         assert run.issues["passage_no_triples"] == 2 and report.issues["passage_no_triples"] == 2
+        # Step two is asked with the passage *and* the entities step one returned (the paper's two steps).
+        triple_asks = [e["body"] for e in srv.log if '"triples"' in e["body"]["messages"][0]["content"]]
+        assert len(triple_asks) == len(corpus)
+        for body in triple_asks:
+            user = body["messages"][-1]["content"]
+            j = next(j for j in SUBSET if released["raw"][j]["passage"] in user)
+            ents = released["raw"][j]["extracted_entities"]
+            assert all(json.dumps(e, ensure_ascii=False) in user for e in ents)
+            assert body["temperature"] == 0 and "response_format" not in body
         first = len(srv.log)
         rerun = run_openie(corpus, _client(srv), cache=tmp_path / "c.sqlite", concurrency=2)
         assert len(srv.log) == first, "a rerun must not send a single request"
@@ -225,6 +234,14 @@ def test_cli_round_trip_and_rerun(released, tmp_path, capsys, monkeypatch):
         monkeypatch.delenv("PF_TEST_KEY", raising=False)
         assert _cli_main(argv + ["--api-key-env", "PF_TEST_KEY"]) == 2
         assert "PF_TEST_KEY is not set" in capsys.readouterr().err
+
+
+def test_json_mode_asks_for_a_json_object(released):
+    with ReplayServer(released["raw"]) as srv:
+        client = _client(srv)
+        resp = client.chat([{"role": "user", "content": released["raw"][0]["passage"]}], json_mode=True)
+        assert srv.log[0]["body"]["response_format"] == {"type": "json_object"}
+        assert json.loads(resp.content)["named_entities"] == released["raw"][0]["extracted_entities"]
 
 
 def test_fatal_refusal_stops_the_run(released, tmp_path):
