@@ -293,9 +293,41 @@ class OpenIERun:
         return "\n".join(lines)
 
 
-def _one_passage(client, cache, p: Passage, json_mode: bool, counter, abort: threading.Event) -> dict:
+def _one_passage(client, cache, p: Passage, json_mode: bool, counter, abort: _Abort) -> dict:
+    try:
+        return _extract_passage(client, cache, p, json_mode, counter, abort)
+    except _Aborted:
+        raise
+    except LLMFatalError as exc:
+        abort.trip(exc)  # at once, in this worker: the others must not send another doomed request
+        raise
+
+
+class _Aborted(LLMFatalError):
+    """Raised by passages skipped after another passage's fatal refusal."""
+
+
+class _Abort:
+    """Shared by the workers: set by the first fatal refusal, which it keeps to re-raise."""
+
+    def __init__(self):
+        self._event = threading.Event()
+        self._lock = threading.Lock()
+        self.first: BaseException | None = None
+
+    def trip(self, exc: BaseException | None = None) -> None:
+        with self._lock:
+            if self.first is None:
+                self.first = exc
+            self._event.set()
+
+    def is_set(self) -> bool:
+        return self._event.is_set()
+
+
+def _extract_passage(client, cache, p: Passage, json_mode: bool, counter, abort: _Abort) -> dict:
     if abort.is_set():  # another worker met a fatal refusal: do not pay for more of the same
-        raise LLMFatalError("run aborted after a fatal refusal")
+        raise _Aborted("run aborted after a fatal refusal")
     passage = p.title + "\n" + p.text
     doc = {"title": p.title, "text": p.text, "passage": passage}
     issues: Counter = Counter()
@@ -307,7 +339,7 @@ def _one_passage(client, cache, p: Passage, json_mode: bool, counter, abort: thr
         issues["ner_truncated_by_length"] += 1
     rejected += [["named_entities", r] for r in ents.rejected]
     if abort.is_set():
-        raise LLMFatalError("run aborted after a fatal refusal")
+        raise _Aborted("run aborted after a fatal refusal")
     tri = _cached_chat(client, cache, triple_messages(passage, ents.items), json_mode, counter)
     triples = parse_triples(tri.content)
     issues.update(triples.issues)
@@ -372,7 +404,7 @@ def run_openie(
     cache = ResponseCache(cache) if own_cache else cache
     lock = threading.Lock()
     hits = Counter()
-    abort = threading.Event()
+    abort = _Abort()
 
     def counter(name: str) -> None:
         with lock:
@@ -398,14 +430,17 @@ def run_openie(
                     j = futures[fut]
                     try:
                         docs[j] = fut.result()
-                    except LLMFatalError:
-                        abort.set()
-                        for f in futures:
-                            f.cancel()
-                        raise
                     except LLMError as exc:
+                        if isinstance(exc, LLMFatalError):
+                            raise abort.first or exc from None
                         failed[j] = str(exc)
                     bar.update(1)
+            except BaseException:
+                # A fatal refusal or Ctrl-C: queued passages are dropped, not sent; what is in flight
+                # finishes (bounded by the client's timeout) and stays in the cache for the rerun.
+                abort.trip()
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
             finally:
                 bar.close()
     finally:
