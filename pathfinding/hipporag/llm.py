@@ -269,7 +269,11 @@ class ChatClient:
             except TimeoutError:
                 kind, last = "timeout", f"no answer within {self.timeout} s"
             except (urllib.error.URLError, ConnectionError, http.client.HTTPException, OSError) as exc:
-                kind, last = "connection", f"connection failed: {getattr(exc, 'reason', exc)}"
+                reason = getattr(exc, "reason", exc)
+                if isinstance(reason, TimeoutError):  # urllib wraps a connect timeout in URLError
+                    kind, last = "timeout", f"no connection within {self.timeout} s"
+                else:
+                    kind, last = "connection", f"connection failed: {reason}"
             else:
                 if status == 200:
                     parsed = self._parse_body(raw)

@@ -238,8 +238,10 @@ class OpenIERun:
     failed : dict of int to str
         Passage position -> why its requests failed (no answer; rerun to retry these only).
     issues : collections.Counter
-        Issue counts summed over passages (parse repairs and rejections, ``truncated_by_length``,
-        ``request_failed``).
+        Issue counts summed over passages: parse repairs and rejections of the triple step
+        (``triple_not_three``, ``truncated`` ...; see :mod:`pathfinding.hipporag.parsing`), the same
+        for the NER step prefixed ``ner_``, ``truncated_by_length`` (the server said
+        ``finish_reason="length"``), ``passage_no_triples`` and ``request_failed``.
     stats : dict
         Client counters (requests, retries, tokens, errors) plus ``cache_hits`` and ``passages``.
     """
