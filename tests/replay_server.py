@@ -156,15 +156,16 @@ class ReplayServer:
         elif self.delay:
             time.sleep(self.delay)
         content = self._answer(body["messages"])
-        if kind == "malformed":
-            content = content[: max(1, len(content) // 2)]
+        finish = "stop"
+        if kind == "malformed":  # cut in half, as a server that ran out of tokens would
+            content, finish = content[: max(1, len(content) // 2)], "length"
         prompt_chars = sum(len(m["content"]) for m in body["messages"])
         payload = {
             "id": f"replay-{n}",
             "object": "chat.completion",
             "model": body["model"],
             "choices": [
-                {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
+                {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish}
             ],
             "usage": {
                 "prompt_tokens": prompt_chars // 4,

@@ -118,6 +118,8 @@ def test_fault_injection_every_passage_extracted_or_reported(released, tmp_path)
         reported += 1
         assert {"truncated", "ner_truncated", "no_json", "ner_no_json"} & set(d["openie_issues"]), d
     assert 0 < reported <= outcomes.count("malformed")
+    cut = run.issues["truncated_by_length"] + run.issues["ner_truncated_by_length"]
+    assert cut == outcomes.count("malformed")  # finish_reason="length" is reported too
     with ReplayServer(released["raw"]) as again:
         rerun = run_openie(corpus, _client(again), cache=tmp_path / "c.sqlite")
         assert again.requested_keys().isdisjoint(succeeded_first)
