@@ -1,10 +1,13 @@
 """Loaders for the file formats of the HippoRAG release, and the vendored MuSiQue tuning set.
 
-Four formats, each read by one function:
+Four formats, each read by one function (the HotpotQA and 2WikiMultihopQA question files are read by
+:mod:`pathfinding.hipporag.formats`):
 
 * :func:`load_openie` -- the OpenIE JSON (``{"docs": [{"title", "text", "passage",
-  "extracted_entities", "extracted_triples"}, ...], ...}``);
-* :func:`load_corpus` -- a corpus JSON (a list of ``{"title", "text"}``);
+  "extracted_entities", "extracted_triples"}, ...], ...}``), and HippoRAG 2's variant whose records
+  are ``{"idx", "passage", "extracted_entities", "extracted_triples"}``;
+* :func:`load_corpus` -- a corpus JSON (a list of ``{"title", "text"}``, or HotpotQA's object
+  ``{title: [sentence, ...]}``);
 * :func:`load_questions` -- a MuSiQue-style question JSON (``{"id", "question", "answer",
   "paragraphs": [{"title", "paragraph_text" or "text", "is_supporting"}]}``);
 * :func:`load_query_ner` -- the query-NER TSV whose ``triples`` column holds
@@ -17,8 +20,10 @@ three strings, a passage without triples, an OpenIE passage that does not match 
 counted in a :class:`LoadReport` returned beside the data (and printed by the CLI), never dropped
 without a trace.
 
-Files ending in ``.gz`` are decompressed transparently. :func:`vendored` finds the copies shipped
-inside the package (``pathfinding/data/hipporag``), so nothing is read from outside the checkout.
+Files ending in ``.gz`` (or starting with gzip's magic bytes) are decompressed transparently; a
+damaged archive is a :class:`FormatError` like any other unreadable file. :func:`vendored` finds the
+copies shipped inside the package (``pathfinding/data/hipporag``), so nothing is read from outside
+the checkout.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import gzip
 import io
 import json
 import os
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -197,9 +203,16 @@ def _read_text(path) -> tuple[str, str]:
             raw = fh.read()
     else:  # an importlib.resources Traversable
         raw = path.read_bytes()
-    if name.endswith(".gz"):
-        raw = gzip.decompress(raw)
-    return raw.decode("utf-8"), name
+    if name.endswith(".gz") or raw[:2] == b"\x1f\x8b":  # the name, or gzip's magic bytes
+        # A damaged archive is a bad file like any other: name it instead of leaking gzip/zlib errors.
+        try:
+            raw = gzip.decompress(raw)
+        except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+            raise FormatError(f"{name}: not a readable gzip file ({type(exc).__name__}: {exc})") from None
+    try:
+        return raw.decode("utf-8"), name
+    except UnicodeDecodeError as exc:
+        raise FormatError(f"{name}: not UTF-8 text (byte {exc.start}: {exc.reason})") from None
 
 
 def _read_json(path):
@@ -228,7 +241,11 @@ def load_openie(path, *, corpus: Sequence[Passage] | None = None) -> tuple[list[
     Parameters
     ----------
     path : str, path-like or Traversable
-        The ``openie_*.json`` file (``.gz`` allowed).
+        The ``openie_*.json`` file (``.gz`` allowed). HippoRAG v1 records carry ``title`` and
+        ``text``; HippoRAG 2 records (``{"idx", "passage", "extracted_entities",
+        "extracted_triples"}``, recognised by the first record) are read too, the passage split at
+        its first newline into title and text (v2 writes ``title + "\n" + text``); a passage
+        without a newline gets an empty title and is counted as ``passage_without_title_line``.
     corpus : sequence of Passage, optional
         When given, passage ``j`` of the OpenIE file is checked against passage ``j`` of the corpus
         (see :func:`check_alignment`); mismatches are counted as ``misaligned_passage``.
@@ -246,8 +263,9 @@ def load_openie(path, *, corpus: Sequence[Passage] | None = None) -> tuple[list[
     Raises
     ------
     FormatError
-        If the file is not JSON, has no ``docs`` list, or a record lacks ``title``, ``text``,
-        ``extracted_entities`` or ``extracted_triples`` (or they have the wrong type).
+        If the file is not JSON (or a damaged ``.gz``), has no ``docs`` list, or a record lacks
+        ``title``, ``text`` (v2: ``idx``, ``passage``), ``extracted_entities`` or
+        ``extracted_triples`` (or they have the wrong type).
 
     Examples
     --------
@@ -261,41 +279,26 @@ def load_openie(path, *, corpus: Sequence[Passage] | None = None) -> tuple[list[
         raise FormatError(f"{name}: expected an object with a 'docs' list (HippoRAG OpenIE), got {got}")
     report = LoadReport(source=name)
     out: list[OpenIEPassage] = []
-    for j, rec in enumerate(data["docs"]):
+    docs = data["docs"]
+    # HippoRAG 2 writes {"idx", "passage", ...} records without title/text; read those too.
+    first = docs[0] if docs and isinstance(docs[0], dict) else {}
+    v2 = "title" not in first and {"idx", "passage"} <= set(first)
+    for j, rec in enumerate(docs):
         where = f"docs[{j}]"
-        title = _need(name, where, rec, "title", str)
-        text = _need(name, where, rec, "text", str)
+        if v2:
+            _need(name, where, rec, "idx", (str, int))
+            passage = _need(name, where, rec, "passage", str)
+            title, sep, text = passage.partition("\n")
+            if not sep:
+                report.add("passage_without_title_line", where)
+                title, text = "", passage
+        else:
+            title = _need(name, where, rec, "title", str)
+            text = _need(name, where, rec, "text", str)
         ents_raw = _need(name, where, rec, "extracted_entities", list)
         triples_raw = _need(name, where, rec, "extracted_triples", list)
-        ents = []
-        for e_i, ent in enumerate(ents_raw):
-            if isinstance(ent, str):
-                ents.append(ent)
-            else:
-                report.add("entity_not_string", f"{where}.extracted_entities[{e_i}]")
-        triples = []
-        for t_i, tri in enumerate(triples_raw):
-            loc = f"{where}.extracted_triples[{t_i}]"
-            if not isinstance(tri, list | tuple) or len(tri) != 3:
-                report.add("triple_not_three", loc)
-                continue
-            parts = []
-            for x in tri:
-                if isinstance(x, str):
-                    parts.append(x)
-                elif isinstance(x, int | float) and not isinstance(x, bool):
-                    report.add("triple_number_coerced", loc)
-                    parts.append(str(x))
-                else:
-                    parts = None
-                    break
-            if parts is None:
-                report.add("triple_not_strings", loc)
-                continue
-            triples.append(tuple(parts))
-        if not triples:
-            report.add("passage_no_triples", where)
-        out.append(OpenIEPassage(title=title, text=text, entities=tuple(ents), triples=tuple(triples)))
+        ents, triples = _clean_record(report, where, ents_raw, triples_raw)
+        out.append(OpenIEPassage(title=title, text=text, entities=ents, triples=triples))
     report.n_records = len(out)
     if corpus is not None:
         align = check_alignment(out, corpus)
@@ -303,6 +306,39 @@ def load_openie(path, *, corpus: Sequence[Passage] | None = None) -> tuple[list[
             report.issues[issue] = report.issues.get(issue, 0) + count
             report.examples.setdefault(issue, []).extend(align.examples[issue])
     return out, report
+
+
+def _clean_record(report: LoadReport, where: str, ents_raw: list, triples_raw: list):
+    """Entities and well-formed triples of one OpenIE record; every flaw is counted in ``report``."""
+    ents = []
+    for e_i, ent in enumerate(ents_raw):
+        if isinstance(ent, str):
+            ents.append(ent)
+        else:
+            report.add("entity_not_string", f"{where}.extracted_entities[{e_i}]")
+    triples = []
+    for t_i, tri in enumerate(triples_raw):
+        loc = f"{where}.extracted_triples[{t_i}]"
+        if not isinstance(tri, list | tuple) or len(tri) != 3:
+            report.add("triple_not_three", loc)
+            continue
+        parts = []
+        for x in tri:
+            if isinstance(x, str):
+                parts.append(x)
+            elif isinstance(x, int | float) and not isinstance(x, bool):
+                report.add("triple_number_coerced", loc)
+                parts.append(str(x))
+            else:
+                parts = None
+                break
+        if parts is None:
+            report.add("triple_not_strings", loc)
+            continue
+        triples.append(tuple(parts))
+    if not triples:
+        report.add("passage_no_triples", where)
+    return tuple(ents), tuple(triples)
 
 
 def check_alignment(openie: Sequence[OpenIEPassage], corpus: Sequence[Passage]) -> LoadReport:
@@ -335,7 +371,11 @@ def check_alignment(openie: Sequence[OpenIEPassage], corpus: Sequence[Passage]) 
 
 
 def load_corpus(path) -> tuple[list[Passage], LoadReport]:
-    """Read a corpus JSON: a list of ``{"title": ..., "text": ...}``.
+    """Read a corpus JSON: a list of ``{"title": ..., "text": ...}``, or HotpotQA's title -> sentences.
+
+    HotpotQA's corpus is one object mapping each title to its list of sentences; a passage's text is
+    the sentences joined with no separator (they keep their own leading spaces), as HippoRAG does,
+    in the file's key order.
 
     Returns
     -------
@@ -356,8 +396,13 @@ def load_corpus(path) -> tuple[list[Passage], LoadReport]:
     (1890, 0)
     """
     data, name = _read_json(path)
+    if isinstance(data, dict):
+        data = _title_sentences(name, data)
     if not isinstance(data, list):
-        raise FormatError(f"{name}: expected a JSON list of passages, got {type(data).__name__}")
+        raise FormatError(
+            f"{name}: expected a JSON list of passages or an object title -> sentences, "
+            f"got {type(data).__name__}"
+        )
     report = LoadReport(source=name, n_records=len(data))
     out = []
     seen = set()
@@ -368,6 +413,22 @@ def load_corpus(path) -> tuple[list[Passage], LoadReport]:
         seen.add(p.key)
         out.append(p)
     return out, report
+
+
+def _title_sentences(name: str, data: dict) -> list[dict]:
+    out = []
+    for title, sentences in data.items():
+        where = f"[{title!r}]"
+        if not isinstance(sentences, list):
+            raise FormatError(
+                f"{name}: expected a JSON list of passages, or HotpotQA's object title -> [sentence, ...]; "
+                f"got an object whose {where} is {type(sentences).__name__}"
+            )
+        for s_i, sent in enumerate(sentences):
+            if not isinstance(sent, str):
+                raise FormatError(f"{name}: {where}[{s_i}] must be a string, got {type(sent).__name__}")
+        out.append({"title": title, "text": "".join(sentences)})
+    return out
 
 
 def load_questions(path) -> tuple[list[Question], LoadReport]:
