@@ -270,7 +270,8 @@ def link_entities(index: HippoIndex, entities: Sequence[str], *, top_k: int = 1)
         elif norm:
             to_encode.append(e)
     if to_encode:
-        Q = check_unit_rows("encoder", index.encoder([normalize_phrase(e) for e in to_encode]), len(to_encode))
+        phrases = [normalize_phrase(e) for e in to_encode]
+        Q = check_unit_rows("encoder", index.encoder(phrases), len(to_encode))
         sims = Q @ index.embeddings_T()
         for r, e in enumerate(to_encode):
             if sp.issparse(sims):  # only the nodes sharing an n-gram with the entity are stored
