@@ -275,7 +275,10 @@ def draw_graph(
         raise ValueError(f"labels must be 'auto', 'all', 'key' or 'none', got {labels!r}")
     if scores is not None:
         scores = check_vector("scores", scores, n)
-    pos = layered_layout(A, seeds, answer=answer) if pos is None else np.asarray(pos, dtype=float)
+    if pos is None:  # dashed edges (synonymy) join the graph too, so they shape the layout
+        both = A if dashed is None else A + _symmetric_pattern(dashed)
+        pos = layered_layout(both, seeds, answer=answer)
+    pos = np.asarray(pos, dtype=float)
     if pos.shape != (n, 2):
         raise ValueError(f"pos must have shape ({n}, 2), got {pos.shape}")
     ax = _axes(ax)
@@ -375,7 +378,7 @@ def draw_graph(
             columnspacing=1.0,
         )
     ax.set_aspect("equal")
-    ax.margins(0.12, 0.1)
+    ax.margins(0.2, 0.1)  # room for the seeds' names, written outside
     ax.autoscale_view()
     ax.set_axis_off()
     if title:
