@@ -26,6 +26,8 @@
 # partial cues). Each box below names the module of this package that does the job.
 
 # %%
+import warnings
+
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -46,6 +48,9 @@ from pathfinding.ppr import personalized_pagerank
 from pathfinding.ranking import passage_scores
 from pathfinding.specificity import passage_counts, restart_vector
 from pathfinding.teaching import check, expect
+
+# BM25's library asks for Jupyter widgets to draw a progress bar; the bar is not needed here.
+warnings.filterwarnings("ignore", message="IProgress not found")
 
 fig, ax = plt.subplots(figsize=(12, 4.2), layout="constrained")
 draw_brain_map(ax=ax)
@@ -266,7 +271,7 @@ for ent, node, c in zip(link.entities, link.nodes, link.scores, strict=True):
     print(f"  entity {ent!r} -> node {real.phrases[node]!r} (cosine {c:.2f}, in {n_passages} passages)")
 
 r_real = restart_vector(real.n_nodes, seeds, specificity=real.specificity)
-print("restart with specificity:", {real.phrases[s]: round(r_real[s], 3) for s in seeds})
+print("restart with specificity:", {real.phrases[s]: round(float(r_real[s]), 3) for s in seeds})
 pi_real = personalized_pagerank(real.prepared(), r_real)
 scores_real = passage_scores(pi_real, real.mentions)
 hippo_top = np.argsort(-scores_real, kind="stable")[:10]
@@ -305,8 +310,8 @@ for rank, (h, b) in enumerate(zip(hippo_top, bm25_top, strict=True), start=1):
     print(f"{rank:<5}{th:<48}{tb}")
 print("(* = gold supporting passage)")
 recall5 = {
-    "HippoRAG": recall_at_k([hippo_top], [gold[qi]], ks=(5,))[0, 0],
-    "BM25": recall_at_k([bm25_top], [gold[qi]], ks=(5,))[0, 0],
+    "HippoRAG": float(recall_at_k([hippo_top], [gold[qi]], ks=(5,))[0, 0]),
+    "BM25": float(recall_at_k([bm25_top], [gold[qi]], ks=(5,))[0, 0]),
 }
 print("recall@5 on this question:", recall5)
 

@@ -81,12 +81,12 @@ def _box(ax, x, y, w, h, title, body, module, colour):
             lw=1.0,
         )  # fmt: skip
     )
-    ax.text(x, y + h * 0.32, title, ha="center", va="center", fontsize=8.5, fontweight="bold")
-    ax.text(x, y + h * 0.05, body, ha="center", va="center", fontsize=7)
+    ax.text(x, y + h * 0.32, title, ha="center", va="center", fontsize=10, fontweight="bold")
+    ax.text(x, y + h * 0.05, body, ha="center", va="center", fontsize=8)
     if module and module != "-":
         # "package.module.function" on two lines: boxes stay narrow and the name stays whole.
         head, _, tail = module.rpartition(".")
-        ax.text(x, y - h * 0.3, f"{head}.\n{tail}", ha="center", va="center", fontsize=6.5,
+        ax.text(x, y - h * 0.3, f"{head}.\n{tail}", ha="center", va="center", fontsize=7,
                 family="monospace", color="#1f3d7a", linespacing=1.1)  # fmt: skip
 
 
@@ -143,7 +143,7 @@ def _plain_box(ax, x, y, w, h, text, colour, *, bold=False):
             lw=1.0,
         )  # fmt: skip
     )
-    ax.text(x, y, text, ha="center", va="center", fontsize=8.5, fontweight="bold" if bold else "normal")
+    ax.text(x, y, text, ha="center", va="center", fontsize=10, fontweight="bold" if bold else "normal")
 
 
 def draw_brain_map(*, ax=None):
@@ -162,7 +162,7 @@ def draw_brain_map(*, ax=None):
         _plain_box(ax, 0.0, y, 2.6, 0.7, region, colour, bold=True)
         _arrow(ax, 1.35, y, 2.45, y, arrowstyle="<|-|>")
         _plain_box(ax, 4.3, y, 3.6, 0.9, component, colour)
-        ax.text(6.4, y, modules, ha="left", va="center", fontsize=7.5, family="monospace", color="#1f3d7a")
+        ax.text(6.4, y, modules, ha="left", va="center", fontsize=8.5, family="monospace", color="#1f3d7a")
     ax.text(0.0, 3.4, "brain (hippocampal indexing theory)", ha="center", fontsize=9.5, fontweight="bold")
     ax.text(4.3, 3.4, "HippoRAG component", ha="center", fontsize=9.5, fontweight="bold")
     ax.text(6.4, 3.4, "where it lives in this package", ha="left", fontsize=9.5, fontweight="bold")

@@ -28,7 +28,7 @@ def strict() -> bool:
     return os.environ.get(STRICT_ENV, "") not in ("", "0")
 
 
-def _fail(message: str) -> bool:
+def _fail(message: str) -> None:
     if strict():
         raise CheckFailed(message)
     print(
@@ -36,10 +36,9 @@ def _fail(message: str) -> bool:
         "  Changed a parameter on purpose? Then this is the idea your change touched.\n"
         "  If not, re-run the notebook from the top."
     )
-    return False
 
 
-def check(condition, *, idea: str) -> bool:
+def check(condition, *, idea: str) -> None:
     """Check a property the notebook teaches.
 
     Parameters
@@ -50,22 +49,21 @@ def check(condition, *, idea: str) -> bool:
 
     Returns
     -------
-    bool
-        ``condition``; a false one prints ``idea`` (or raises :class:`CheckFailed` in strict mode).
+    None
+        Nothing is shown when the check holds (so a notebook cell ends quietly); a false condition
+        prints ``idea``, or raises :class:`CheckFailed` in strict mode.
 
     Examples
     --------
     >>> check(2 > 1, idea="two is more than one")
-    True
     """
     if not isinstance(idea, str) or not idea:
         raise TypeError(f"idea must be a non-empty sentence, got {idea!r}")
-    if bool(np.all(condition)):
-        return True
-    return _fail(idea)
+    if not bool(np.all(condition)):
+        _fail(idea)
 
 
-def expect(value, expected, *, idea: str, atol: float = 0.0, rtol: float = 0.0) -> bool:
+def expect(value, expected, *, idea: str, atol: float = 0.0, rtol: float = 0.0) -> None:
     """Check that a computed value equals the number the notebook teaches, within a stated tolerance.
 
     Parameters
@@ -78,19 +76,18 @@ def expect(value, expected, *, idea: str, atol: float = 0.0, rtol: float = 0.0) 
 
     Returns
     -------
-    bool
+    None
+        As :func:`check`.
 
     Examples
     --------
     >>> expect(0.5 * 0.5 / 9, 0.0278, atol=5e-5, idea="one inflow is 0.0278")
-    True
     >>> import os
     >>> os.environ.pop("PATHFINDING_STRICT", None) and None
     >>> expect(0.03, 0.0278, atol=5e-5, idea="one inflow is 0.0278")
     CHECK DID NOT HOLD: one inflow is 0.0278 (got 0.03, expected 0.0278 within atol=5e-05)
       Changed a parameter on purpose? Then this is the idea your change touched.
       If not, re-run the notebook from the top.
-    False
     """
     if not isinstance(idea, str) or not idea:
         raise TypeError(f"idea must be a non-empty sentence, got {idea!r}")
@@ -107,9 +104,8 @@ def expect(value, expected, *, idea: str, atol: float = 0.0, rtol: float = 0.0) 
         ok = value == expected
         ok = bool(np.all(ok)) if not isinstance(ok, bool) else ok
         tol = ""
-    if ok:
-        return True
-    return _fail(f"{idea} (got {_short(value)}, expected {_short(expected)}{tol})")
+    if not ok:
+        _fail(f"{idea} (got {_short(value)}, expected {_short(expected)}{tol})")
 
 
 def _short(x) -> str:
