@@ -6,9 +6,9 @@
 #       format_name: percent
 #       format_version: '1.3'
 #   kernelspec:
-#     display_name: Python 3
+#     display_name: Python (pathfinding)
 #     language: python
-#     name: python3
+#     name: pathfinding
 # ---
 
 # %% [markdown]
@@ -31,9 +31,11 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
+from pathfinding.draw import show
 from pathfinding.experiment import regenerate, run_experiment
 from pathfinding.findings import chance_interval
 from pathfinding.ranking import RANKERS, mention_count_scores, rank_of
+from pathfinding.teaching import check
 
 TRIALS = 200
 result = run_experiment(hops=(1, 2, 3), trials=TRIALS, seed=0, progress=False)
@@ -62,12 +64,24 @@ for row in result.summary():
 # %%
 for name in ("ppr", "ppr_no_specificity"):
     for h in (1, 2, 3):
-        assert summary[name, h].mean == 1.0 and summary[name, h].hit_at_1 == 1.0
+        check(
+            summary[name, h].mean == 1.0 and summary[name, h].hit_at_1 == 1.0,
+            idea="PPR ranks the answer first at every depth, in every trial",
+        )
 for name in ("mention_count", "rq_neighbours"):
-    assert summary[name, 1].mean == 1.0
+    check(
+        summary[name, 1].mean == 1.0,
+        idea="at one hop the answer shares a passage with each seed, so counting passages finds it",
+    )
     for h in (2, 3):
-        assert summary[name, h].mean == 9.0 and summary[name, h].hit_at_1 == 0.0
-assert all(summary["rq_nodes", h].mean == 9.0 for h in (1, 2, 3))
+        check(
+            summary[name, h].mean == 9.0 and summary[name, h].hit_at_1 == 0.0,
+            idea="beyond one hop the answer ties with every dead end at 0: expected rank 9 of 17",
+        )
+check(
+    all(summary["rq_nodes", h].mean == 9.0 for h in (1, 2, 3)),
+    idea="the restart vector alone scores only the seeds: chance (9) at every depth",
+)
 
 # %%
 fig, ax = plt.subplots(figsize=(7, 4))
@@ -87,6 +101,7 @@ ax.set(
 ax.invert_yaxis()
 ax.legend(fontsize=8, loc="center right")
 fig.tight_layout()
+show(fig, "03_figure_1")
 
 # %% [markdown]
 # ## Why chance is 9
@@ -104,20 +119,29 @@ fig.tight_layout()
 # %%
 ranks = np.arange(1, 18)
 print("one uniform rank on 1..17: mean", ranks.mean(), " variance", ranks.var())
-assert ranks.mean() == 9.0 and ranks.var() == 24.0
+check(
+    ranks.mean() == 9.0 and ranks.var() == 24.0,
+    idea="a uniformly random rank among 17 has mean 9 and variance 24",
+)
 intervals = {n: chance_interval(17, n) for n in (TRIALS, 1000)}
 for n, (lo, hi) in intervals.items():
     print(f"N = {n:4d}: 95% of chance-level means fall in [{lo:.2f}, {hi:.2f}]")
 half_200 = intervals[TRIALS][1] - 9
 half_1000 = intervals[1000][1] - 9
-assert abs(half_1000 - 1.959963984540054 * np.sqrt(24 / 1000)) < 1e-12
-assert abs(half_1000 - 0.3036) < 1e-4
+check(
+    abs(half_1000 - 1.959963984540054 * np.sqrt(24 / 1000)) < 1e-12,
+    idea="the 95% half-width of a chance-level mean is 1.96 * sqrt(24 / N)",
+)
+check(abs(half_1000 - 0.3036) < 1e-4, idea="at N = 1000 trials the half-width is 0.3036")
 
 # check the formula by simulating 20,000 runs of N = 1000 random ranks
 sim = np.random.default_rng(0).integers(1, 18, size=(20_000, 1000)).mean(axis=1)
 lo_sim, hi_sim = np.percentile(sim, [2.5, 97.5])
 print(f"simulated 95% range for N = 1000: [{lo_sim:.2f}, {hi_sim:.2f}]")
-assert abs(lo_sim - (9 - half_1000)) < 0.02 and abs(hi_sim - (9 + half_1000)) < 0.02
+check(
+    abs(lo_sim - (9 - half_1000)) < 0.02 and abs(hi_sim - (9 + half_1000)) < 0.02,
+    idea="the simulated 95% interval of chance-level means matches the formula",
+)
 
 # %% [markdown]
 # A reference run of the chapter (1000 trials) reported mention counting at **9.21** with random
@@ -127,12 +151,21 @@ assert abs(lo_sim - (9 - half_1000)) < 0.02 and abs(hi_sim - (9 + half_1000)) < 
 
 # %%
 reference_mean = 9.21  # the chapter's reference run, quoted; not recomputed here
-assert 9 - half_1000 < reference_mean < 9 + half_1000
+check(
+    9 - half_1000 < reference_mean < 9 + half_1000,
+    idea="9.21 lies inside the chance interval at N = 1000: it is chance, not a signal",
+)
 big = run_experiment(hops=(2,), trials=1000, seed=0, rankers=["mention_count"], progress=False)
 row = big.summary()[0]
 print(f"this package, seed 0, 1000 trials: mention_count random-tie mean {row.mean_random:.3f}")
-assert 9 - half_1000 < row.mean_random < 9 + half_1000
-assert abs(summary["mention_count", 2].mean_random - 9) < half_200
+check(
+    9 - half_1000 < row.mean_random < 9 + half_1000,
+    idea="this package's 1000-trial mention-count mean is inside the chance interval",
+)
+check(
+    abs(summary["mention_count", 2].mean_random - 9) < half_200,
+    idea="the 200-trial mention-count mean is inside its chance interval",
+)
 
 # %%
 fig, ax = plt.subplots(figsize=(7, 3.6))
@@ -146,6 +179,7 @@ ax.set(
 )
 ax.legend()
 fig.tight_layout()
+show(fig, "03_figure_2")
 
 # %% [markdown]
 # ## One instance, read as passages
@@ -179,7 +213,10 @@ print(
     " with both seeds:",
     both_seeds.sum(),
 )
-assert (has_seed & has_answer).sum() == 0 and both_seeds.sum() == 0
+check(
+    (has_seed & has_answer).sum() == 0 and both_seeds.sum() == 0,
+    idea="no passage mentions a seed together with the answer, and none mentions both seeds",
+)
 
 mc = mention_count_scores(inst.mentions, inst.seeds)
 pi = RANKERS["ppr"](inst)
@@ -192,9 +229,15 @@ print(
 print(
     "ranks: mention count", rank_of(mc, answer, inst.candidates), " PPR", rank_of(pi, answer, inst.candidates)
 )
-assert mc[answer] == 0 and np.all(mc[dead] == 0)
-assert rank_of(pi, answer, inst.candidates) == 1.0
-assert abs(pi[answer] / pi[dead].max() - 2.0) < 1e-6
+check(
+    mc[answer] == 0 and np.all(mc[dead] == 0),
+    idea="mention counting scores the answer 0, like every dead end",
+)
+check(rank_of(pi, answer, inst.candidates) == 1.0, idea="PPR ranks the answer first on this instance")
+check(
+    abs(pi[answer] / pi[dead].max() - 2.0) < 1e-6,
+    idea="the answer holds twice the best dead end's PPR mass on the 2-hop instance",
+)
 
 # %% [markdown]
 # Mention counting scores the answer 0, like every dead end: it never sees a passage that holds a

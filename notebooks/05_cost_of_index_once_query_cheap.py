@@ -6,9 +6,9 @@
 #       format_name: percent
 #       format_version: '1.3'
 #   kernelspec:
-#     display_name: Python 3
+#     display_name: Python (pathfinding)
 #     language: python
-#     name: python3
+#     name: pathfinding
 # ---
 
 # %% [markdown]
@@ -39,6 +39,8 @@ from pathfinding.costs import (
     online_calls,
     time_ppr,
 )
+from pathfinding.draw import show
+from pathfinding.teaching import check
 
 # %% [markdown]
 # ## The assumptions, stated as parameters
@@ -88,8 +90,11 @@ for q in (1_000, 20_000, 1_000_000):
         f"{q:>9,} queries: HippoRAG {h:>11,.0f}  iterative {it:>11,.0f}  "
         f"offline share of HippoRAG's bill {float(offline_share(n_passages, q, model)):.1%}"
     )
-assert q_star == 20_000
-assert float(offline_share(n_passages, 1_000, model)) > 0.95
+check(q_star == 20_000, idea="with the default cost model the break-even is 20,000 queries")
+check(
+    float(offline_share(n_passages, 1_000, model)) > 0.95,
+    idea="at 1,000 queries the offline bill is over 95% of the total",
+)
 
 # %%
 fig, ax = plt.subplots(figsize=(7, 4))
@@ -106,6 +111,7 @@ ax.annotate(
 ax.set(xlabel="queries served", ylabel="LLM call-equivalents", title=f"{n_passages:,} passages")
 ax.legend(fontsize=8)
 fig.tight_layout()
+show(fig, "05_figure_1")
 
 # %% [markdown]
 # ## How the break-even moves with the assumptions
@@ -127,11 +133,15 @@ scenarios = {
 for name, m in scenarios.items():
     q = float(break_even_queries(n_passages, m))
     print(f"{name:<38} break-even after {q:>12,.0f} queries = {q / n_passages:.3g} per passage")
-assert (
+check(
     abs(float(break_even_queries(n_passages, scenarios["4 steps of 1 unit (4-hop questions)"])) - 20_000 / 3)
-    < 1e-9
+    < 1e-9,
+    idea="with 4-step questions the break-even is 20,000 / 3 queries",
 )
-assert np.isinf(break_even_queries(n_passages, scenarios["1 step of 1 unit (no saving)"]))
+check(
+    np.isinf(break_even_queries(n_passages, scenarios["1 step of 1 unit (no saving)"])),
+    idea="an iterative retriever that needs one step costs the same per query: it never breaks even",
+)
 
 # %% [markdown]
 # ## The whole plane: corpus size × query volume
@@ -165,8 +175,15 @@ ax.set(
 )
 fig.colorbar(mesh, ax=ax, label="log10 ratio")
 fig.tight_layout()
-assert np.all((ratio < 1) == (Q > break_even_queries(N, model)))
-assert model.per_query_iterative == 2 * model.per_query  # why the two lines coincide here
+show(fig, "05_figure_2")
+check(
+    np.all((ratio < 1) == (Q > break_even_queries(N, model))),
+    idea="the plane's shading agrees with the closed-form break-even",
+)
+check(
+    model.per_query_iterative == 2 * model.per_query,
+    idea="here an iterative query costs twice a HippoRAG query, so the two lines coincide",
+)
 
 # %% [markdown]
 # ## What replaced the online LLM calls: PPR time against graph size
@@ -194,9 +211,14 @@ edges = np.array([t.n_edges for t in timings])
 secs = np.array([t.seconds for t in timings])
 slope = np.polyfit(np.log(edges), np.log(secs), 1)[0]
 print(f"log-log slope of query time against edges: {slope:.2f} (1 = linear)")
-assert [t.n_edges for t in timings] == [10 * n for n in sizes]
+check(
+    [t.n_edges for t in timings] == [10 * n for n in sizes], idea="each generated graph has 10 edges per node"
+)
 iterations = [t.iterations for t in timings]
-assert max(iterations) - min(iterations) <= 3  # the restart bounds the sweeps, whatever the size
+check(
+    max(iterations) - min(iterations) <= 3,
+    idea="the restart bounds the number of sweeps, whatever the graph size",
+)
 
 # %% [markdown]
 # The iteration count barely moves with size: with restart probability 0.5 every sweep shrinks the
@@ -220,3 +242,4 @@ ax.loglog(edges, [t.prepare_seconds * 1e3 for t in timings], "s--", label="prepa
 ax.set(xlabel="stored (directed) edges", ylabel="milliseconds", title="The walk scales with the edges")
 ax.legend()
 fig.tight_layout()
+show(fig, "05_figure_3")
