@@ -46,6 +46,21 @@ check(
 )
 
 # %% [markdown]
+# ## The two stars, drawn
+#
+# The seeds (squares) sit outside, the answer (star) in the middle where their edges meet, and
+# each seed's dead ends (triangles) fan out from it. On the right, `star_pair(3)` with each
+# passage written on its edge: every passage is one fact and mentions exactly two nodes.
+
+# %%
+from pathfinding.draw import draw_instance, draw_mass_spreading  # noqa: E402
+
+fig, (ax_big, ax_small) = plt.subplots(1, 2, figsize=(12, 4.6), layout="constrained")
+draw_instance(toy, ax=ax_big, title="star_pair(9): the chapter's two stars")
+draw_instance(star_pair(3), ax=ax_small, passages=True, legend=False, title="star_pair(3), passages on edges")
+show(fig, "01_two_stars")
+
+# %% [markdown]
 # ## One step of the walk, by hand
 #
 # The walk starts on the restart vector: half its mass on `u`, half on `w`. One PPR step keeps
@@ -57,6 +72,11 @@ check(
 # * The answer `a` has two in-flows (from `u` and from `w`): **0.0556**.
 #
 # The ratio is exactly 2: the answer is the only node where both seeds' flows meet.
+
+# %% [markdown]
+# The cell below is the course's first call to the package's PPR. It compiles the numba kernels:
+# several seconds the first time on a machine; the compiled code is cached on disk, so later runs
+# (and later notebooks) start in about a second.
 
 # %%
 restart_prob = 0.5
@@ -81,6 +101,18 @@ check(
     abs(one_step[a] / one_step[d1] - 2.0) < 1e-12,
     idea="after one step the answer holds twice a dead end's mass",
 )
+
+# %% [markdown]
+# ## The mass spreading, drawn
+#
+# *Predict* before running: after 0, 1, 2, 3 and 5 steps, where is the mass? The panels share one
+# scale (node area and colour are the mass; the seeds, which hold far more, are drawn at the cap).
+# Watch the answer: twice a dead end's size in every panel from k = 1 on, while all of them swing.
+
+# %%
+fig, axes = plt.subplots(2, 3, figsize=(13, 7.5), layout="constrained")
+draw_mass_spreading(toy, ks=(0, 1, 2, 3, 5), axes=axes.ravel())
+show(fig, "01_mass_spreading")
 
 # %% [markdown]
 # ## Iterate to the stationary distribution

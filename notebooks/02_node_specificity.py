@@ -55,6 +55,33 @@ check(
     idea="seeds found in 20 and 5 passages get restart 1/20 and 1/5 renormalised: 0.20 and 0.80",
 )
 
+# %%
+from pathfinding.diagrams import draw_matrix_p, draw_restart_bars  # noqa: E402
+
+fig, ax = plt.subplots(figsize=(5.4, 3.4), layout="constrained")
+draw_restart_bars((20, 5), names=("seed in 20 passages", "seed in 5 passages"), ax=ax)
+show(fig, "02_restart_bars")
+
+# %% [markdown]
+# Where `|P_i|` comes from: the count matrix **P** (one row per node, one column per passage) of a
+# small instance whose first seed is a hub (one hop, two dead ends per seed, three hub passages).
+# A row's count is `|P_i|`. Beside it, the passage scores `π·P` after PPR with specificity; the
+# answer's passages are orange.
+
+# %%
+small = make_instance(1, distractors=2, hub_passages=3, rng=0)
+pi_small = RANKERS["ppr"](small)
+answer_passages = np.flatnonzero((small.facts == small.answer).any(axis=1))
+fig, axes = plt.subplots(1, 2, figsize=(12, 4.4), width_ratios=[1, 1.3], layout="constrained")
+draw_matrix_p(
+    small.mentions, pi_small, node_names=small.node_names, passage_labels=small.passages,
+    highlight=answer_passages, axes=axes,
+)  # fmt: skip
+show(fig, "02_matrix_p")
+seed_counts = passage_counts(small.mentions)[small.seeds]
+print("|P_i| of the two seeds (their rows' counts):", seed_counts)
+check(seed_counts.tolist() == [6, 3], idea="the hub seed is in 2 + 1 + 3 = 6 passages, the other in 3")
+
 # %% [markdown]
 # ## A hub seed
 #

@@ -27,6 +27,43 @@
 # and one *bridge* chain of `hops` facts; the two bridges meet at the answer. Candidates are the
 # answer and the 16 dead ends. We ask where each ranker puts the answer as `hops` grows.
 
+# %% [markdown]
+# ## One instance, drawn
+#
+# One 2-hop instance, laid out by breadth-first distance from the two seeds (squares, outside):
+# each seed's 8 dead-end chains fan out, its bridge chain runs straight to the answer (star) in the
+# middle. Node area and colour are each ranker's score. *Predict* before looking: which ranker
+# can tell the star from the triangles?
+
+# %%
+import matplotlib.pyplot as plt
+
+from pathfinding.draw import draw_mass_spreading, draw_scores_side_by_side, show
+from pathfinding.instances import make_instance
+from pathfinding.ranking import RANKERS
+
+drawn = make_instance(2, rng=0)
+scores = {"PPR with specificity": RANKERS["ppr"](drawn), "mention count": RANKERS["mention_count"](drawn)}
+fig, axes = plt.subplots(1, 2, figsize=(13, 5), layout="constrained")
+draw_scores_side_by_side(drawn, scores, axes=axes)
+show(fig, "03_ppr_vs_mention_count")
+
+# %% [markdown]
+# Mention counting gives the star nothing: no passage mentions a seed and the answer together, so
+# the answer ties with every dead end at 0 (the chain nodes next to the seeds score 1). PPR's mass
+# reaches the star from both sides. How the mass gets there, step by step:
+
+# %%
+fig, axes = plt.subplots(2, 3, figsize=(15, 8.5), layout="constrained")
+draw_mass_spreading(drawn, ks=(0, 1, 2, 3, 5), axes=axes.ravel())
+show(fig, "03_mass_spreading")
+
+# %% [markdown]
+# After one step only the seeds' neighbours hold mass; the star and the dead ends are two steps
+# away and fill at the same time from k = 2 on, the star from both seeds at once.
+#
+# ## The experiment
+
 # %%
 import matplotlib.pyplot as plt
 import numpy as np

@@ -60,6 +60,30 @@ def cell(row):
 
 
 # %% [markdown]
+# ## The shapes, drawn
+#
+# Before the numbers, one instance of each shape, laid out by breadth-first distance from the
+# seeds (squares, outside) with the answer (star) where the bridges meet; node area and colour are
+# the PPR mass, and the answer's rank among the candidates is written on each panel. *Predict*,
+# before reading the sections below: in which panels does the star lose?
+
+# %%
+from pathfinding.draw import draw_instance  # noqa: E402
+
+shapes = {
+    "the default: 2 hops": (make_instance(2, rng=0), "ppr"),
+    "branching bridges: 3 hops, b = 1": (make_instance(3, bridge_branching=1, rng=0), "ppr"),
+    "a decoy: 3 hops, decoy_hops = 1": (make_instance(3, decoy_hops=1, rng=0), "ppr"),
+    "unequal depths: hops = (1, 3)": (make_instance((1, 3), rng=0), "ppr"),
+    "hub seed (64 passages), with specificity": (make_instance(2, hub_passages=64, rng=0), "ppr"),
+    "the same hub, without specificity": (make_instance(2, hub_passages=64, rng=0), "ppr_no_specificity"),
+}
+fig, axes = plt.subplots(2, 3, figsize=(16, 9.5), layout="constrained")
+for ax, (title, (inst, ranker)) in zip(axes.ravel(), shapes.items(), strict=True):
+    draw_instance(inst, RANKERS[ranker](inst), ax=ax, title=title, colorbar=False, legend=ax is axes[0, 0])
+show(fig, "04_shapes")
+
+# %% [markdown]
 # ## 1. Branching along the bridge chains
 #
 # With `bridge_branching = b`, every interior node of both bridge chains gets `b` extra leaf

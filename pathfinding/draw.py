@@ -156,7 +156,11 @@ def layered_layout(graph, seeds, *, answer: int | None = None) -> np.ndarray:
             continue
         leaves, leaves_of = _leaf_order(children, seed, touches)
         slot = {leaf: i for i, leaf in enumerate(leaves)}
-        spread = np.linspace(-half_width, half_width, len(leaves)) if len(leaves) > 1 else np.zeros(1)
+        # A hub's many leaves need more room than the fan toward the centre: the fan opens up to
+        # wrap round the seed's outer side (two seeds only, where that side is empty).
+        wide = min(0.85 * np.pi, 0.045 * len(leaves)) if k == 2 else half_width
+        width = max(half_width, wide)
+        spread = np.linspace(-width, width, len(leaves)) if len(leaves) > 1 else np.zeros(1)
         inward = -seed_xy[s]
         mirror = -1.0 if (k == 2 and s == 1) else 1.0  # two seeds: the right fan mirrors the left
         for v in leaves_of:
@@ -254,7 +258,9 @@ def draw_graph(
     dashed : sparse matrix, optional
         Extra edges drawn dashed (for example synonymy edges).
     vmax : float, optional
-        Score drawn at full size; default the largest score outside the seeds (or overall, if that is 0).
+        Score drawn at full size; default the largest candidate score (so the answer and the dead
+        ends use the whole scale; seeds and the chain nodes next to them are drawn at the cap), or
+        the largest score outside the seeds when no candidate scores above 0.
     cmap : str, default "viridis"
     colorbar, legend, rank_text : bool, default True
         ``rank_text`` writes the answer's rank among the candidates (needs scores, answer, candidates).
@@ -302,8 +308,10 @@ def draw_graph(
     cat = _categories(n, seeds, answer, candidates)
     norm = None
     if scores is not None:
-        if vmax is None:
-            rest = scores[cat != "seed"]
+        if vmax is None:  # the scale of the nodes being compared: the candidates, else all but the seeds
+            rest = scores[(cat == "candidate") | (cat == "answer")]
+            if not (rest.size and rest.max() > 0):
+                rest = scores[cat != "seed"]
             vmax = float(rest.max()) if rest.size and rest.max() > 0 else float(scores.max())
         vmax = vmax if vmax > 0 else 1.0
         norm = Normalize(0.0, vmax)
@@ -320,7 +328,8 @@ def draw_graph(
             size = 14.0 + big * frac[who]
             colour = plt.get_cmap(cmap)(norm(scores[who]))
         if kind == "answer":
-            size = size * 2.2
+            # A star fills less of its box than a triangle does; this keeps inked area ~ score.
+            size = size * (1.3 if scores is not None else 2.0)
         ax.scatter(
             pos[who, 0], pos[who, 1], s=size, c=colour, marker=marker, edgecolors=edge,
             linewidths=1.6 if kind in ("seed", "answer") else 0.8, zorder=3, label=label,
@@ -350,7 +359,8 @@ def draw_graph(
                 ax.annotate(
                     names[v], pos[v], xytext=(dx, dy), textcoords="offset points", ha=ha,
                     va="center" if ha != "center" else "bottom", fontsize=7 if show_all else 8,
-                    fontweight="bold" if cat[v] in ("seed", "answer") else "normal", zorder=4,
+                    fontweight="bold" if cat[v] in ("seed", "answer") else "normal",
+                    bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.7}, zorder=4,
                 )  # fmt: skip
     if scores is not None and colorbar:
         sm = plt.cm.ScalarMappable(norm=norm, cmap=cmap)
@@ -438,8 +448,8 @@ def mass_after(inst, k: int, *, restart_prob: float = 0.5, specificity: bool = T
 def draw_mass_spreading(inst, ks: Sequence[int] = (0, 1, 2, 3, 5), *, converged=True, axes=None, **kw):
     """Small multiples of the walk: the mass after each ``k`` in ``ks`` iterations, then at convergence.
 
-    All panels share one colour and size scale (the largest non-seed mass over all panels), so a
-    node that grows between panels visibly grows.
+    All panels share one colour and size scale (the largest candidate mass over all panels; larger
+    masses are drawn at the cap), so a node that grows between panels visibly grows.
 
     Parameters
     ----------
@@ -470,9 +480,7 @@ def draw_mass_spreading(inst, ks: Sequence[int] = (0, 1, 2, 3, 5), *, converged=
     axes = list(axes)
     if len(axes) < len(steps):
         raise ValueError(f"need {len(steps)} axes (one per panel), got {len(axes)}")
-    not_seed = np.ones(inst.n_nodes, dtype=bool)
-    not_seed[inst.seeds] = False
-    vmax = max(float(m[not_seed].max()) for m in masses) or 1.0
+    vmax = max(float(m[inst.candidates].max()) for m in masses) or 1.0
     pos = layered_layout(inst.graph, inst.seeds, answer=inst.answer)
     dead = np.setdiff1d(inst.candidates, [inst.answer])
     for i, (k, m, ax) in enumerate(zip(steps, masses, axes, strict=False)):
