@@ -73,8 +73,9 @@ small = make_instance(1, distractors=2, hub_passages=3, rng=0)
 pi_small = RANKERS["ppr"](small)
 answer_passages = np.flatnonzero((small.facts == small.answer).any(axis=1))
 fig, axes = plt.subplots(1, 2, figsize=(12, 4.4), width_ratios=[1, 1.3], layout="constrained")
+row_names = [name + (" (seed)" if i in small.seeds else "") for i, name in enumerate(small.node_names)]
 draw_matrix_p(
-    small.mentions, pi_small, node_names=small.node_names, passage_labels=small.passages,
+    small.mentions, pi_small, node_names=row_names, passage_labels=small.passages,
     highlight=answer_passages, axes=axes,
 )  # fmt: skip
 show(fig, "02_matrix_p")

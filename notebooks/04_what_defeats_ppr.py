@@ -78,7 +78,7 @@ shapes = {
     "hub seed (64 passages), with specificity": (make_instance(2, hub_passages=64, rng=0), "ppr"),
     "the same hub, without specificity": (make_instance(2, hub_passages=64, rng=0), "ppr_no_specificity"),
 }
-fig, axes = plt.subplots(2, 3, figsize=(16, 9.5), layout="constrained")
+fig, axes = plt.subplots(3, 2, figsize=(13, 15), layout="constrained")
 for ax, (title, (inst, ranker)) in zip(axes.ravel(), shapes.items(), strict=True):
     draw_instance(inst, RANKERS[ranker](inst), ax=ax, title=title, colorbar=False, legend=ax is axes[0, 0])
 show(fig, "04_shapes")

@@ -309,7 +309,7 @@ def draw_graph(
     norm = None
     if scores is not None:
         if vmax is None:  # the scale of the nodes being compared: the candidates, else all but the seeds
-            rest = scores[(cat == "candidate") | (cat == "answer")]
+            rest = scores[(cat == "candidate") | (cat == "answer")] if candidates is not None else scores[:0]
             if not (rest.size and rest.max() > 0):
                 rest = scores[cat != "seed"]
             vmax = float(rest.max()) if rest.size and rest.max() > 0 else float(scores.max())

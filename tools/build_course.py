@@ -33,7 +33,7 @@ def build(path: Path, out: Path, kernel: str, timeout: int) -> tuple[float, int]
     nbformat.write(nb, out / f"{path.stem}.ipynb")
     html, _ = HTMLExporter().from_notebook_node(nb, resources={"metadata": {"name": path.stem}})
     (out / f"{path.stem}.html").write_text(html, encoding="utf-8")
-    return seconds, html.count("data:image/png;base64")
+    return seconds, html.count('src="data:image/png;base64')
 
 
 def main(argv: list[str] | None = None) -> int:
