@@ -6,9 +6,9 @@
 #       format_name: percent
 #       format_version: '1.3'
 #   kernelspec:
-#     display_name: Python 3
+#     display_name: Python (pathfinding)
 #     language: python
-#     name: python3
+#     name: pathfinding
 # ---
 
 # %% [markdown]
@@ -30,7 +30,9 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
+from pathfinding.draw import show
 from pathfinding.ppr import personalized_pagerank, ppr_solve
+from pathfinding.teaching import check
 from pathfinding.toy import star_pair
 
 toy = star_pair(9)
@@ -39,7 +41,25 @@ degree = toy.graph.sum(axis=1)
 print(f"{toy.n_nodes} nodes, {toy.n_passages} passages (one per edge)")
 print("degrees: u =", degree[u], " w =", degree[w], " a =", degree[a], " d1 =", degree[d1])
 print("a few passages:", toy.passages[:3])
-assert (toy.n_nodes, degree[u], degree[w], degree[a], degree[d1]) == (19, 9, 9, 2, 1)
+check(
+    (toy.n_nodes, degree[u], degree[w], degree[a], degree[d1]) == (19, 9, 9, 2, 1),
+    idea="star_pair(9) is the chapter's two stars: 19 nodes, seeds of degree 9, answer 2, dead end 1",
+)
+
+# %% [markdown]
+# ## The two stars, drawn
+#
+# The seeds (squares) sit outside, the answer (star) in the middle where their edges meet, and
+# each seed's dead ends (triangles) fan out from it. On the right, `star_pair(3)` with each
+# passage written on its edge: every passage is one fact and mentions exactly two nodes.
+
+# %%
+from pathfinding.draw import draw_instance, draw_mass_spreading  # noqa: E402
+
+fig, (ax_big, ax_small) = plt.subplots(1, 2, figsize=(12, 4.6), layout="constrained")
+draw_instance(toy, ax=ax_big, title="star_pair(9): the chapter's two stars")
+draw_instance(star_pair(3), ax=ax_small, passages=True, legend=False, title="star_pair(3), passages on edges")
+show(fig, "01_two_stars")
 
 # %% [markdown]
 # ## One step of the walk, by hand
@@ -56,6 +76,11 @@ assert (toy.n_nodes, degree[u], degree[w], degree[a], degree[d1]) == (19, 9, 9, 
 #
 # The ratio is exactly 2: the answer is the only node where both seeds' flows meet.
 
+# %% [markdown]
+# The cell below is the course's first call to the package's PPR. It compiles the numba kernels:
+# several seconds the first time on a machine; the compiled code is cached on disk, so later runs
+# (and later notebooks) start in about a second.
+
 # %%
 restart_prob = 0.5
 seed_mass = 0.5  # the restart vector splits its mass equally over the two seeds
@@ -65,10 +90,34 @@ print({k: round(v, 4) for k, v in by_hand.items()})
 
 one_step = personalized_pagerank(toy.graph, toy.seeds, restart_prob=restart_prob, tol=0, max_iter=1)
 print("package, one iteration: a =", round(one_step[a], 4), " d1 =", round(one_step[d1], 4))
-assert round(per_inflow, 4) == 0.0278
-assert abs(one_step[a] - 2 * per_inflow) < 1e-15
-assert abs(one_step[d1] - per_inflow) < 1e-15
-assert abs(one_step[a] / one_step[d1] - 2.0) < 1e-12
+check(
+    round(per_inflow, 4) == 0.0278,
+    idea="one inflow is (1 - restart_prob) * 0.5 / 9 = 0.0278 at restart_prob = 0.5",
+)
+check(
+    abs(one_step[a] - 2 * per_inflow) < 1e-15,
+    idea="after one step the answer holds exactly two inflows, one from each seed",
+)
+check(
+    abs(one_step[d1] - per_inflow) < 1e-15,
+    idea="after one step a dead end holds exactly one inflow, from its own seed",
+)
+check(
+    abs(one_step[a] / one_step[d1] - 2.0) < 1e-12,
+    idea="after one step the answer holds twice a dead end's mass",
+)
+
+# %% [markdown]
+# ## The mass spreading, drawn
+#
+# *Predict* before running: after 0, 1, 2, 3 and 5 steps, where is the mass? The panels share one
+# scale (node area and colour are the mass; the seeds, which hold far more, are drawn at the cap).
+# Watch the answer: twice a dead end's size in every panel from k = 1 on, while all of them swing.
+
+# %%
+fig, axes = plt.subplots(2, 3, figsize=(13, 7.5), layout="constrained")
+draw_mass_spreading(toy, ks=(0, 1, 2, 3, 5), axes=axes.ravel())
+show(fig, "01_mass_spreading")
 
 # %% [markdown]
 # ## Iterate to the stationary distribution
@@ -96,12 +145,23 @@ print(
     f"converged after {stationary.iterations} iterations (certified L1 error <= {stationary.error_bound:.1e})"
 )
 print(f"stationary: a = {pi[a]:.4f}, d1 = {pi[d1]:.4f}, u = {pi[u]:.4f}, ratio a/d1 = {pi[a] / pi[d1]:.12f}")
-assert stationary.converged
-assert np.allclose(ratios, 2.0, atol=1e-12)
-assert trajectory[0, a] > pi[a] > trajectory[1, a]  # the first swing overshoots, the second undershoots
-assert abs(pi[a] / pi[d1] - 2.0) < 1e-9
-assert abs(pi[a] - 1 / 27) < 1e-9 and pi[a] < one_step[a]  # smaller than one step, not larger
-assert abs(pi.sum() - 1.0) < 1e-12
+check(
+    stationary.converged, idea="the walk converges to its stationary distribution within the iteration budget"
+)
+check(
+    np.allclose(ratios, 2.0, atol=1e-12),
+    idea="the answer/dead-end ratio is 2 at every step, because the answer always gets both seeds' shares",
+)
+check(
+    trajectory[0, a] > pi[a] > trajectory[1, a],
+    idea="the first swing overshoots the stationary value and the second undershoots it",
+)
+check(abs(pi[a] / pi[d1] - 2.0) < 1e-9, idea="at convergence the answer still holds twice a dead end's mass")
+check(
+    abs(pi[a] - 1 / 27) < 1e-9 and pi[a] < one_step[a],
+    idea="the stationary answer mass is 1/27, smaller than after one step (the chapter says larger)",
+)
+check(abs(pi.sum() - 1.0) < 1e-12, idea="PPR mass is a probability distribution: it sums to 1")
 
 # %%
 fig, (ax_mass, ax_ratio) = plt.subplots(1, 2, figsize=(10, 3.6))
@@ -118,6 +178,7 @@ ax_ratio.set(
     xlabel="power iterations", ylabel="mass(a) / mass(d1)", ylim=(0, 3), title="The ratio is 2 at every step"
 )
 fig.tight_layout()
+show(fig, "01_figure_1")
 
 # %% [markdown]
 # ## The ratio does not depend on the seeds' degree
@@ -136,8 +197,11 @@ for deg in degrees:
 levels = np.array(levels)
 for deg, (pa, pd) in zip(degrees, levels, strict=True):
     print(f"degree {deg:4d}: answer {pa:.5f}  dead end {pd:.5f}  ratio {pa / pd:.9f}")
-assert np.allclose(levels[:, 0] / levels[:, 1], 2.0, atol=1e-8)
-assert np.all(np.diff(levels[:, 0]) < 0)  # the level falls as the stars grow
+check(
+    np.allclose(levels[:, 0] / levels[:, 1], 2.0, atol=1e-8),
+    idea="the ratio 2 does not depend on the seeds' degree",
+)
+check(np.all(np.diff(levels[:, 0]) < 0), idea="the level of mass falls as the stars grow")
 
 # %%
 fig, ax = plt.subplots(figsize=(6, 3.6))
@@ -150,6 +214,7 @@ ax.set(
 )
 ax.legend()
 fig.tight_layout()
+show(fig, "01_figure_2")
 
 # %% [markdown]
 # **What to take away.** Mass sums where walks meet. Nothing in this argument needs a passage that

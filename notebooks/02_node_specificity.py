@@ -6,9 +6,9 @@
 #       format_name: percent
 #       format_version: '1.3'
 #   kernelspec:
-#     display_name: Python 3
+#     display_name: Python (pathfinding)
 #     language: python
-#     name: python3
+#     name: pathfinding
 # ---
 
 # %% [markdown]
@@ -30,10 +30,12 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
+from pathfinding.draw import show
 from pathfinding.incremental import replay_additions
 from pathfinding.instances import make_instance
 from pathfinding.ranking import RANKERS, passage_scores, rank_of
 from pathfinding.specificity import node_specificity, passage_counts, restart_vector
+from pathfinding.teaching import check
 
 # %% [markdown]
 # ## The worked example
@@ -47,8 +49,39 @@ s = np.array([1 / 20, 1 / 5])
 plain = restart_vector(2, [0, 1])
 weighted = restart_vector(2, [0, 1], specificity=s)
 print("without specificity:", plain, "  with:", weighted)
-assert np.allclose(plain, [0.5, 0.5])
-assert np.allclose(weighted, [0.2, 0.8], atol=1e-15)
+check(np.allclose(plain, [0.5, 0.5]), idea="without specificity every seed gets the same restart mass")
+check(
+    np.allclose(weighted, [0.2, 0.8], atol=1e-15),
+    idea="seeds found in 20 and 5 passages get restart 1/20 and 1/5 renormalised: 0.20 and 0.80",
+)
+
+# %%
+from pathfinding.diagrams import draw_matrix_p, draw_restart_bars  # noqa: E402
+
+fig, ax = plt.subplots(figsize=(5.4, 3.4), layout="constrained")
+draw_restart_bars((20, 5), names=("seed in 20 passages", "seed in 5 passages"), ax=ax)
+show(fig, "02_restart_bars")
+
+# %% [markdown]
+# Where `|P_i|` comes from: the count matrix **P** (one row per node, one column per passage) of a
+# small instance whose first seed is a hub (one hop, two dead ends per seed, three hub passages).
+# A row's count is `|P_i|`. Beside it, the passage scores `π·P` after PPR with specificity; the
+# answer's passages are orange.
+
+# %%
+small = make_instance(1, distractors=2, hub_passages=3, rng=0)
+pi_small = RANKERS["ppr"](small)
+answer_passages = np.flatnonzero((small.facts == small.answer).any(axis=1))
+fig, axes = plt.subplots(1, 2, figsize=(12, 4.4), width_ratios=[1, 1.3], layout="constrained")
+row_names = [name + (" (seed)" if i in small.seeds else "") for i, name in enumerate(small.node_names)]
+draw_matrix_p(
+    small.mentions, pi_small, node_names=row_names, passage_labels=small.passages,
+    highlight=answer_passages, axes=axes,
+)  # fmt: skip
+show(fig, "02_matrix_p")
+seed_counts = passage_counts(small.mentions)[small.seeds]
+print("|P_i| of the two seeds (their rows' counts):", seed_counts)
+check(seed_counts.tolist() == [6, 3], idea="the hub seed is in 2 + 1 + 3 = 6 passages, the other in 3")
 
 # %% [markdown]
 # ## A hub seed
@@ -63,8 +96,11 @@ inst = make_instance(2, hub_passages=64, rng=0)
 counts = passage_counts(inst.mentions)[inst.seeds]
 r_spec = restart_vector(inst.n_nodes, inst.seeds, specificity=node_specificity(inst.mentions))
 print("|P| of the two seeds:", counts, "  restart with specificity:", r_spec[inst.seeds].round(4))
-assert counts.tolist() == [73, 9]
-assert np.allclose(r_spec[inst.seeds], np.array([1 / 73, 1 / 9]) / (1 / 73 + 1 / 9))
+check(counts.tolist() == [73, 9], idea="the hub seed is in 9 + 64 = 73 passages, the other seed in 9")
+check(
+    np.allclose(r_spec[inst.seeds], np.array([1 / 73, 1 / 9]) / (1 / 73 + 1 / 9)),
+    idea="the restart is each seed's 1/|P_i| renormalised over the seeds",
+)
 
 # %% [markdown]
 # For each hub size we record, with and without specificity:
@@ -107,8 +143,14 @@ for h, row in zip(hub_sizes, rows, strict=True):
     print(f"{h:5d} {row['passages']:8d} | {nr:9.1f} {m:7.4f} {pr:8.1f} | {nr0:9.1f} {m0:7.4f} {pr0:8.1f}")
 for r1, r2 in zip(rows, again, strict=True):
     for name in ("ppr", "ppr_no_specificity"):
-        assert r1[name][0] == r2[name][0] and r1[name][2] == r2[name][2]
-        assert abs(r1[name][1] - r2[name][1]) < 1e-9
+        check(
+            r1[name][0] == r2[name][0] and r1[name][2] == r2[name][2],
+            idea="ranks are a function of the graph's shape, not of the random names (two rng seeds agree)",
+        )
+        check(
+            abs(r1[name][1] - r2[name][1]) < 1e-9,
+            idea="margins are a function of the graph's shape, not of the random names (two rng seeds agree)",
+        )
 
 # %% [markdown]
 # Three things are measured here, and the honest reading is not "specificity always helps":
@@ -132,11 +174,26 @@ for r1, r2 in zip(rows, again, strict=True):
 # %%
 with_spec = {h: row["ppr"] for h, row in zip(hub_sizes, rows, strict=True)}
 without = {h: row["ppr_no_specificity"] for h, row in zip(hub_sizes, rows, strict=True)}
-assert all(v[0] == 1.0 for v in with_spec.values()) and all(v[0] == 1.0 for v in without.values())
-assert all(with_spec[h][1] <= without[h][1] + 1e-12 for h in hub_sizes)  # specificity narrows the margin
-assert with_spec[0][1] == without[0][1] and abs(with_spec[0][1] - 2.0) < 1e-9
-assert (with_spec[1024][2], without[1024][2]) == (18.0, 1051.0)
-assert with_spec[16][2] > without[16][2]
+check(
+    all(v[0] == 1.0 for v in with_spec.values()) and all(v[0] == 1.0 for v in without.values()),
+    idea="a hub seed never costs the answer its first place among the nodes",
+)
+check(
+    all(with_spec[h][1] <= without[h][1] + 1e-12 for h in hub_sizes),
+    idea="specificity narrows the node margin (it moves restart mass away from the hub)",
+)
+check(
+    with_spec[0][1] == without[0][1] and abs(with_spec[0][1] - 2.0) < 1e-9,
+    idea="without a hub specificity changes nothing and the margin is the meet-node 2",
+)
+check(
+    (with_spec[1024][2], without[1024][2]) == (18.0, 1051.0),
+    idea="at 1024 hub passages the answer's best passage is rank 18 with specificity, 1051 without",
+)
+check(
+    with_spec[16][2] > without[16][2],
+    idea="at 16 hub passages specificity puts the answer's passage lower than without",
+)
 
 # %%
 big = make_instance(2, hub_passages=1024, rng=0)
@@ -153,8 +210,14 @@ print(
 )
 for j in ahead[:4]:
     print("  e.g.", big.passages[j])
-assert ahead.size == 17 and not np.isin(big.facts[ahead], [hub_seed]).any()
-assert np.isin(big.facts[ahead], [other_seed]).any(axis=1).sum() == 9
+check(
+    ahead.size == 17 and not np.isin(big.facts[ahead], [hub_seed]).any(),
+    idea="the 17 passages ahead of the answer's best one never mention the hub seed",
+)
+check(
+    np.isin(big.facts[ahead], [other_seed]).any(axis=1).sum() == 9,
+    idea="9 of the passages ahead of the answer's mention the other (non-hub) seed",
+)
 
 # %%
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 3.8))
@@ -175,6 +238,7 @@ ax2.set(
 )
 ax2.legend(fontsize=8)
 fig.tight_layout()
+show(fig, "02_figure_1")
 
 # %% [markdown]
 # ## Why s_i can be kept up to date one passage at a time
@@ -210,10 +274,22 @@ print(
     log.seen[-2],
     "nodes already indexed",
 )
-assert np.array_equal(log.index.counts, rebuilt_counts)
-assert np.array_equal(log.index.specificity(), node_specificity(corpus.mentions))
-assert log.touched.max() == 2 and log.changed_specificity.max() <= 2
-assert log.changed_idf[-1] >= log.seen[-2] - 2
+check(
+    np.array_equal(log.index.counts, rebuilt_counts),
+    idea="counts kept one passage at a time equal a rebuild from scratch",
+)
+check(
+    np.array_equal(log.index.specificity(), node_specificity(corpus.mentions)),
+    idea="s_i kept one passage at a time equals s_i from a rebuild",
+)
+check(
+    log.touched.max() == 2 and log.changed_specificity.max() <= 2,
+    idea="one passage touches the counts of only the two nodes it mentions",
+)
+check(
+    log.changed_idf[-1] >= log.seen[-2] - 2,
+    idea="one new passage changes the IDF of (nearly) every node already indexed",
+)
 
 # %% [markdown]
 # Note the difference between *touched* and *changed*: a brand-new node goes from 0 to 1
@@ -236,7 +312,11 @@ ax.set(
 )
 ax.legend(fontsize=8)
 fig.tight_layout()
-assert np.cumsum(log.changed_idf)[-1] > 100 * np.cumsum(log.touched)[-1]
+show(fig, "02_figure_2")
+check(
+    np.cumsum(log.changed_idf)[-1] > 100 * np.cumsum(log.touched)[-1],
+    idea="over the whole replay IDF rewrites far more weights (100x) than s_i touches",
+)
 
 # %% [markdown]
 # ## Exercises

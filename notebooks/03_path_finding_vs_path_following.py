@@ -6,9 +6,9 @@
 #       format_name: percent
 #       format_version: '1.3'
 #   kernelspec:
-#     display_name: Python 3
+#     display_name: Python (pathfinding)
 #     language: python
-#     name: python3
+#     name: pathfinding
 # ---
 
 # %% [markdown]
@@ -28,13 +28,52 @@
 # and one *bridge* chain of `hops` facts; the two bridges meet at the answer. Candidates are the
 # answer and the 16 dead ends. We ask where each ranker puts the answer as `hops` grows.
 
+# %% [markdown]
+# ## One instance, drawn
+#
+# One 2-hop instance, laid out by breadth-first distance from the two seeds (squares, outside):
+# each seed's 8 dead-end chains fan out, its bridge chain runs straight to the answer (star) in the
+# middle. Node area and colour are each ranker's score. *Predict* before looking: which ranker
+# can tell the star from the triangles?
+
+# %%
+import matplotlib.pyplot as plt
+
+from pathfinding.draw import draw_mass_spreading, draw_scores_side_by_side, show
+from pathfinding.instances import make_instance
+from pathfinding.ranking import RANKERS
+
+drawn = make_instance(2, rng=0)
+scores = {"PPR with specificity": RANKERS["ppr"](drawn), "mention count": RANKERS["mention_count"](drawn)}
+fig, axes = plt.subplots(1, 2, figsize=(13, 5), layout="constrained")
+draw_scores_side_by_side(drawn, scores, axes=axes)
+show(fig, "03_ppr_vs_mention_count")
+
+# %% [markdown]
+# Mention counting gives the star nothing: no passage mentions a seed and the answer together, so
+# the answer ties with every dead end at 0 (the chain nodes next to the seeds score 1). PPR's mass
+# reaches the star from both sides. How the mass gets there, step by step:
+
+# %%
+fig, axes = plt.subplots(2, 3, figsize=(15, 8.5), layout="constrained")
+draw_mass_spreading(drawn, ks=(0, 1, 2, 3, 5), axes=axes.ravel())
+show(fig, "03_mass_spreading")
+
+# %% [markdown]
+# After one step only the seeds' neighbours hold mass; the star and the dead ends are two steps
+# away and fill at the same time from k = 2 on, the star from both seeds at once.
+#
+# ## The experiment
+
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
 
+from pathfinding.draw import show
 from pathfinding.experiment import regenerate, run_experiment
 from pathfinding.ranking import RANKERS, mention_count_scores, rank_of
 from pathfinding.stats import chance_interval
+from pathfinding.teaching import check
 
 TRIALS = 200
 result = run_experiment(hops=(1, 2, 3), trials=TRIALS, seed=0, progress=False)
@@ -63,12 +102,24 @@ for row in result.summary():
 # %%
 for name in ("ppr", "ppr_no_specificity"):
     for h in (1, 2, 3):
-        assert summary[name, h].mean == 1.0 and summary[name, h].hit_at_1 == 1.0
+        check(
+            summary[name, h].mean == 1.0 and summary[name, h].hit_at_1 == 1.0,
+            idea="PPR ranks the answer first at every depth, in every trial",
+        )
 for name in ("mention_count", "rq_neighbours"):
-    assert summary[name, 1].mean == 1.0
+    check(
+        summary[name, 1].mean == 1.0,
+        idea="at one hop the answer shares a passage with each seed, so counting passages finds it",
+    )
     for h in (2, 3):
-        assert summary[name, h].mean == 9.0 and summary[name, h].hit_at_1 == 0.0
-assert all(summary["rq_nodes", h].mean == 9.0 for h in (1, 2, 3))
+        check(
+            summary[name, h].mean == 9.0 and summary[name, h].hit_at_1 == 0.0,
+            idea="beyond one hop the answer ties with every dead end at 0: expected rank 9 of 17",
+        )
+check(
+    all(summary["rq_nodes", h].mean == 9.0 for h in (1, 2, 3)),
+    idea="the restart vector alone scores only the seeds: chance (9) at every depth",
+)
 
 # %%
 fig, ax = plt.subplots(figsize=(7, 4))
@@ -88,6 +139,7 @@ ax.set(
 ax.invert_yaxis()
 ax.legend(fontsize=8, loc="center right")
 fig.tight_layout()
+show(fig, "03_figure_1")
 
 # %% [markdown]
 # ## Why chance is 9
@@ -105,20 +157,29 @@ fig.tight_layout()
 # %%
 ranks = np.arange(1, 18)
 print("one uniform rank on 1..17: mean", ranks.mean(), " variance", ranks.var())
-assert ranks.mean() == 9.0 and ranks.var() == 24.0
+check(
+    ranks.mean() == 9.0 and ranks.var() == 24.0,
+    idea="a uniformly random rank among 17 has mean 9 and variance 24",
+)
 intervals = {n: chance_interval(17, n) for n in (TRIALS, 1000)}
 for n, (lo, hi) in intervals.items():
     print(f"N = {n:4d}: 95% of chance-level means fall in [{lo:.2f}, {hi:.2f}]")
 half_200 = intervals[TRIALS][1] - 9
 half_1000 = intervals[1000][1] - 9
-assert abs(half_1000 - 1.959963984540054 * np.sqrt(24 / 1000)) < 1e-12
-assert abs(half_1000 - 0.3036) < 1e-4
+check(
+    abs(half_1000 - 1.959963984540054 * np.sqrt(24 / 1000)) < 1e-12,
+    idea="the 95% half-width of a chance-level mean is 1.96 * sqrt(24 / N)",
+)
+check(abs(half_1000 - 0.3036) < 1e-4, idea="at N = 1000 trials the half-width is 0.3036")
 
 # check the formula by simulating 20,000 runs of N = 1000 random ranks
 sim = np.random.default_rng(0).integers(1, 18, size=(20_000, 1000)).mean(axis=1)
 lo_sim, hi_sim = np.percentile(sim, [2.5, 97.5])
 print(f"simulated 95% range for N = 1000: [{lo_sim:.2f}, {hi_sim:.2f}]")
-assert abs(lo_sim - (9 - half_1000)) < 0.02 and abs(hi_sim - (9 + half_1000)) < 0.02
+check(
+    abs(lo_sim - (9 - half_1000)) < 0.02 and abs(hi_sim - (9 + half_1000)) < 0.02,
+    idea="the simulated 95% interval of chance-level means matches the formula",
+)
 
 # %% [markdown]
 # A reference run of the chapter (1000 trials) reported mention counting at **9.21** with random
@@ -128,12 +189,21 @@ assert abs(lo_sim - (9 - half_1000)) < 0.02 and abs(hi_sim - (9 + half_1000)) < 
 
 # %%
 reference_mean = 9.21  # the chapter's reference run, quoted; not recomputed here
-assert 9 - half_1000 < reference_mean < 9 + half_1000
+check(
+    9 - half_1000 < reference_mean < 9 + half_1000,
+    idea="9.21 lies inside the chance interval at N = 1000: it is chance, not a signal",
+)
 big = run_experiment(hops=(2,), trials=1000, seed=0, rankers=["mention_count"], progress=False)
 row = big.summary()[0]
 print(f"this package, seed 0, 1000 trials: mention_count random-tie mean {row.mean_random:.3f}")
-assert 9 - half_1000 < row.mean_random < 9 + half_1000
-assert abs(summary["mention_count", 2].mean_random - 9) < half_200
+check(
+    9 - half_1000 < row.mean_random < 9 + half_1000,
+    idea="this package's 1000-trial mention-count mean is inside the chance interval",
+)
+check(
+    abs(summary["mention_count", 2].mean_random - 9) < half_200,
+    idea="the 200-trial mention-count mean is inside its chance interval",
+)
 
 # %%
 fig, ax = plt.subplots(figsize=(7, 3.6))
@@ -147,6 +217,7 @@ ax.set(
 )
 ax.legend()
 fig.tight_layout()
+show(fig, "03_figure_2")
 
 # %% [markdown]
 # ## One instance, read as passages
@@ -180,7 +251,10 @@ print(
     " with both seeds:",
     both_seeds.sum(),
 )
-assert (has_seed & has_answer).sum() == 0 and both_seeds.sum() == 0
+check(
+    (has_seed & has_answer).sum() == 0 and both_seeds.sum() == 0,
+    idea="no passage mentions a seed together with the answer, and none mentions both seeds",
+)
 
 mc = mention_count_scores(inst.mentions, inst.seeds)
 pi = RANKERS["ppr"](inst)
@@ -193,9 +267,15 @@ print(
 print(
     "ranks: mention count", rank_of(mc, answer, inst.candidates), " PPR", rank_of(pi, answer, inst.candidates)
 )
-assert mc[answer] == 0 and np.all(mc[dead] == 0)
-assert rank_of(pi, answer, inst.candidates) == 1.0
-assert abs(pi[answer] / pi[dead].max() - 2.0) < 1e-6
+check(
+    mc[answer] == 0 and np.all(mc[dead] == 0),
+    idea="mention counting scores the answer 0, like every dead end",
+)
+check(rank_of(pi, answer, inst.candidates) == 1.0, idea="PPR ranks the answer first on this instance")
+check(
+    abs(pi[answer] / pi[dead].max() - 2.0) < 1e-6,
+    idea="the answer holds twice the best dead end's PPR mass on the 2-hop instance",
+)
 
 # %% [markdown]
 # Mention counting scores the answer 0, like every dead end: it never sees a passage that holds a
@@ -226,7 +306,10 @@ for pos, j in enumerate(order, start=1):
         break
 ranks = passage_ranks(inst)
 print("rank of the answer's best passage under pi . P:", ranks["pi_P"][0], "of", inst.n_passages)
-assert ranks["pi_P"][0] == has_seed.sum() + 1  # every seed passage first, then the answer's
+check(
+    ranks["pi_P"][0] == has_seed.sum() + 1,
+    idea="every passage that names a seed outranks the answer's: mass decays with distance from the seeds",
+)
 
 # %% [markdown]
 # The chapter is wrong here, and the reason is the meet-node argument's own fine print. The factor 2
@@ -250,7 +333,10 @@ per_depth = {h: passage_ranks(regenerate(0, 0, h)) for h in (1, 2, 3)}
 print(f"{'hops':>4}  {'pi . P':>8}  {'no query passages':>18}  {'meet mass':>10}")
 for h, r in per_depth.items():
     print(f"{h:>4}  {r['pi_P'][0]:>8g}  {r['pi_P_no_query_passages'][0]:>18g}  {r['meet_mass'][0]:>10g}")
-assert all(r["meet_mass"][0] == 1.0 for r in per_depth.values())
+check(
+    all(r["meet_mass"][0] == 1.0 for r in per_depth.values()),
+    idea="the minimum of the seeds' separate walks puts the answer's passage first at every depth",
+)
 mm = meet_mass(inst)
 print(f"meet mass: answer {mm[answer]:.5f}, best dead end {mm[dead].max():.6f}")
 print(f"ratio {mm[answer] / mm[dead].max():.0f}; PPR's single walk: {pi[answer] / pi[dead].max():.0f}")

@@ -6,9 +6,9 @@
 #       format_name: percent
 #       format_version: '1.3'
 #   kernelspec:
-#     display_name: Python 3
+#     display_name: Python (pathfinding)
 #     language: python
-#     name: python3
+#     name: pathfinding
 # ---
 
 # %% [markdown]
@@ -39,9 +39,11 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
+from pathfinding.draw import show
 from pathfinding.experiment import run_experiment
 from pathfinding.instances import make_instance
 from pathfinding.ranking import RANKERS
+from pathfinding.teaching import check
 
 TRIALS = 40
 
@@ -56,6 +58,30 @@ def margin(inst, ranker="ppr"):
 def cell(row):
     return f"{row.mean:5.1f} [{row.ci_low:4.1f},{row.ci_high:4.1f}]"
 
+
+# %% [markdown]
+# ## The shapes, drawn
+#
+# Before the numbers, one instance of each shape, laid out by breadth-first distance from the
+# seeds (squares, outside) with the answer (star) where the bridges meet; node area and colour are
+# the PPR mass, and the answer's rank among the candidates is written on each panel. *Predict*,
+# before reading the sections below: in which panels does the star lose?
+
+# %%
+from pathfinding.draw import draw_instance  # noqa: E402
+
+shapes = {
+    "the default: 2 hops": (make_instance(2, rng=0), "ppr"),
+    "branching bridges: 3 hops, b = 1": (make_instance(3, bridge_branching=1, rng=0), "ppr"),
+    "a decoy: 3 hops, decoy_hops = 1": (make_instance(3, decoy_hops=1, rng=0), "ppr"),
+    "unequal depths: hops = (1, 3)": (make_instance((1, 3), rng=0), "ppr"),
+    "hub seed (64 passages), with specificity": (make_instance(2, hub_passages=64, rng=0), "ppr"),
+    "the same hub, without specificity": (make_instance(2, hub_passages=64, rng=0), "ppr_no_specificity"),
+}
+fig, axes = plt.subplots(3, 2, figsize=(13, 15), layout="constrained")
+for ax, (title, (inst, ranker)) in zip(axes.ravel(), shapes.items(), strict=True):
+    draw_instance(inst, RANKERS[ranker](inst), ax=ax, title=title, colorbar=False, legend=ax is axes[0, 0])
+show(fig, "04_shapes")
 
 # %% [markdown]
 # ## 1. Branching along the bridge chains
@@ -95,13 +121,25 @@ for b in branchings:
 # %%
 slip = {h: next(b for b in branchings if branch_rank[b, h].mean > 1) for h in depths}
 print("first branching at which the answer loses rank 1:", slip)
-assert slip == {2: 3, 3: 1, 4: 1}
+check(
+    slip == {2: 3, 3: 1, 4: 1},
+    idea="branching first defeats PPR at 2 hops with b = 3, and at 3 and 4 hops with b = 1",
+)
 for (b, h), row in branch_rank.items():
-    assert row.ci_low == row.ci_high  # every trial is the same shape
+    check(row.ci_low == row.ci_high, idea="every trial is the same shape, so the interval has no width")
     if h in depths:
-        assert row.mean == (1.0 if branch_margin[b, h] > 1 else 17.0)
-assert abs(branch_margin[0, 2] - 2.0) < 1e-6 and abs(branch_margin[2, 2] - 1.077) < 1e-3
-assert abs(branch_margin[1, 3] - 0.981) < 1e-3
+        check(
+            row.mean == (1.0 if branch_margin[b, h] > 1 else 17.0),
+            idea="the answer is first when its margin is above 1 and last (17) when below",
+        )
+check(
+    abs(branch_margin[0, 2] - 2.0) < 1e-6 and abs(branch_margin[2, 2] - 1.077) < 1e-3,
+    idea="margin 2 without branching at 2 hops, 1.077 with b = 2",
+)
+check(
+    abs(branch_margin[1, 3] - 0.981) < 1e-3,
+    idea="at 3 hops one leaf per bridge node already drops the margin below 1 (0.981)",
+)
 
 # %% [markdown]
 # The rank jumps straight from 1 to 17 — from first to **last** — with nothing in between: all 16
@@ -116,7 +154,10 @@ assert abs(branch_margin[1, 3] - 0.981) < 1e-3
 
 # %%
 print("hops=(2, 3):", {b: branch_rank[b, (2, 3)].mean for b in branchings})
-assert branch_rank[0, (2, 3)].mean == 1.0 and all(branch_rank[b, (2, 3)].mean == 9.0 for b in branchings[1:])
+check(
+    branch_rank[0, (2, 3)].mean == 1.0 and all(branch_rank[b, (2, 3)].mean == 9.0 for b in branchings[1:]),
+    idea="without branching PPR ranks first; with it, only a random tie-break (9) at mixed depths",
+)
 
 # %%
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 3.8))
@@ -141,6 +182,7 @@ ax2.set(
 )
 ax2.legend(fontsize=8)
 fig.tight_layout()
+show(fig, "04_figure_1")
 
 # %% [markdown]
 # ## 2. A decoy meet node reached by shorter paths
@@ -170,8 +212,13 @@ for (h, d), rows in decoy_rows.items():
         f"hops={h} decoy_hops={d}: ppr rank {cell(rows['ppr'])}  "
         f"without specificity {cell(rows['ppr_no_specificity'])}  answer/decoy {decoy_margin[h, d]:.3f}"
     )
-assert all(r["ppr"].mean == 2.0 and r["ppr_no_specificity"].mean == 2.0 for r in decoy_rows.values())
-assert all(m < 1 for m in decoy_margin.values())
+check(
+    all(r["ppr"].mean == 2.0 and r["ppr_no_specificity"].mean == 2.0 for r in decoy_rows.values()),
+    idea="a decoy reached by shorter chains takes first place: the answer is second",
+)
+check(
+    all(m < 1 for m in decoy_margin.values()), idea="the answer/decoy margin is below 1 for every decoy depth"
+)
 
 # %% [markdown]
 # The decoy's lead grows with the length difference `hops - d` (smaller answer/decoy ratio).
@@ -198,11 +245,21 @@ unequal_rows = {(row.ranker, row.hops): row for row in res.summary()}
 unequal_margin = {h: margin(make_instance(h, rng=0)) for h in unequal}
 for h in unequal:
     print(f"hops={h}: ppr rank {cell(unequal_rows['ppr', h])}  margin {unequal_margin[h]:.3f}")
-assert all(
-    unequal_rows["ppr", h].mean == 1.0 and unequal_rows["ppr_no_specificity", h].mean == 1.0 for h in unequal
+check(
+    all(
+        unequal_rows["ppr", h].mean == 1.0 and unequal_rows["ppr_no_specificity", h].mean == 1.0
+        for h in unequal
+    ),
+    idea="unequal hop depths do not cost the answer its first place",
 )
-assert all(m > 1 for m in unequal_margin.values())
-assert unequal_margin[1, 6] < unequal_margin[1, 3] < unequal_margin[1, 2]
+check(
+    all(m > 1 for m in unequal_margin.values()),
+    idea="with unequal depths the answer still beats the best dead end",
+)
+check(
+    unequal_margin[1, 6] < unequal_margin[1, 3] < unequal_margin[1, 2],
+    idea="the margin shrinks as the depths grow more unequal",
+)
 
 # %% [markdown]
 # ## 4. A hub seed, with and without specificity
@@ -235,8 +292,14 @@ for k in hubs:
         f"hub_passages={k:5d}: with specificity rank {cell(hub_rows[k]['ppr'])} margin {hub_margin[k][0]:.4f}"
         f" | without rank {cell(hub_rows[k]['ppr_no_specificity'])} margin {hub_margin[k][1]:.4f}"
     )
-assert all(r["ppr"].mean == 1.0 and r["ppr_no_specificity"].mean == 1.0 for r in hub_rows.values())
-assert all(1 < hub_margin[k][0] <= hub_margin[k][1] for k in hubs[1:])
+check(
+    all(r["ppr"].mean == 1.0 and r["ppr_no_specificity"].mean == 1.0 for r in hub_rows.values()),
+    idea="a hub seed never costs the answer its first place",
+)
+check(
+    all(1 < hub_margin[k][0] <= hub_margin[k][1] for k in hubs[1:]),
+    idea="the margin stays above 1, and specificity never widens it",
+)
 
 # %%
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 3.8))
@@ -259,6 +322,7 @@ ax2.set(
 )
 ax2.tick_params(axis="x", rotation=45)
 fig.tight_layout()
+show(fig, "04_figure_2")
 
 # %%
 fig, ax = plt.subplots(figsize=(6.5, 3.8))
@@ -270,6 +334,7 @@ ax.set(
 )
 ax.legend()
 fig.tight_layout()
+show(fig, "04_figure_3")
 
 # %% [markdown]
 # ## The verdict

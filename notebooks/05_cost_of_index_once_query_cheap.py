@@ -6,9 +6,9 @@
 #       format_name: percent
 #       format_version: '1.3'
 #   kernelspec:
-#     display_name: Python 3
+#     display_name: Python (pathfinding)
 #     language: python
-#     name: python3
+#     name: pathfinding
 # ---
 
 # %% [markdown]
@@ -38,7 +38,9 @@ from pathfinding.costs import (
     online_calls,
     time_ppr,
 )
+from pathfinding.draw import show
 from pathfinding.graphs import er_graph
+from pathfinding.teaching import check
 
 # %% [markdown]
 # ## The assumptions, stated as parameters
@@ -58,7 +60,7 @@ model = CostModel(
     steps_per_query=2,  # iterative retriever: about one retrieve-and-reason step per hop
     step_cost=10.0,  # each step reads retrieved passages: 2 x 10 = 20x a NER call, mid 10-30x
 )
-assert model == CostModel()  # these are the package's defaults
+check(model == CostModel(), idea="these are the package's default assumptions")
 print(model)
 print(
     "per passage offline:",
@@ -93,8 +95,11 @@ for q in (100, 1_053, 1_000_000):
         f"{q:>9,} queries: HippoRAG {h:>11,.0f}  iterative {it:>11,.0f}  "
         f"offline share of HippoRAG's bill {float(offline_share(n_passages, q, model)):.1%}"
     )
-assert abs(q_star - 20_000 / 19) < 1e-9
-assert float(offline_share(n_passages, 1_000, model)) > 0.95
+check(abs(q_star - 20_000 / 19) < 1e-9, idea="at the paper's 20x the break-even is 20,000 / 19 queries")
+check(
+    float(offline_share(n_passages, 1_000, model)) > 0.95,
+    idea="at 1,000 queries the offline bill is over 95% of the total",
+)
 
 # %%
 fig, ax = plt.subplots(figsize=(7, 4))
@@ -111,6 +116,7 @@ ax.annotate(
 ax.set(xlabel="queries served", ylabel="LLM call-equivalents", title=f"{n_passages:,} passages")
 ax.legend(fontsize=8)
 fig.tight_layout()
+show(fig, "05_figure_1")
 
 # %% [markdown]
 # ## How the break-even moves with the assumptions
@@ -133,9 +139,18 @@ for name, m in scenarios.items():
     print(f"{name:<40} break-even after {q:>9,.0f} queries = {q / n_passages:.3g} per passage")
 low = scenarios["paper's low end: 10x (2 steps of 5)"]
 high = scenarios["paper's high end: 30x (2 steps of 15)"]
-assert abs(float(break_even_queries(n_passages, low)) - 20_000 / 9) < 1e-9
-assert abs(float(break_even_queries(n_passages, high)) - 20_000 / 29) < 1e-9
-assert np.isinf(break_even_queries(n_passages, scenarios["no saving: 1x (1 step of 1)"]))
+check(
+    abs(float(break_even_queries(n_passages, low)) - 20_000 / 9) < 1e-9,
+    idea="at the paper's 10x an iterative query saves 9 calls: break-even at 20,000 / 9 queries",
+)
+check(
+    abs(float(break_even_queries(n_passages, high)) - 20_000 / 29) < 1e-9,
+    idea="at the paper's 30x it saves 29 calls: break-even at 20,000 / 29 queries",
+)
+check(
+    np.isinf(break_even_queries(n_passages, scenarios["no saving: 1x (1 step of 1)"])),
+    idea="an iterative query that costs one NER call saves nothing: it never breaks even",
+)
 
 # %% [markdown]
 # ## The whole plane: corpus size × query volume
@@ -170,9 +185,13 @@ ax.set(
 )
 fig.colorbar(mesh, ax=ax, label="log10 ratio")
 fig.tight_layout()
-assert np.all((ratio < 1) == (Q > break_even_queries(N, model)))
+show(fig, "05_figure_2")
+check(
+    np.all((ratio < 1) == (Q > break_even_queries(N, model))),
+    idea="the plane's shading agrees with the closed-form break-even",
+)
 gap = (N * model.per_passage / model.per_query) / break_even_queries(N, model)
-assert np.allclose(gap, 19.0)  # the dashed line sits 19x above the solid one
+check(np.allclose(gap, 19.0), idea="with the paper's ratio the dashed line sits 19x above the solid one")
 
 # %% [markdown]
 # ## What replaced the online LLM calls: PPR time against graph size
@@ -200,9 +219,14 @@ edges = np.array([t.n_edges for t in timings])
 secs = np.array([t.seconds for t in timings])
 slope = np.polyfit(np.log(edges), np.log(secs), 1)[0]
 print(f"log-log slope of query time against edges: {slope:.2f} (1 = linear)")
-assert [t.n_edges for t in timings] == [10 * n for n in sizes]
+check(
+    [t.n_edges for t in timings] == [10 * n for n in sizes], idea="each generated graph has 10 edges per node"
+)
 iterations = [t.iterations for t in timings]
-assert max(iterations) - min(iterations) <= 3  # the restart bounds the sweeps, whatever the size
+check(
+    max(iterations) - min(iterations) <= 3,
+    idea="the restart bounds the number of sweeps, whatever the graph size",
+)
 
 # %% [markdown]
 # The iteration count barely moves with size: with restart probability 0.5 every sweep shrinks the
@@ -226,6 +250,7 @@ ax.loglog(edges, [t.prepare_seconds * 1e3 for t in timings], "s--", label="prepa
 ax.set(xlabel="stored (directed) edges", ylabel="milliseconds", title="The walk scales with the edges")
 ax.legend()
 fig.tight_layout()
+show(fig, "05_figure_3")
 
 # %% [markdown]
 # ## Exercises

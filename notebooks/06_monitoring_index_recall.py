@@ -6,9 +6,9 @@
 #       format_name: percent
 #       format_version: '1.3'
 #   kernelspec:
-#     display_name: Python 3
+#     display_name: Python (pathfinding)
 #     language: python
-#     name: python3
+#     name: pathfinding
 # ---
 
 # %% [markdown]
@@ -39,7 +39,9 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
+from pathfinding.draw import show
 from pathfinding.monitoring import recall_sweep
+from pathfinding.teaching import check
 
 fractions = [0.0, 0.03, 0.06, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5]
 TRIALS = 200
@@ -69,12 +71,24 @@ print(
 print("relative seed degree (degree / intact degree) vs share of facts kept:")
 for f, d in zip(fractions, degree / degree[0], strict=True):
     print(f"  kept {1 - f:.2f}  relative degree {d:.3f}")
-assert hit[0] == 1.0 and connected[0] == 1.0 and unlinked[0] == 0.0
-assert np.all(np.diff(connected) <= 0) and np.all(np.diff(degree) < 0)
-assert hit[-1] < 0.3 and connected[-1] < 0.1
-assert corr_connected > 0.95
-assert np.all(np.abs(degree / degree[0] - (1 - np.array(fractions))) < 0.05)
-assert unlinked.max() < 0.05  # the "unlinked entity" alarm barely fires even at 50% loss
+check(
+    hit[0] == 1.0 and connected[0] == 1.0 and unlinked[0] == 0.0,
+    idea="with no fact dropped the answer is always reached and no entity is unlinked",
+)
+check(
+    np.all(np.diff(connected) <= 0) and np.all(np.diff(degree) < 0),
+    idea="dropping facts only disconnects more, and the mean degree falls",
+)
+check(
+    hit[-1] < 0.3 and connected[-1] < 0.1,
+    idea="at the largest loss the answer is rarely first and rarely connected",
+)
+check(corr_connected > 0.95, idea="the label-free 'connected' monitor tracks hit@1 (correlation above 0.95)")
+check(
+    np.all(np.abs(degree / degree[0] - (1 - np.array(fractions))) < 0.05),
+    idea="the mean degree falls in proportion to the facts dropped",
+)
+check(unlinked.max() < 0.05, idea="the 'unlinked entity' alarm barely fires even at 50% loss")
 
 # %%
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
@@ -100,6 +114,7 @@ ax2.set(
     title=f"The connectivity monitor tracks hit@1 (r = {corr_connected:.3f})",
 )
 fig.tight_layout()
+show(fig, "06_figure_1")
 
 # %% [markdown]
 # ## Reading the monitors

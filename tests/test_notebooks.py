@@ -3,6 +3,10 @@
 The kernel is started with this test process's own interpreter (``sys.executable``), not whatever
 ``python3`` a kernelspec would find on PATH: a kernel from another environment would import another
 ``pathfinding`` or none at all. A last cell appended to each notebook checks that.
+
+The kernel runs with ``PATHFINDING_STRICT=1``: a notebook's checks (:mod:`pathfinding.teaching`)
+print an explanation for a student in class, but raise here, so a taught number that changes fails
+the suite.
 """
 
 import sys
@@ -30,7 +34,7 @@ class _ThisPythonKernelManager(KernelManager):
 
 
 def test_notebooks_are_found():
-    assert len(NOTEBOOKS) >= 5, f"expected the chapter's notebooks in {NOTEBOOK_DIR}"
+    assert len(NOTEBOOKS) >= 7, f"expected the chapter's notebooks in {NOTEBOOK_DIR}"
 
 
 def test_every_notebook_has_exercises_and_a_solution():
@@ -41,7 +45,8 @@ def test_every_notebook_has_exercises_and_a_solution():
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS + SOLUTIONS, ids=[p.stem for p in NOTEBOOKS + SOLUTIONS])
-def test_notebook_runs(path):
+def test_notebook_runs(path, monkeypatch):
+    monkeypatch.setenv("PATHFINDING_STRICT", "1")  # inherited by the kernel
     nb = jupytext.read(path, fmt="py:percent")
     nb.cells.append(nbformat.v4.new_code_cell("import sys\nprint(sys.executable)"))
     client = nbclient.NotebookClient(

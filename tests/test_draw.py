@@ -1,0 +1,153 @@
+"""Every figure function renders (Agg) on small inputs; the layout shows the structure; PNGs are stable."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+import scipy.sparse as sp  # noqa: E402
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from pathfinding import diagrams, draw  # noqa: E402
+from pathfinding.instances import make_instance  # noqa: E402
+from pathfinding.plotting import save_figure  # noqa: E402
+from pathfinding.ranking import RANKERS  # noqa: E402
+from pathfinding.toy import meet_node_toy, star_pair  # noqa: E402
+from tests.strategies import weighted_graphs  # noqa: E402
+
+SHAPES = {
+    "two_hop": dict(hops=2),
+    "branching": dict(hops=3, bridge_branching=2),
+    "decoy": dict(hops=3, decoy_hops=1),
+    "unequal": dict(hops=(1, 3)),
+    "hub": dict(hops=2, hub_passages=16),
+    "three_seeds": dict(hops=2, seeds=3),
+}
+
+
+@pytest.fixture(autouse=True)
+def _close():
+    yield
+    plt.close("all")
+
+
+def _check_layout(inst):
+    pos = draw.layered_layout(inst.graph, inst.seeds, answer=inst.answer)
+    assert pos.shape == (inst.n_nodes, 2) and np.all(np.isfinite(pos))
+    np.testing.assert_allclose(np.hypot(*pos[inst.seeds].T), 1.0)  # seeds on the outside
+    np.testing.assert_allclose(pos[inst.answer], 0.0, atol=1e-12)  # the answer where bridges meet
+    others = np.delete(np.arange(inst.n_nodes), np.r_[inst.seeds, inst.answer])
+    assert np.all(np.hypot(*pos[others].T) > 1e-6), "a node drawn on top of the answer"
+    _, counts = np.unique(np.round(pos, 6), axis=0, return_counts=True)
+    assert counts.max() == 1, "two nodes drawn at the same place"
+    return pos
+
+
+@pytest.mark.parametrize("name", SHAPES)
+def test_layout_of_every_shape(name):
+    _check_layout(make_instance(**SHAPES[name], rng=3))
+
+
+@pytest.mark.parametrize("inst", [star_pair(9), star_pair(1), meet_node_toy()], ids=["star9", "star1", "toy"])
+def test_layout_of_toys(inst):
+    _check_layout(inst)
+
+
+def test_layout_layers_are_bfs_distances():
+    """Chain nodes at BFS layer k from their seed sit 0.8 k / h from it: chains run inward layer by layer."""
+    inst = make_instance(3, rng=1)
+    pos = draw.layered_layout(inst.graph, inst.seeds, answer=inst.answer)
+    from scipy.sparse.csgraph import shortest_path
+
+    d = shortest_path(inst.graph, unweighted=True, indices=inst.seeds)
+    for s, seed in enumerate(inst.seeds):
+        mine = np.flatnonzero(d[s] < d[1 - s])
+        np.testing.assert_allclose(np.hypot(*(pos[mine] - pos[seed]).T), 0.8 * d[s, mine] / 3)
+
+
+@given(
+    hops=st.integers(1, 4),
+    seeds=st.integers(2, 4),
+    distractors=st.integers(0, 4),
+    branching=st.integers(0, 2),
+    hub=st.integers(0, 5),
+    rng=st.integers(0, 2**16),
+)
+def test_layout_any_generated_instance(hops, seeds, distractors, branching, hub, rng):
+    inst = make_instance(
+        hops, seeds=seeds, distractors=distractors, bridge_branching=branching, hub_passages=hub, rng=rng
+    )
+    _check_layout(inst)
+
+
+@given(weighted_graphs(max_nodes=10), st.data())
+def test_layout_any_graph(graph, data):
+    """Any graph at all (several components, isolated nodes, no answer): finite positions."""
+    n = graph.shape[0]
+    seeds = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=3, unique=True))
+    pos = draw.layered_layout(graph, seeds)
+    assert pos.shape == (n, 2) and np.all(np.isfinite(pos))
+
+
+def test_layout_rejects_bad_input():
+    with pytest.raises(ValueError, match="seeds"):
+        draw.layered_layout(sp.eye(3, format="csr"), [5])
+    with pytest.raises(ValueError, match="answer"):
+        draw.layered_layout(sp.eye(3, format="csr"), [0], answer=-1)
+
+
+def _png(tmp_path, name):
+    inst = make_instance(2, rng=0)
+    fig, ax = plt.subplots(figsize=(6, 4.5))
+    draw.draw_instance(inst, RANKERS["ppr"](inst), ax=ax, title="PPR")
+    path = save_figure(fig, tmp_path / name)
+    plt.close(fig)
+    return path.read_bytes()
+
+
+def test_png_is_byte_stable(tmp_path):
+    assert _png(tmp_path, "a.png") == _png(tmp_path, "b.png")
+
+
+def test_every_figure_function_renders(tmp_path):
+    toy = star_pair(3)
+    inst = make_instance(2, distractors=2, rng=0)
+    pi = RANKERS["ppr"](inst)
+    axes = [
+        draw.draw_instance(toy, passages=True),
+        draw.draw_instance(inst, pi, labels="all"),
+        draw.draw_graph(inst.graph, inst.seeds, pi, dashed=sp.csr_array(([1.0], ([0], [1])), shape=(13, 13))),
+        *draw.draw_scores_side_by_side(inst, {"PPR": pi, "mention count": RANKERS["mention_count"](inst)}),
+        *draw.draw_mass_spreading(toy, ks=(0, 1)),
+        *diagrams.draw_matrix_p(
+            toy.mentions, RANKERS["ppr"](toy), passage_labels=toy.passages, highlight=[1]
+        ),
+        diagrams.draw_restart_bars((20, 5)),
+        diagrams.draw_pipelines(),
+        diagrams.draw_brain_map(),
+    ]
+    for k, ax in enumerate(axes):
+        assert save_figure(ax.figure, tmp_path / f"{k}.png").stat().st_size > 1000
+
+
+def test_the_answer_rank_is_written_on_the_figure():
+    inst = make_instance(2, rng=0)
+    ax = draw.draw_instance(inst, RANKERS["mention_count"](inst))
+    assert any("rank 9 of 17" in t.get_text() for t in ax.texts)
+
+
+def test_mass_after_matches_the_hand_computation():
+    toy = star_pair(9)
+    np.testing.assert_allclose(draw.mass_after(toy, 0)[:2], [0.5, 0.5])
+    m1 = draw.mass_after(toy, 1)
+    assert m1[2] == pytest.approx(2 * 0.5 * 0.5 / 9) and m1[3] == pytest.approx(0.5 * 0.5 / 9)
+    assert draw.mass_after(toy, None)[2] == pytest.approx(1 / 27)
+
+
+def test_show_saves_outside_jupyter(tmp_path):
+    fig, _ = plt.subplots()
+    path = draw.show(fig, "x", directory=tmp_path)
+    assert path == tmp_path / "x.png" and path.exists()
