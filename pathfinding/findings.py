@@ -405,12 +405,13 @@ def write_figures(result: ExperimentResult, directory) -> list[Path]:
     return paths
 
 
-def _realtext_section(seed: int) -> str | None:
-    try:
-        from pathfinding.hipporag import findings_section
-    except ImportError:
-        return None
-    return findings_section(seed=seed)
+def _realtext_section(seed: int) -> str:
+    """The real-text rows: retrieval on the released triples (R, AR, C), then with no model (X)."""
+    from pathfinding.hipporag.cooccurrence import cooccurrence_findings_section
+    from pathfinding.hipporag.realtext import findings_section
+
+    no_model = cooccurrence_findings_section(seed=seed, command=COMMAND)
+    return findings_section(seed=seed).rstrip() + "\n\n" + no_model
 
 
 def produce(*, seed: int, trials: int, quick: bool, progress=None, bench: str | None = None):

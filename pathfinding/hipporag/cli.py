@@ -2,7 +2,10 @@
 
 ``pathfinding hipporag`` works on a user's own corpus and one index file:
 
-* ``index CORPUS --openie FILE -o INDEX`` -- build and save (:mod:`~pathfinding.hipporag.persistence`);
+* ``openie CORPUS --base-url URL --model NAME -o OPENIE.json`` -- two-step LLM OpenIE through any
+  OpenAI-compatible endpoint, resumable (:mod:`~pathfinding.hipporag.openie_cli`);
+* ``index CORPUS --openie FILE -o INDEX`` or ``index CORPUS --extractor cooccurrence -o INDEX`` (no
+  model) -- build and save (:mod:`~pathfinding.hipporag.persistence`);
 * ``query INDEX "question" -k 5`` -- passages with scores, the entities and the seeds they linked to;
 * ``add INDEX --corpus FILE --openie FILE`` and ``delete INDEX IDS...`` -- update the file in place
   (or write ``-o``), equal to a rebuild (:mod:`~pathfinding.hipporag.maintenance`);
@@ -20,7 +23,8 @@ import os
 import sys
 import time
 
-from pathfinding.cli import whole_number
+from pathfinding.cli import positive_int, whole_number
+from pathfinding.errors import InvalidValueError
 
 __all__ = ["add_parser"]
 
@@ -28,7 +32,6 @@ QUICK_QUESTIONS = 20
 
 
 _nonneg_int = whole_number(0)
-_positive_int = whole_number(1)
 
 
 def _cmd_realtext(args) -> int:
@@ -105,17 +108,27 @@ def _note(text: str) -> None:
 def _passages_and_triples(args, corpus_path):
     """Corpus passages and, per passage, its triples; every source of triples is chosen here.
 
-    Today the triples come from a HippoRAG OpenIE file (``--openie``), matched to the corpus by
-    title and text. A model-free extractor (``--extractor``) and LLM OpenIE plug in here.
+    The triples come from a HippoRAG OpenIE file (``--openie``, e.g. written by ``pathfinding
+    hipporag openie``), matched to the corpus by title and text, or from the model-free extractor
+    (``--extractor cooccurrence``).
     """
-    from pathfinding.hipporag.io import load_corpus, load_openie
+    from pathfinding.hipporag.cooccurrence import cooccurrence_docs
+    from pathfinding.hipporag.io import LoadReport, load_corpus, load_openie
 
     corpus, creport = load_corpus(corpus_path)
     if creport.n_issues:
         _note(creport.summary())
-    if getattr(args, "openie", None) is None:
-        raise ValueError(
-            "no triples for the corpus: pass --openie FILE (a HippoRAG OpenIE JSON for these passages)"
+    extractor = getattr(args, "extractor", None)
+    if args.openie is not None and extractor is not None:
+        raise InvalidValueError("give either --openie FILE or --extractor, not both")
+    if extractor == "cooccurrence":
+        docs = cooccurrence_docs(corpus)
+        report = LoadReport(source="cooccurrence", n_records=len(docs))
+        return [p.key for p in corpus], [d.triples for d in docs], report
+    if args.openie is None:
+        raise InvalidValueError(
+            "no triples for the corpus: pass --openie FILE (a HippoRAG OpenIE JSON for these passages, "
+            "e.g. from `pathfinding hipporag openie`) or --extractor cooccurrence (no model)"
         )
     docs, oreport = load_openie(args.openie)
     if oreport.n_issues:
@@ -126,7 +139,7 @@ def _passages_and_triples(args, corpus_path):
     missing = [j for j, p in enumerate(corpus) if p.key not in by_key]
     if missing:
         j = missing[0]
-        raise ValueError(
+        raise InvalidValueError(
             f"{len(missing)} of {len(corpus)} corpus passages have no record in {args.openie} "
             f"(matched by title and text; first: [{j}] {corpus[j].title!r})"
         )
@@ -273,11 +286,21 @@ def _cmd_bench_add(args) -> int:
     return 0
 
 
+def _triple_extractor_flag(p) -> None:
+    p.add_argument(
+        "--extractor",
+        choices=["cooccurrence"],
+        help="make triples with no model: named spans that share a sentence (instead of --openie)",
+    )
+
+
 def _add_hipporag_group(sub) -> None:
+    from pathfinding.hipporag.openie_cli import add_openie_command
     from pathfinding.hipporag.query import EXTRACTORS
 
     group = sub.add_parser("hipporag", help="index your own corpus, query it, add and delete passages")
     gsub = group.add_subparsers(dest="hipporag_command", required=True, metavar="SUBCOMMAND")
+    add_openie_command(gsub)
 
     def json_flag(p):
         p.add_argument("--json", action="store_true", help="machine-readable output on stdout")
@@ -285,10 +308,11 @@ def _add_hipporag_group(sub) -> None:
     p = gsub.add_parser("index", help="build an index from a corpus and its triples, save it to one file")
     p.add_argument("corpus", help="corpus JSON: a list of {title, text}")
     p.add_argument("--openie", metavar="FILE", help="HippoRAG OpenIE JSON with the passages' triples")
+    _triple_extractor_flag(p)
     p.add_argument("-o", "--output", required=True, metavar="INDEX", help="index file to write")
     p.add_argument("--tau", type=float, default=0.8, help="synonymy threshold on the cosine (default 0.8)")
     p.add_argument(
-        "--max-synonyms", type=_positive_int, default=100, help="synonymy neighbours per node (default 100)"
+        "--max-synonyms", type=positive_int, default=100, help="synonymy neighbours per node (default 100)"
     )
     p.add_argument(
         "--freeze-encoder",
@@ -302,7 +326,7 @@ def _add_hipporag_group(sub) -> None:
     p = gsub.add_parser("query", help="rank passages for one question")
     p.add_argument("index", help="index file")
     p.add_argument("question")
-    p.add_argument("-k", type=_positive_int, default=5, help="passages to return (default 5)")
+    p.add_argument("-k", type=positive_int, default=5, help="passages to return (default 5)")
     p.add_argument("--extractor", choices=sorted(EXTRACTORS), help="query entity extractor")
     p.add_argument("--entity", action="append", metavar="TEXT", help="a query entity (repeatable)")
     json_flag(p)
@@ -312,6 +336,7 @@ def _add_hipporag_group(sub) -> None:
     p.add_argument("index", help="index file (rewritten unless -o)")
     p.add_argument("--corpus", required=True, help="corpus JSON of the new passages")
     p.add_argument("--openie", metavar="FILE", help="HippoRAG OpenIE JSON with their triples")
+    _triple_extractor_flag(p)
     p.add_argument("-o", "--output", metavar="INDEX", help="write here instead of over the input")
     json_flag(p)
     p.set_defaults(func=_quiet_pipe(_cmd_add))
@@ -324,7 +349,7 @@ def _add_hipporag_group(sub) -> None:
     p.set_defaults(func=_quiet_pipe(_cmd_delete))
 
     p = gsub.add_parser("bench-add", help="time adding one passage against a rebuild (MuSiQue)")
-    p.add_argument("--trials", type=_positive_int, default=3, help="held-out passages (default 3)")
+    p.add_argument("--trials", type=positive_int, default=3, help="held-out passages (default 3)")
     json_flag(p)
     p.set_defaults(func=_quiet_pipe(_cmd_bench_add))
 
@@ -340,7 +365,7 @@ def add_parser(sub) -> None:
     p.add_argument("--seed", type=_nonneg_int, default=0, help="bootstrap seed (default 0)")
     p.add_argument(
         "--boot",
-        type=_positive_int,
+        type=positive_int,
         default=DEFAULT_BOOT,
         metavar="N",
         help=f"bootstrap resamples (default {DEFAULT_BOOT})",
@@ -352,7 +377,7 @@ def add_parser(sub) -> None:
     p.set_defaults(func=_cmd_realtext)
 
     p = sub.add_parser("realtext-bench", help="time the index build and one query on the MuSiQue set")
-    p.add_argument("--builds", type=_positive_int, default=3, help="index builds to time (default 3)")
+    p.add_argument("--builds", type=positive_int, default=3, help="index builds to time (default 3)")
     p.set_defaults(func=_cmd_bench)
 
     _add_hipporag_group(sub)

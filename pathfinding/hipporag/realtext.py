@@ -56,6 +56,7 @@ __all__ = [
     "findings_section",
     "format_report",
     "load_realtext",
+    "musique_index",
     "run_realtext",
 ]
 
@@ -89,8 +90,11 @@ def load_realtext():
 
 
 @functools.lru_cache(maxsize=2)
-def _cached_index(tau: float) -> HippoIndex:
-    """The MuSiQue index for one synonymy threshold, built once per process (indexes are read-only)."""
+def musique_index(tau: float = 0.8) -> HippoIndex:
+    """The vendored MuSiQue index for one synonymy threshold, built once per process.
+
+    Indexes are never modified in place (add and delete return new ones), so sharing one is safe.
+    """
     return index_from_openie(load_realtext()["openie"], tau=tau)
 
 
@@ -244,7 +248,7 @@ def run_realtext(
         n_questions = check_int("n_questions", n_questions, low=1, high=len(questions))
         questions = questions[:n_questions]
     gold = supporting_ids(questions, data["corpus"])
-    index = _cached_index(float(tau))
+    index = musique_index(float(tau))
     bm25 = BM25Ranker(index.passages)
     kmax = max(KS)
     typed = {case: [f(q.question) for q in questions] for case, f in CASES.items()}
@@ -269,7 +273,7 @@ def run_realtext(
         )
     alt_tau = 0.9 if tau != 0.9 else 0.8
     for name, text, kw, t in _methods(float(tau), alt_tau):
-        ret = HippoRetriever(_cached_index(t), bm25=bm25, **kw)
+        ret = HippoRetriever(musique_index(t), bm25=bm25, **kw)
         for case in CASES:
             record(f"{name} ({case})", text, *_rank_all(ret, typed[case], kmax))
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from pathfinding._validation import check_int
 from pathfinding.hipporag.evaluate import KS, recall_at_k, supporting_ids
-from pathfinding.hipporag.realtext import CASES, _cached_index, load_realtext
+from pathfinding.hipporag.realtext import CASES, load_realtext, musique_index
 from pathfinding.hipporag.retrieve import BM25Ranker, HippoRetriever
 
 __all__ = ["format_grid", "weight_grid"]
@@ -54,7 +54,7 @@ def weight_grid(
     if n_questions is not None:
         questions = questions[: check_int("n_questions", n_questions, low=1, high=len(questions))]
     gold = supporting_ids(questions, data["corpus"])
-    index = _cached_index(0.8)
+    index = musique_index(0.8)
     bm25 = BM25Ranker(index.passages)
     col = KS.index(k)
     base = recall_at_k([bm25.rank(q.question, max(KS)) for q in questions], gold)[:, col].mean()
