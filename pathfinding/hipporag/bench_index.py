@@ -27,6 +27,7 @@ import scipy.sparse as sp
 from tqdm.auto import tqdm
 
 from pathfinding._validation import check_int
+from pathfinding.errors import InvalidValueError
 from pathfinding.hipporag.index import CharNgramEncoder, build_index, clean_triples
 from pathfinding.hipporag.io import load_openie, vendored
 
@@ -64,7 +65,7 @@ def benchmark_add(*, trials: int = 3, modes: tuple[str, ...] = ("frozen", "refit
     trials = check_int("trials", trials, low=1)
     for m in modes:
         if m not in ("frozen", "refit"):
-            raise ValueError(f"modes must be 'frozen' or 'refit', got {m!r}")
+            raise InvalidValueError(f"modes must be 'frozen' or 'refit', got {m!r}")
     docs, _ = load_openie(vendored("openie"))
     triples = [d.triples for d in docs]
     texts = [d.title + "\n" + d.text for d in docs]

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from pathfinding._validation import check_int
+from pathfinding.errors import InvalidTypeError
 from pathfinding.hipporag.index import normalize_phrase
 from pathfinding.hipporag.io import OpenIEPassage, Passage
 from pathfinding.hipporag.query import capitalised_spans
@@ -58,7 +59,7 @@ def named_spans(sentence: str) -> list[str]:
     ['Lake Bled', 'Julian Alps of Slovenia']
     """
     if not isinstance(sentence, str):
-        raise TypeError(f"sentence must be a string, got {type(sentence).__name__}")
+        raise InvalidTypeError(f"sentence must be a string, got {type(sentence).__name__}")
     found = [(m.start(), (m.group(1) or m.group(2)).strip()) for m in _QUOTED.finditer(sentence)]
     quoted = {normalize_phrase(q) for _, q in found}
     for span in capitalised_spans(sentence):
@@ -102,7 +103,7 @@ def cooccurrence_triples(title: str, text: str) -> list[tuple[str, str, str]]:
     [('Lake Bled', 'co-occurs with', 'Slovenia'), ('Lake Bled', 'co-occurs with', 'Church')]
     """
     if not isinstance(title, str) or not isinstance(text, str):
-        raise TypeError("title and text must be strings")
+        raise InvalidTypeError("title and text must be strings")
     return _pairs(title, [named_spans(sent) for sent in _sentences(text)])
 
 
@@ -119,7 +120,9 @@ def cooccurrence_docs(corpus: Sequence[Passage]) -> list[OpenIEPassage]:
     (('Ed Wood', 'co-occurs with', 'Plan 9'), 3)
     """
     if isinstance(corpus, str) or not all(isinstance(p, Passage) for p in corpus):
-        raise TypeError("corpus must be a sequence of Passage (see pathfinding.hipporag.io.load_corpus)")
+        raise InvalidTypeError(
+            "corpus must be a sequence of Passage (see pathfinding.hipporag.io.load_corpus)"
+        )
     out = []
     for p in corpus:
         spans = [named_spans(sent) for sent in _sentences(p.text)]

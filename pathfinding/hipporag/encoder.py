@@ -21,6 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding._validation import check_int
+from pathfinding.errors import InvalidValueError
 
 __all__ = ["CharNgramEncoder"]
 
@@ -54,7 +55,7 @@ class CharNgramEncoder:
         self, *, ngram_range: tuple[int, int] = (3, 3), analyzer: str = "char_wb", sublinear_tf=True
     ):
         if analyzer not in ("char_wb", "char"):
-            raise ValueError(f"analyzer must be 'char_wb' or 'char', got {analyzer!r}")
+            raise InvalidValueError(f"analyzer must be 'char_wb' or 'char', got {analyzer!r}")
         lo = check_int("ngram_range[0]", ngram_range[0], low=1)
         hi = check_int("ngram_range[1]", ngram_range[1], low=lo)
         self.ngram_range = (lo, hi)
@@ -106,7 +107,7 @@ class CharNgramEncoder:
          array([1., 1., 1., 1.]))
         """
         if not self.is_fitted:
-            raise ValueError("CharNgramEncoder is not fitted: nothing to save")
+            raise InvalidValueError("CharNgramEncoder is not fitted: nothing to save")
         grams = [""] * len(self._vocab)
         for g, j in self._vocab.items():
             grams[j] = g
@@ -135,9 +136,11 @@ class CharNgramEncoder:
         idf = np.asarray(idf, dtype=np.float64)
         vocab = {g: j for j, g in enumerate(grams)}
         if len(vocab) != len(grams):
-            raise ValueError(f"n-gram list repeats an entry ({len(grams) - len(vocab)} duplicates)")
+            raise InvalidValueError(f"n-gram list repeats an entry ({len(grams) - len(vocab)} duplicates)")
         if idf.shape != (len(grams),) or not np.all(np.isfinite(idf) & (idf > 0)):
-            raise ValueError(f"idf must hold {len(grams)} finite positive values, got shape {idf.shape}")
+            raise InvalidValueError(
+                f"idf must hold {len(grams)} finite positive values, got shape {idf.shape}"
+            )
         vec = enc._make_vectorizer(vocabulary=vocab)
         vec.idf_ = idf  # also validates the vocabulary; no fit, so nothing is recomputed
         enc._set(vec)
@@ -146,7 +149,7 @@ class CharNgramEncoder:
     def __call__(self, texts: Sequence[str]) -> sp.csr_array:
         """Encode ``texts`` as unit rows (all-zero for a text with no known n-gram)."""
         if self._vectorizer is None:
-            raise ValueError("CharNgramEncoder must be fit on the node phrases before encoding")
+            raise InvalidValueError("CharNgramEncoder must be fit on the node phrases before encoding")
         texts = list(texts)
         if len(texts) > self.small_batch:
             return sp.csr_array(self._vectorizer.transform(texts))

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from pathfinding._validation import check_int
+from pathfinding.errors import InvalidValueError
 from pathfinding.hipporag.io import Passage, Question
 
 __all__ = [
@@ -52,11 +53,13 @@ def supporting_ids(questions: Sequence[Question], corpus: Sequence[Passage]) -> 
     out = []
     for q in questions:
         if not q.supporting:
-            raise ValueError(f"question {q.id!r} has no supporting passage; recall is undefined")
+            raise InvalidValueError(f"question {q.id!r} has no supporting passage; recall is undefined")
         ids = []
         for s in q.supporting:
             if s not in key:
-                raise ValueError(f"question {q.id!r}: supporting passage {s[:60]!r}... is not in the corpus")
+                raise InvalidValueError(
+                    f"question {q.id!r}: supporting passage {s[:60]!r}... is not in the corpus"
+                )
             ids.append(key[s])
         out.append(np.unique(np.asarray(ids, dtype=np.int64)))
     return out
@@ -85,7 +88,7 @@ def recall_at_k(rankings: Sequence, gold: Sequence, *, ks: Sequence[int] = KS) -
     array([[0.5, 0.5, 1. ]])
     """
     if len(rankings) != len(gold):
-        raise ValueError(
+        raise InvalidValueError(
             f"rankings and gold must have one entry per question, got {len(rankings)} and {len(gold)}"
         )
     ks = [check_int("k", k, low=1) for k in ks]
@@ -93,7 +96,7 @@ def recall_at_k(rankings: Sequence, gold: Sequence, *, ks: Sequence[int] = KS) -
     for i, (ranking, g) in enumerate(zip(rankings, gold, strict=True)):
         g = set(np.asarray(g, dtype=np.int64).tolist())
         if not g:
-            raise ValueError(f"gold[{i}] is empty; recall is undefined")
+            raise InvalidValueError(f"gold[{i}] is empty; recall is undefined")
         r = np.asarray(ranking, dtype=np.int64).tolist()
         for c, k in enumerate(ks):
             out[i, c] = len(g.intersection(r[:k])) / len(g)
@@ -165,7 +168,7 @@ def bootstrap_mean_ci(values, idx: np.ndarray, *, level: float = 0.95) -> np.nda
     one = v.ndim == 1
     v2 = v[:, None] if one else v
     if idx.ndim != 2 or idx.shape[1] != v2.shape[0]:
-        raise ValueError(f"idx must have shape (n_boot, {v2.shape[0]}), got {idx.shape}")
+        raise InvalidValueError(f"idx must have shape (n_boot, {v2.shape[0]}), got {idx.shape}")
     means = v2[idx].mean(axis=1)  # (n_boot, m)
     a = (1.0 - level) / 2.0
     lo, hi = np.quantile(means, [a, 1.0 - a], axis=0)
@@ -188,5 +191,5 @@ def paired_difference_ci(a, b, idx: np.ndarray, *, level: float = 0.95) -> np.nd
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     if a.shape != b.shape:
-        raise ValueError(f"a and b must have the same shape, got {a.shape} and {b.shape}")
+        raise InvalidValueError(f"a and b must have the same shape, got {a.shape} and {b.shape}")
     return bootstrap_mean_ci(a - b, idx, level=level)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pathfinding.errors import InvalidTypeError
 from pathfinding.hipporag.io import FormatError, LoadReport, Passage, Question, _need, _read_json
 
 __all__ = ["load_2wiki_questions", "load_hotpotqa_questions"]
@@ -23,7 +24,9 @@ __all__ = ["load_2wiki_questions", "load_hotpotqa_questions"]
 
 def _title_index(corpus: Sequence[Passage]) -> dict[str, list[str]]:
     if isinstance(corpus, str) or not all(isinstance(p, Passage) for p in corpus):
-        raise TypeError("corpus must be a sequence of Passage (from pathfinding.hipporag.io.load_corpus)")
+        raise InvalidTypeError(
+            "corpus must be a sequence of Passage (from pathfinding.hipporag.io.load_corpus)"
+        )
     by_title: dict[str, list[str]] = {}
     for p in corpus:
         by_title.setdefault(p.title, []).append(p.key)

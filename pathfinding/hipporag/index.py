@@ -38,6 +38,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding._validation import check_float, check_int
+from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.encoder import CharNgramEncoder
 from pathfinding.ppr import PPRGraph, prepare_graph
 from pathfinding.specificity import node_specificity
@@ -92,19 +93,18 @@ def check_unit_rows(name: str, X, n: int):
     else:
         X = np.asarray(X, dtype=np.float64)
         if X.ndim != 2:
-            raise ValueError(f"{name} must return a 2-D matrix, got shape {X.shape}")
+            raise InvalidValueError(f"{name} must return a 2-D matrix, got shape {X.shape}")
         norms = np.linalg.norm(X, axis=1)
         finite = np.all(np.isfinite(X))
     if X.shape[0] != n:
-        raise ValueError(f"{name} must return one row per text ({n}), got {X.shape[0]} rows")
+        raise InvalidValueError(f"{name} must return one row per text ({n}), got {X.shape[0]} rows")
     if not finite:
-        raise ValueError(f"{name} returned non-finite values")
+        raise InvalidValueError(f"{name} returned non-finite values")
     bad = ~(np.isclose(norms, 1.0, atol=1e-6) | (norms == 0))
     if bad.any():
         i = int(np.argmax(bad))
-        raise ValueError(f"{name} must return unit rows (L2 norm 1), row {i} has norm {norms[i]:.6g}")
+        raise InvalidValueError(f"{name} must return unit rows (L2 norm 1), row {i} has norm {norms[i]:.6g}")
     return X
-
 
 
 def cosine_neighbours(X, *, tau: float = 0.8, max_neighbours: int = 100, chunk: int = 2048) -> sp.csr_array:
@@ -316,7 +316,7 @@ def clean_triples(triples_per_passage) -> tuple[list[tuple[Triple, ...]], np.nda
     ([(('ed wood', 'directed', 'plan 9'),)], array([1]))
     """
     if isinstance(triples_per_passage, str):
-        raise TypeError("triples_per_passage must be a sequence of lists of triples, got a string")
+        raise InvalidTypeError("triples_per_passage must be a sequence of lists of triples, got a string")
     cleaned: list[tuple[Triple, ...]] = []
     dropped = []
     for j, triples in enumerate(triples_per_passage):
@@ -324,7 +324,7 @@ def clean_triples(triples_per_passage) -> tuple[list[tuple[Triple, ...]], np.nda
         empty = 0
         for t_i, t in enumerate(triples):
             if isinstance(t, str) or len(t) != 3 or not all(isinstance(x, str) for x in t):
-                raise ValueError(
+                raise InvalidValueError(
                     f"triples_per_passage[{j}][{t_i}] must be three strings "
                     f"(subject, relation, object), got {t!r}"
                 )
@@ -377,10 +377,14 @@ def prepare_encoder(encoder: Callable | None, phrases: Sequence[str], *, fit: bo
     """
     if encoder is None:
         if not fit:
-            raise ValueError("fit_encoder=False needs a fitted encoder, e.g. CharNgramEncoder().fit(texts)")
+            raise InvalidValueError(
+                "fit_encoder=False needs a fitted encoder, e.g. CharNgramEncoder().fit(texts)"
+            )
         encoder = CharNgramEncoder()
     if not callable(encoder):
-        raise TypeError(f"encoder must be callable (list[str] -> matrix), got {type(encoder).__name__}")
+        raise InvalidTypeError(
+            f"encoder must be callable (list[str] -> matrix), got {type(encoder).__name__}"
+        )
     if fit and hasattr(encoder, "fit"):
         enc = encoder.clone() if isinstance(encoder, CharNgramEncoder) else copy.deepcopy(encoder)
         enc.fit(list(phrases))
@@ -546,13 +550,15 @@ def build_index(
     n_pass = len(triples_per_passage)
     if passages is not None:
         if isinstance(passages, str):
-            raise TypeError("passages must be a sequence of strings, got a string")
+            raise InvalidTypeError("passages must be a sequence of strings, got a string")
         if len(passages) != n_pass:
-            raise ValueError(f"passages must have one text per passage ({n_pass}), got {len(passages)}")
+            raise InvalidValueError(
+                f"passages must have one text per passage ({n_pass}), got {len(passages)}"
+            )
     triples, dropped = clean_triples(triples_per_passage)
     phrases = sorted({p for doc in triples for s, _, o in doc for p in (s, o)})
     if not phrases:
-        raise ValueError("no phrase nodes: every passage has no usable triple")
+        raise InvalidValueError("no phrase nodes: every passage has no usable triple")
     ids = {p: i for i, p in enumerate(phrases)}
     R, P = relation_and_mentions(triples, ids, len(phrases))
     enc = prepare_encoder(encoder, phrases, fit=settings["fit_encoder"])

@@ -38,6 +38,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 
+from pathfinding.errors import InvalidValueError
+
 __all__ = [
     "FormatError",
     "LoadReport",
@@ -64,7 +66,7 @@ VENDORED_FILES = {
 """Short name -> file name of the data shipped in ``pathfinding/data/hipporag``."""
 
 
-class FormatError(ValueError):
+class FormatError(InvalidValueError):
     """A file is not in the expected HippoRAG format (the message names the file and record)."""
 
 

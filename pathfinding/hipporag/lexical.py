@@ -15,6 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding._validation import check_float, check_int
+from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index import HippoIndex
 
 __all__ = ["BM25Ranker", "FactLinker", "top_k"]
@@ -36,7 +37,7 @@ def top_k(scores, k: int) -> np.ndarray:
     k = check_int("k", k, low=1)
     s = np.asarray(scores, dtype=np.float64)
     if s.ndim != 1:
-        raise ValueError(f"scores must be 1-D, got shape {s.shape}")
+        raise InvalidValueError(f"scores must be 1-D, got shape {s.shape}")
     ids = np.arange(s.size)
     return np.lexsort((ids, -s))[:k].astype(np.int64)
 
@@ -61,7 +62,7 @@ class BM25Ranker:
         import bm25s
 
         if isinstance(passages, str) or len(passages) == 0:
-            raise ValueError("passages must be a non-empty sequence of strings")
+            raise InvalidValueError("passages must be a non-empty sequence of strings")
         self._bm25s = bm25s
         self.n_passages = len(passages)
         tokens = bm25s.tokenize(list(passages), stopwords="en", show_progress=False)
@@ -74,7 +75,7 @@ class BM25Ranker:
     def scores(self, question: str) -> np.ndarray:
         """BM25 score of every passage (0 when the question shares no indexed token)."""
         if not isinstance(question, str):
-            raise TypeError(f"question must be a string, got {type(question).__name__}")
+            raise InvalidTypeError(f"question must be a string, got {type(question).__name__}")
         toks = self._bm25s.tokenize([question], stopwords="en", return_ids=False, show_progress=False)[0]
         toks = [t for t in toks if t in self._vocab]
         if not toks:
@@ -109,7 +110,7 @@ class FactLinker:
 
     def __init__(self, index: HippoIndex):
         if not isinstance(index, HippoIndex):
-            raise TypeError(f"index must be a HippoIndex, got {type(index).__name__}")
+            raise InvalidTypeError(f"index must be a HippoIndex, got {type(index).__name__}")
         edges = sp.triu(sp.coo_array(index.relation_graph), k=1)
         order = np.lexsort((edges.col, edges.row))
         self.heads = edges.row[order].astype(np.int64)

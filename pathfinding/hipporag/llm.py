@@ -28,6 +28,7 @@ import urllib.request
 from dataclasses import dataclass, field
 
 from pathfinding._validation import check_float, check_int
+from pathfinding.errors import InvalidTypeError, InvalidValueError
 
 __all__ = ["ChatClient", "ChatResponse", "LLMError", "LLMFatalError", "UsageStats"]
 
@@ -170,11 +171,11 @@ class ChatClient:
         rng=None,
     ):
         if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
-            raise ValueError(f"base_url must be an http(s) URL, got {base_url!r}")
+            raise InvalidValueError(f"base_url must be an http(s) URL, got {base_url!r}")
         if not isinstance(model, str) or not model.strip():
-            raise ValueError(f"model must be a non-empty string, got {model!r}")
+            raise InvalidValueError(f"model must be a non-empty string, got {model!r}")
         if api_key is not None and not isinstance(api_key, str):
-            raise TypeError(f"api_key must be a string or None, got {type(api_key).__name__}")
+            raise InvalidTypeError(f"api_key must be a string or None, got {type(api_key).__name__}")
         self.url = base_url.rstrip("/") + "/chat/completions"
         self.model = model
         self._api_key = api_key
@@ -256,7 +257,7 @@ class ChatClient:
         if not isinstance(messages, list) or not all(
             isinstance(m, dict) and isinstance(m.get("content"), str) for m in messages
         ):
-            raise TypeError("messages must be a list of {'role': ..., 'content': str} dicts")
+            raise InvalidTypeError("messages must be a list of {'role': ..., 'content': str} dicts")
         body = json.dumps(self.payload(messages, json_mode=json_mode)).encode("utf-8")
         last = "no attempt"
         for attempt in range(self.max_retries + 1):

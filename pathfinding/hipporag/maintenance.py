@@ -32,6 +32,7 @@ from collections.abc import Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index import (
     HippoIndex,
     assemble_index,
@@ -135,43 +136,47 @@ def renumber_after_delete(n_passages: int, ids) -> np.ndarray:
 
 def _check_index(index) -> None:
     if not isinstance(index, HippoIndex):
-        raise TypeError(f"index must be a HippoIndex, got {type(index).__name__}")
+        raise InvalidTypeError(f"index must be a HippoIndex, got {type(index).__name__}")
     if len(index.triples) != index.n_passages or index.pairs is None or not index.settings:
-        raise ValueError("this index lacks the triples, pairs or settings that updates need; rebuild it")
+        raise InvalidValueError(
+            "this index lacks the triples, pairs or settings that updates need; rebuild it"
+        )
 
 
 def _check_ids(ids, n_passages: int) -> np.ndarray:
     if isinstance(ids, str):
-        raise TypeError(f"ids must be integers, got the string {ids!r}")
+        raise InvalidTypeError(f"ids must be integers, got the string {ids!r}")
     out = []
     for x in ids:
         if isinstance(x, bool) or not isinstance(x, int | np.integer):
-            raise TypeError(f"passage ids must be integers, got {x!r} ({type(x).__name__})")
+            raise InvalidTypeError(f"passage ids must be integers, got {x!r} ({type(x).__name__})")
         if not 0 <= int(x) < n_passages:
-            raise ValueError(f"passage id {int(x)} is out of range: the index has {n_passages} passages")
+            raise InvalidValueError(
+                f"passage id {int(x)} is out of range: the index has {n_passages} passages"
+            )
         out.append(int(x))
     arr = np.asarray(out, dtype=np.int64)
     uniq, counts = np.unique(arr, return_counts=True)
     if np.any(counts > 1):
-        raise ValueError(f"passage id {int(uniq[np.argmax(counts > 1)])} is given more than once")
+        raise InvalidValueError(f"passage id {int(uniq[np.argmax(counts > 1)])} is given more than once")
     return uniq
 
 
 def _check_texts(index: HippoIndex, passages, n_new: int) -> list[str]:
     if passages is None:
         if index.passages:
-            raise ValueError(f"this index keeps passage texts: pass passages= ({n_new} texts)")
+            raise InvalidValueError(f"this index keeps passage texts: pass passages= ({n_new} texts)")
         return []
     if isinstance(passages, str):
-        raise TypeError("passages must be a sequence of strings, got a string")
+        raise InvalidTypeError("passages must be a sequence of strings, got a string")
     passages = list(passages)
     if not index.passages and index.n_passages:
-        raise ValueError("this index keeps no passage texts (built without passages=): pass none")
+        raise InvalidValueError("this index keeps no passage texts (built without passages=): pass none")
     if len(passages) != n_new:
-        raise ValueError(f"passages must have one text per new passage ({n_new}), got {len(passages)}")
+        raise InvalidValueError(f"passages must have one text per new passage ({n_new}), got {len(passages)}")
     for j, t in enumerate(passages):
         if not isinstance(t, str):
-            raise TypeError(f"passages[{j}] must be a string, got {type(t).__name__}")
+            raise InvalidTypeError(f"passages[{j}] must be a string, got {type(t).__name__}")
     return passages
 
 
@@ -201,7 +206,7 @@ def _update(index: HippoIndex, keep: np.ndarray, new_triples, new_dropped, new_t
     added = sorted({p for doc in new_triples for s, _, o in doc for p in (s, o)} - kept_set)
     phrases = sorted(kept_phrases + added)  # two sorted runs: a linear merge for Timsort
     if not phrases:
-        raise ValueError("no phrase nodes: every passage has no usable triple")
+        raise InvalidValueError("no phrase nodes: every passage has no usable triple")
     n = len(phrases)
     # Kept phrase k moves up by the number of added phrases sorting before it.
     at = np.asarray([bisect.bisect_left(kept_phrases, a) for a in added], dtype=np.int64)

@@ -34,6 +34,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from pathfinding._validation import check_int
+from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.io import Passage
 from pathfinding.hipporag.llm import ChatClient, ChatResponse, LLMError, LLMFatalError
 from pathfinding.hipporag.parsing import parse_entities, parse_triples
@@ -170,7 +171,9 @@ class ResponseCache:
             )
         except sqlite3.DatabaseError as exc:
             self._db.close()
-            raise ValueError(f"{self.path} is not a usable response cache (SQLite said: {exc})") from None
+            raise InvalidValueError(
+                f"{self.path} is not a usable response cache (SQLite said: {exc})"
+            ) from None
 
     @staticmethod
     def key(body: dict) -> str:
@@ -398,9 +401,11 @@ def run_openie(
     from tqdm.auto import tqdm
 
     if isinstance(corpus, str | bytes) or not all(isinstance(p, Passage) for p in corpus):
-        raise TypeError("corpus must be a sequence of Passage (see pathfinding.hipporag.io.load_corpus)")
+        raise InvalidTypeError(
+            "corpus must be a sequence of Passage (see pathfinding.hipporag.io.load_corpus)"
+        )
     if not isinstance(client, ChatClient):
-        raise TypeError(f"client must be a ChatClient, got {type(client).__name__}")
+        raise InvalidTypeError(f"client must be a ChatClient, got {type(client).__name__}")
     concurrency = check_int("concurrency", concurrency, low=1)
     own_cache = cache is not None and not isinstance(cache, ResponseCache)
     cache = ResponseCache(cache) if own_cache else cache
@@ -503,7 +508,7 @@ def llm_query_ner(
         questions were sent to the client rather than answered from a cache).
     """
     if not isinstance(client, ChatClient):
-        raise TypeError(f"client must be a ChatClient, got {type(client).__name__}")
+        raise InvalidTypeError(f"client must be a ChatClient, got {type(client).__name__}")
     if cache is not None and not isinstance(cache, ResponseCache):
         cache = ResponseCache(cache)
     memo: dict[str, list[str]] = {}
@@ -511,7 +516,7 @@ def llm_query_ner(
 
     def extract(question: str) -> list[str]:
         if not isinstance(question, str):
-            raise TypeError(f"question must be a string, got {type(question).__name__}")
+            raise InvalidTypeError(f"question must be a string, got {type(question).__name__}")
         with lock:
             if question in memo:
                 return list(memo[question])

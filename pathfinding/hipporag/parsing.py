@@ -25,6 +25,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from pathfinding.errors import InvalidValueError
+
 __all__ = ["Parsed", "extract_json_list", "parse_entities", "parse_triples"]
 
 _FENCE = re.compile(r"```[A-Za-z0-9_-]*\s*\n?(.*?)(?:```|$)", re.S)
@@ -71,7 +73,7 @@ def _loads(text: str):
     try:
         return ast.literal_eval(fixed), "python_literal"
     except (ValueError, SyntaxError, MemoryError, RecursionError):
-        raise ValueError("not JSON") from None
+        raise InvalidValueError("not JSON") from None
 
 
 def _partial_list(text: str, start: int):

@@ -32,6 +32,7 @@ import struct
 import numpy as np
 import scipy.sparse as sp
 
+from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.encoder import CharNgramEncoder
 from pathfinding.hipporag.index import HippoIndex, assemble_index, check_unit_rows
 from pathfinding.hipporag.io import FormatError
@@ -58,7 +59,7 @@ class _Writer:
         a = np.ascontiguousarray(a)
         a = a.astype(a.dtype.newbyteorder("<"), copy=False)
         if a.dtype.str not in _DTYPES:
-            raise TypeError(f"cannot save array {name!r} of dtype {a.dtype}")
+            raise InvalidTypeError(f"cannot save array {name!r} of dtype {a.dtype}")
         raw = a.tobytes()
         self.table[name] = {"dtype": a.dtype.str, "shape": list(a.shape), "offset": self.size}
         pad = (-len(raw)) % 8
@@ -104,7 +105,7 @@ def save_index(index: HippoIndex, path) -> None:
     ['ed wood', 'plan 9']
     """
     if not isinstance(index, HippoIndex):
-        raise TypeError(f"index must be a HippoIndex, got {type(index).__name__}")
+        raise InvalidTypeError(f"index must be a HippoIndex, got {type(index).__name__}")
     w = _Writer()
     matrices = {name: w.add_matrix(name, getattr(index, name)) for name in _SPARSE}
     matrices["node_embeddings"] = w.add_matrix("node_embeddings", index.node_embeddings)
@@ -254,7 +255,7 @@ def load_index(path, *, encoder=None) -> HippoIndex:
     try:
         triples = [tuple((s, r, o) for s, r, o in doc) for doc in triples_raw]
         if not all(isinstance(x, str) for doc in triples for t in doc for x in t):
-            raise TypeError("triple elements must be strings")
+            raise InvalidTypeError("triple elements must be strings")
     except (TypeError, ValueError) as exc:
         raise FormatError(f"{name}: header field 'triples' is malformed ({exc})") from None
     mats = {key: rd.matrix(key, matrices.get(key)) for key in (*_SPARSE, "node_embeddings")}
@@ -292,7 +293,7 @@ def _load_encoder(spec: dict, rd: _Reader, name: str, encoder, phrases, E):
     kind = spec.get("kind")
     if kind == "char_ngram":
         if encoder is not None:
-            raise ValueError(
+            raise InvalidValueError(
                 f"{name} stores its own CharNgramEncoder; encoder= is only for an index built with a "
                 f"custom encoder"
             )
@@ -303,7 +304,7 @@ def _load_encoder(spec: dict, rd: _Reader, name: str, encoder, phrases, E):
     if kind != "custom":
         raise FormatError(f"{name}: unknown encoder kind {kind!r}")
     if encoder is None:
-        raise ValueError(
+        raise InvalidValueError(
             f"{name} was built with a custom encoder ({spec.get('class')}), which is code and is not "
             f"saved: pass the same fitted encoder again, load_index(path, encoder=...)"
         )
@@ -313,7 +314,7 @@ def _load_encoder(spec: dict, rd: _Reader, name: str, encoder, phrases, E):
     got = got.toarray() if sp.issparse(got) else got
     want = want.toarray() if sp.issparse(want) else np.asarray(want)
     if got.shape != want.shape or not np.allclose(got, want, rtol=0, atol=1e-9):
-        raise ValueError(
+        raise InvalidValueError(
             f"the encoder given does not reproduce the embeddings stored in {name} (checked on the "
             f"first {m} phrases): pass the encoder the index was built with ({spec.get('class')})"
         )

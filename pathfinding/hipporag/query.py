@@ -25,6 +25,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding._validation import check_int
+from pathfinding.errors import InvalidTypeError
 from pathfinding.hipporag.index import HippoIndex, check_unit_rows, normalize_phrase
 
 __all__ = [
@@ -81,7 +82,7 @@ def capitalised_spans(question: str) -> list[str]:
     ['Johnnycake', 'West Virginia']
     """
     if not isinstance(question, str):
-        raise TypeError(f"question must be a string, got {type(question).__name__}")
+        raise InvalidTypeError(f"question must be a string, got {type(question).__name__}")
     # Each token remembers whether punctuation (a comma, a bracket) separates it from the previous
     # one: "Johnnycake, West Virginia" is two entities.
     tokens = []
@@ -255,11 +256,11 @@ def link_entities(index: HippoIndex, entities: Sequence[str], *, top_k: int = 1)
     """
     top_k = check_int("top_k", top_k, low=1)
     if isinstance(entities, str):
-        raise TypeError(f"entities must be a sequence of strings, got the string {entities!r}")
+        raise InvalidTypeError(f"entities must be a sequence of strings, got the string {entities!r}")
     ents = [e for e in dict.fromkeys(entities)]
     for e in ents:
         if not isinstance(e, str):
-            raise TypeError(f"entities must be strings, got {e!r} ({type(e).__name__})")
+            raise InvalidTypeError(f"entities must be strings, got {e!r} ({type(e).__name__})")
     # Entity -> (nodes, cosines); exact phrase matches skip the encoder. Output keeps input order.
     found: dict[str, tuple[list[int], list[float]]] = {}
     to_encode = []

@@ -37,6 +37,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding._validation import check_float, check_int
+from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index import HippoIndex
 from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, top_k
 from pathfinding.hipporag.query import EXTRACTORS, link_entities
@@ -142,10 +143,10 @@ class HippoRetriever:
         bm25: BM25Ranker | None = None,
     ):
         if not isinstance(index, HippoIndex):
-            raise TypeError(f"index must be a HippoIndex, got {type(index).__name__}")
+            raise InvalidTypeError(f"index must be a HippoIndex, got {type(index).__name__}")
         if isinstance(extractor, str):
             if extractor not in EXTRACTORS:
-                raise ValueError(
+                raise InvalidValueError(
                     f"extractor must be one of {sorted(EXTRACTORS)} or a callable, got {extractor!r}"
                 )
             fn = EXTRACTORS[extractor]
@@ -153,15 +154,17 @@ class HippoRetriever:
         elif extractor is None or callable(extractor):
             self._extract = extractor
         else:
-            raise TypeError(f"extractor must be a name, a callable or None, got {type(extractor).__name__}")
+            raise InvalidTypeError(
+                f"extractor must be a name, a callable or None, got {type(extractor).__name__}"
+            )
         if scorer not in NODE_SCORERS:
-            raise ValueError(f"scorer must be one of {SCORERS}, got {scorer!r}")
+            raise InvalidValueError(f"scorer must be one of {SCORERS}, got {scorer!r}")
         self.index = index
         self.facts = check_int("facts", facts, low=0)
         self.fact_weight = check_float("fact_weight", fact_weight, low=0.0, high=1.0, low_open=True)
         self.passage_weight = check_float("passage_weight", passage_weight, low=0.0, high=1.0, high_open=True)
         if self.passage_weight > 0 and scorer != "ppr":
-            raise ValueError(
+            raise InvalidValueError(
                 f"scorer {scorer!r} is a v1 ablation: it needs passage_weight=0, got {passage_weight}"
             )
         self.scorer = scorer
@@ -180,7 +183,9 @@ class HippoRetriever:
         """The passage BM25 (built on first use from ``index.passages``)."""
         if self._bm25 is None:
             if not self.index.passages:
-                raise ValueError("no BM25 ranker: the index has no passage texts and no bm25 was given")
+                raise InvalidValueError(
+                    "no BM25 ranker: the index has no passage texts and no bm25 was given"
+                )
             self._bm25 = BM25Ranker(self.index.passages)
         return self._bm25
 
@@ -227,13 +232,15 @@ class HippoRetriever:
         """
         k = check_int("k", k, low=1)
         if not isinstance(question, str):
-            raise TypeError(f"question must be a string, got {type(question).__name__}")
+            raise InvalidTypeError(f"question must be a string, got {type(question).__name__}")
         if entities is None:
             if self._extract is None and self._facts is None:
-                raise ValueError("this retriever has no extractor and no fact seeds: pass entities=[...]")
+                raise InvalidValueError(
+                    "this retriever has no extractor and no fact seeds: pass entities=[...]"
+                )
             entities = self._extract(question) if self._extract is not None else []
         elif isinstance(entities, str):
-            raise TypeError(f"entities must be a sequence of strings, got the string {entities!r}")
+            raise InvalidTypeError(f"entities must be a sequence of strings, got the string {entities!r}")
         entities = tuple(entities)
         w = self.seed_weights(question, entities)
         if self.specificity:

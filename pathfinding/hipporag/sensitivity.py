@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from pathfinding._validation import check_int
+from pathfinding.errors import InvalidValueError
 from pathfinding.hipporag.evaluate import KS, recall_at_k, supporting_ids
 from pathfinding.hipporag.realtext import CASES, load_realtext, musique_index
 from pathfinding.hipporag.retrieve import BM25Ranker, HippoRetriever
@@ -48,7 +49,7 @@ def weight_grid(
     """
     k = check_int("k", k, low=1)
     if k not in KS:
-        raise ValueError(f"k must be one of {KS}, got {k}")
+        raise InvalidValueError(f"k must be one of {KS}, got {k}")
     data = load_realtext()
     questions = data["questions"]
     if n_questions is not None:
