@@ -16,24 +16,32 @@ deterministic given its ``rng``:
   seed. It is an upper bound that is told the depth.
 
 The ranking (:meth:`ChainTrace.scores`) lists the entities the retriever chose, by the round it chose
-them (within a round by how many retrieved passages name them), then every other entity it reached, earlier rounds first and, within a round, by how many
-retrieved passages name it; entities it never reached come last, all tied. ``rank_of`` handles ties.
+them, then every other entity it reached, by the round it reached them; within a round, by how many
+retrieved passages name them. Entities it never reached come last, all tied; ``rank_of`` handles ties.
+Ranking chosen entities first is how an IRCoT-style reader answers: the entity it named last is its
+answer, and on a path-following question that is the answer even when a shorter dead-end chain was
+reached in an earlier round.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from pathfinding._validation import check_int
+from pathfinding._validation import as_csr, check_int, check_node_ids
 from pathfinding.following import answer_paths, passage_relations, path_relations, relation_phrase
 from pathfinding.instances import PathFindingInstance
-from pathfinding.ranking import rank_of
 from pathfinding.variation import QuestionInstance
 
-__all__ = ["ChainTrace", "beam_retrieve", "intersection_scores", "iterative_retrieve"]
-
+__all__ = [
+    "ChainTrace",
+    "beam_retrieve",
+    "intersection_scores",
+    "iterative_retrieve",
+    "nodes_at_distance",
+]
 
 
 @dataclass(frozen=True)
@@ -117,7 +125,9 @@ def _rule(inst, rule):
     return rule
 
 
-def beam_retrieve(inst: PathFindingInstance, *, width: int = 4, budget: int | None = None, rule=None, rng=None):
+def beam_retrieve(
+    inst: PathFindingInstance, *, width: int = 4, budget: int | None = None, rule=None, rng=None
+) -> ChainTrace:
     """Chain lookups from the seeds, keeping ``width`` entities per round.
 
     Parameters
@@ -147,6 +157,7 @@ def beam_retrieve(inst: PathFindingInstance, *, width: int = 4, budget: int | No
     --------
     On the meet-node toy one round reaches the shared node a from both seeds, so it scores best:
 
+    >>> from pathfinding.ranking import rank_of
     >>> from pathfinding.toy import meet_node_toy
     >>> toy = meet_node_toy()
     >>> trace = beam_retrieve(toy, width=1, budget=1, rng=0)
@@ -161,35 +172,34 @@ def beam_retrieve(inst: PathFindingInstance, *, width: int = 4, budget: int | No
     budget = check_int("budget", budget, low=1, high=100)
     rng = np.random.default_rng(rng)
     P = inst.mentions
-    by_node = P.indptr, P.indices  # node -> passages
-    facts = inst.facts
+    # Plain lists: this loop touches single elements, where numpy scalars are slow.
+    indptr, indices = P.indptr.tolist(), P.indices.tolist()
+    facts = inst.facts.tolist()
     relation = passage_relations(inst) if rule == "relations" else None
     n = inst.n_nodes
-    reached_round = np.full(n, -1, dtype=np.int64)
-    reached_round[inst.seeds] = 0
-    passage_round = np.full(inst.n_passages, -1, dtype=np.int64)
+    reached_round = [-1] * n
+    for s in inst.seeds.tolist():
+        reached_round[s] = 0
+    passage_round = [-1] * inst.n_passages
     counts = np.zeros(n, dtype=np.int64)
-    is_chosen = np.zeros(n, dtype=bool)
+    is_chosen = [False] * n
     chosen: list[tuple[int, int]] = []
     frontiers = []
     # Under "relations" each seed keeps its own track of frontier entities.
-    tracks = [[int(s)] for s in inst.seeds]
-    frontier = [int(s) for s in inst.seeds]
+    tracks = [[s] for s in inst.seeds.tolist()]
+    frontier = inst.seeds.tolist()
     for rnd in range(1, budget + 1):
         if not frontier:
             break
         frontiers.append(tuple(frontier))
-        new_passages = []
         for u in frontier:
-            for j in by_node[1][by_node[0][u] : by_node[0][u + 1]]:
+            for j in indices[indptr[u] : indptr[u + 1]]:
                 if passage_round[j] < 0:
                     passage_round[j] = rnd
-                    new_passages.append(j)
-        for j in new_passages:
-            for v in facts[j]:
-                counts[v] += 1
-                if reached_round[v] < 0:
-                    reached_round[v] = rnd
+                    for v in facts[j]:
+                        counts[v] += 1
+                        if reached_round[v] < 0:
+                            reached_round[v] = rnd
         if rule == "relations":
             new_tracks, frontier = [], []
             for t, track in enumerate(tracks):
@@ -199,8 +209,8 @@ def beam_retrieve(inst: PathFindingInstance, *, width: int = 4, budget: int | No
                 want = rels[t][rnd - 1]
                 nxt = []
                 for u in track:
-                    for j in by_node[1][by_node[0][u] : by_node[0][u + 1]]:
-                        a, b = int(facts[j, 0]), int(facts[j, 1])
+                    for j in indices[indptr[u] : indptr[u + 1]]:
+                        a, b = facts[j]
                         forward = a == u
                         if relation_phrase(relation[j], forward=forward) == want:
                             nxt.append(b if forward else a)
@@ -216,14 +226,14 @@ def beam_retrieve(inst: PathFindingInstance, *, width: int = 4, budget: int | No
                     is_chosen[v] = True
                     chosen.append((rnd, v))
         else:
-            pool = np.flatnonzero((reached_round >= 0) & ~is_chosen)
-            pool = pool[reached_round[pool] > 0]  # the seeds are known, not chosen
-            if pool.size == 0:
+            pool = [v for v in range(n) if reached_round[v] > 0 and not is_chosen[v]]  # seeds are known
+            if not pool:
                 frontier = []
                 continue
+            pool = np.asarray(pool)
             # best count first; a random key breaks ties
             order = np.lexsort((rng.random(pool.size), -counts[pool]))
-            frontier = [int(v) for v in pool[order[:width]]]
+            frontier = pool[order[:width]].tolist()
             for v in frontier:
                 is_chosen[v] = True
                 chosen.append((rnd, v))
@@ -231,15 +241,17 @@ def beam_retrieve(inst: PathFindingInstance, *, width: int = 4, budget: int | No
         budget=budget,
         rule=rule,
         width=width,
-        reached_round=reached_round,
+        reached_round=np.asarray(reached_round, dtype=np.int64),
         chosen=tuple(chosen),
-        passage_round=passage_round,
+        passage_round=np.asarray(passage_round, dtype=np.int64),
         frontiers=tuple(frontiers),
         mentions=P,
     )
 
 
-def iterative_retrieve(inst: PathFindingInstance, *, budget: int | None = None, rule=None, rng=None):
+def iterative_retrieve(
+    inst: PathFindingInstance, *, budget: int | None = None, rule=None, rng=None
+) -> ChainTrace:
     """IRCoT's shape: retrieve for the current entity, choose one next entity, repeat.
 
     The same as :func:`beam_retrieve` with ``width=1``; see there for the parameters.
@@ -249,6 +261,7 @@ def iterative_retrieve(inst: PathFindingInstance, *, budget: int | None = None, 
     On a path-following question the relations lead straight to the answer, one round per hop:
 
     >>> from pathfinding.following import make_following_instance
+    >>> from pathfinding.ranking import rank_of
     >>> inst = make_following_instance(3, rng=1)
     >>> trace = iterative_retrieve(inst, rng=0)
     >>> [node for _, node in trace.chosen] == list(inst.paths[0][1:])
@@ -285,14 +298,42 @@ def intersection_scores(inst: PathFindingInstance, hops=None) -> np.ndarray:
     True
     """
     hops = inst.hops if hops is None else hops
-    depths = np.broadcast_to(np.asarray(hops), (len(inst.seeds),))
-    if depths.dtype.kind not in "iu" or depths.min() < 0:
-        raise ValueError(f"hops must be non-negative integers (one or one per seed), got {hops!r}")
-    graph = inst.graph
-    keep = np.ones(inst.n_nodes, dtype=bool)
-    for s, h in zip(inst.seeds, depths, strict=True):
-        keep &= _bfs_layer(graph, int(s), int(h))
-    return keep.astype(np.float64)
+    return nodes_at_distance(inst.graph, inst.seeds, hops).astype(np.float64)
+
+
+def nodes_at_distance(graph, seeds, hops) -> np.ndarray:
+    """Boolean mask of the nodes at exactly ``hops`` edges from every seed (edges in either direction).
+
+    Parameters
+    ----------
+    graph : sparse matrix or array_like, shape (n, n)
+    seeds : array_like of int
+    hops : int or sequence of int
+        One depth for all seeds or one per seed (``>= 0``).
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (n,)
+
+    See Also
+    --------
+    pathfinding.reference.nodes_at_distance_bfs : the same set by plain breadth-first search.
+    """
+    A = as_csr("graph", graph)
+    if A.shape[0] != A.shape[1]:
+        raise ValueError(f"graph must be square, got shape {A.shape}")
+    seeds = check_node_ids("seeds", seeds, A.shape[0])
+    if isinstance(hops, Sequence | np.ndarray) and not isinstance(hops, str):
+        if len(hops) != len(seeds):
+            raise ValueError(f"hops must be one depth or one per seed ({len(seeds)}), got {hops!r}")
+        depths = [check_int(f"hops[{i}]", h, low=0, high=10**6) for i, h in enumerate(hops)]
+    else:
+        depths = [check_int("hops", hops, low=0, high=10**6)] * len(seeds)
+    A = ((A != 0) + (A != 0).T).astype(np.float64)  # undirected, unweighted
+    keep = np.ones(A.shape[0], dtype=bool)
+    for s, h in zip(seeds.tolist(), depths, strict=True):
+        keep &= _bfs_layer(A, s, h)
+    return keep
 
 
 def _bfs_layer(graph, source: int, depth: int) -> np.ndarray:

@@ -78,9 +78,13 @@ def make_shape(shape: str, hops, *, rng=None, **variation):
     raise ValueError(f"shape must be one of {SHAPES}, got {shape!r}")
 
 
-def _retriever_rng(ties_ss: np.random.SeedSequence, name: str) -> np.random.Generator:
-    key = list(RETRIEVERS).index(name)
-    return np.random.default_rng(np.random.SeedSequence(ties_ss.entropy, spawn_key=(*ties_ss.spawn_key, key)))
+def _retriever_rngs(ties_ss: np.random.SeedSequence) -> dict[str, np.random.Generator]:
+    """One independent stream per chaining retriever: jumps of the trial's tie-breaking stream.
+
+    Keyed by the retriever's place in :data:`RETRIEVERS`, so running a subset changes no stream.
+    """
+    base = np.random.PCG64(ties_ss)
+    return {n: np.random.Generator(base.jumped(list(RETRIEVERS).index(n) + 1)) for n in _CHAINING}
 
 
 def mean_ci(values) -> tuple[float, float, float]:
@@ -216,10 +220,9 @@ def run_contrast(
                     inst_ss, ties_ss = trial_streams(seed, t)
                     inst = make_shape(shape, h, rng=inst_ss, **variation)
                     n_cand[t] = len(inst.candidates)
+                    rngs = _retriever_rngs(ties_ss)
                     for n in names:
-                        # only the chaining retrievers draw random numbers
-                        rng = _retriever_rng(ties_ss, n) if n in _CHAINING else None
-                        out = RETRIEVERS[n](inst, rng)
+                        out = RETRIEVERS[n](inst, rngs.get(n))
                         if n in _CHAINING:
                             reached[n][t] = out.reached(inst.answer)
                             out = out.scores()
@@ -323,10 +326,9 @@ def run_budget_sweep(
         inst = make_shape("finding", hops, rng=inst_ss, **variation)
         res.n_candidates[t] = len(inst.candidates)
         res.ppr_ranks[t] = rank_of(RANKERS["ppr"](inst), inst.answer, inst.candidates)
+        rngs = _retriever_rngs(ties_ss)
         for n in retrievers:
-            trace = beam_retrieve(
-                inst, width=widths[n], budget=max(budgets), rule="score", rng=_retriever_rng(ties_ss, n)
-            )
+            trace = beam_retrieve(inst, width=widths[n], budget=max(budgets), rule="score", rng=rngs[n])
             for b in budgets:
                 k = min(b, trace.rounds)
                 res.ranks[n, b][t] = rank_of(trace.scores(after=k), inst.answer, inst.candidates)

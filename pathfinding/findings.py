@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pathfinding import contrast_findings
 from pathfinding.experiment import ExperimentResult, run_experiment
 from pathfinding.ppr import personalized_pagerank
 from pathfinding.specificity import node_specificity, restart_vector
@@ -213,6 +214,7 @@ def render(
     exp_rows = _experiment_rows(result, command, 1)
     meet_rows, meet = _meet_node_rows(len(exp_rows) - 1)
     defeat_rows, defeats = _defeat_rows(result.seed, len(exp_rows) - 1 + len(meet_rows) - 2, command)
+    contrast_lines, contrast = contrast_findings.findings_section(result.seed, command, quick=quick)
     lines = [
         "# FINDINGS",
         "",
@@ -252,6 +254,7 @@ def render(
         "",
         *defeat_rows,
         "",
+        *contrast_lines,
     ]
     if realtext:
         lines += [realtext.rstrip(), ""]
@@ -263,6 +266,7 @@ def render(
         "experiment": [r.__dict__ for r in result.summary()],
         "meet_node": meet,
         "defeats": defeats,
+        "path_following_vs_path_finding": contrast,
     }
     return "\n".join(lines), data
 
@@ -330,14 +334,14 @@ def compare(on_file: str, produced: str) -> list[str]:
     return problems
 
 
-def write_figures(result: ExperimentResult, directory) -> list[Path]:
-    """Write the two experiment figures as byte-stable PNGs; return their paths."""
+def write_figures(result: ExperimentResult, directory, *, quick: bool = False) -> list[Path]:
+    """Write the experiment figures and the round-budget sweep as byte-stable PNGs; return their paths."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from pathfinding.plotting import plot_mean_rank, plot_rank_distribution, save_figure
+    from pathfinding.plotting import plot_budget_sweep, plot_mean_rank, plot_rank_distribution, save_figure
 
     directory = Path(directory)
     paths = []
@@ -355,6 +359,12 @@ def write_figures(result: ExperimentResult, directory) -> list[Path]:
             fig.tight_layout()
             paths.append(save_figure(fig, directory / "rank_distribution_2hops.png"))
             plt.close(fig)
+        budget = contrast_findings.run_all(result.seed, quick)[3]
+        fig, ax = plt.subplots(figsize=(6.4, 4.2))
+        plot_budget_sweep(budget, ax=ax)
+        fig.tight_layout()
+        paths.append(save_figure(fig, directory / "budget_sweep.png"))
+        plt.close(fig)
     return paths
 
 
@@ -401,7 +411,7 @@ def _cmd_findings(args) -> int:
         print(f"findings --check: {output} matches the code ({elapsed:.1f} s).")
         return 0
     output.write_text(text)
-    figures = write_figures(result, Path(args.figures))
+    figures = write_figures(result, Path(args.figures), quick=args.quick)
     print(f"wrote {output} and {', '.join(str(p) for p in figures)} in {elapsed:.1f} s")
     return 0
 

@@ -168,8 +168,8 @@ def path_relations(inst: PathFindingInstance) -> tuple[tuple[str, ...], ...]:
     """
     rel = passage_relations(inst)
     index = {}
-    for j, (u, v) in enumerate(inst.facts):
-        index.setdefault((int(u), int(v)), j)
+    for j, (u, v) in enumerate(inst.facts.tolist()):
+        index.setdefault((u, v), j)
     out = []
     for path in answer_paths(inst):
         phrases = []

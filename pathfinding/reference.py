@@ -15,6 +15,7 @@ __all__ = [
     "ppr_power_iteration",
     "mention_count_scores_loops",
     "passage_scores_loops",
+    "nodes_at_distance_bfs",
 ]
 
 
@@ -93,3 +94,26 @@ def passage_scores_loops(pi, mentions) -> np.ndarray:
         for i in range(n_nodes):
             out[j] += pi[i] * P[i, j]
     return out
+
+
+def nodes_at_distance_bfs(graph, seeds, hops) -> list[int]:
+    """The nodes exactly ``hops`` edges from every seed, by one plain breadth-first search per seed.
+
+    ``hops`` is one depth for every seed or one per seed. Edge weights are ignored: any non-zero entry
+    is an edge, in either direction.
+    """
+    A = _dense(graph)
+    n = A.shape[0]
+    depths = list(hops) if isinstance(hops, list | tuple) else [hops] * len(seeds)
+    at_depth = set(range(n))
+    for seed, depth in zip(seeds, depths, strict=True):
+        distance = {int(seed): 0}
+        queue = [int(seed)]
+        while queue:
+            u = queue.pop(0)
+            for v in range(n):
+                if (A[u, v] != 0 or A[v, u] != 0) and v not in distance:
+                    distance[v] = distance[u] + 1
+                    queue.append(v)
+        at_depth &= {v for v, d in distance.items() if d == depth}
+    return sorted(at_depth)

@@ -107,9 +107,7 @@ class _Builder:
         """
         pool = self._pool()
         for _ in range(k):
-            for _ in range(_MAX_TRIES):
-                if len(pool) < 2:
-                    break
+            for _ in range(_MAX_TRIES if len(pool) >= 2 else 0):
                 i, j = rng.choice(len(pool), size=2, replace=False)
                 (ca, a), (cb, b) = pool[i], pool[j]
                 if ca == cb or a == b:
@@ -139,9 +137,7 @@ class _Builder:
         pool = self._pool()
         have = {(min(u, v), max(u, v)) for u, v in self.edges}
         for _ in range(m):
-            for _ in range(_MAX_TRIES):
-                if len(pool) < 2:
-                    break
+            for _ in range(_MAX_TRIES if len(pool) >= 2 else 0):
                 i, j = rng.choice(len(pool), size=2, replace=False)
                 (ca, a), (cb, b) = pool[i], pool[j]
                 key = (min(a, b), max(a, b))
