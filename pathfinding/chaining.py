@@ -111,6 +111,27 @@ class ChainTrace:
                 out[node] = chosen_bonus + per_round * (self.budget + 1 - rnd) + counts[node]
         return out
 
+    def round_table(self, inst: PathFindingInstance) -> list[dict]:
+        """One dict per round: the frontier, what was retrieved and reached, what was chosen, and where
+        the answer stands (reached yet, and its rank among the candidates) after the round."""
+        from pathfinding.ranking import rank_of
+
+        names = inst.node_names
+        rows = []
+        for k, frontier in enumerate(self.frontiers, start=1):
+            rows.append(
+                {
+                    "round": k,
+                    "frontier": [names[v] for v in frontier],
+                    "passages": int(np.sum(self.passage_round == k)),
+                    "newly_reached": int(np.sum(self.reached_round == k)),
+                    "chosen": [names[v] for rnd, v in self.chosen if rnd == k],
+                    "answer_reached": self.reached(inst.answer, after=k),
+                    "answer_rank": rank_of(self.scores(after=k), inst.answer, inst.candidates),
+                }
+            )
+        return rows
+
     def reached(self, node: int, after: int | None = None) -> bool:
         """Whether ``node`` was named by a passage retrieved in rounds ``1..after`` (or is a seed)."""
         k = self.rounds if after is None else after

@@ -25,6 +25,7 @@ __all__ = [
     "answer_paths",
     "make_following_instance",
     "passage_relations",
+    "path_passages",
     "path_relations",
     "question_text",
     "relation_phrase",
@@ -158,6 +159,24 @@ def answer_paths(inst: PathFindingInstance) -> tuple[tuple[int, ...], ...]:
             path.append(node)
         paths.append(tuple(reversed(path)))
     return tuple(paths)
+
+
+def path_passages(inst: PathFindingInstance) -> tuple[tuple[int, ...], ...]:
+    """Per seed, the passage ids along its path to the answer (one per hop), in order.
+
+    Examples
+    --------
+    >>> inst = make_following_instance(2, rng=0)
+    >>> [inst.passages[j] for j in path_passages(inst)[0]]
+    ['Agnes Quist coached Dario Reyes.', 'Dario Reyes recruited Selma Orsini.']
+    """
+    index = {}
+    for j, (u, v) in enumerate(inst.facts.tolist()):
+        index.setdefault((u, v), j)
+        index.setdefault((v, u), j)
+    return tuple(
+        tuple(index[a, b] for a, b in zip(path[:-1], path[1:], strict=True)) for path in answer_paths(inst)
+    )
 
 
 def path_relations(inst: PathFindingInstance) -> tuple[tuple[str, ...], ...]:
