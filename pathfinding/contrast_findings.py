@@ -60,9 +60,14 @@ def _ci(mean, lo, hi, fmt=".2f") -> str:
 
 
 def _pct(p, lo=None, hi=None) -> str:
+    # whole percents, except where rounding would claim an exact 0% or 100% that was not measured
+    def one(x):
+        text = f"{100 * x:.0f}"
+        return f"{100 * x:.1f}" if text in ("0", "100") and x not in (0.0, 1.0) else text
+
     if lo is None:
-        return f"{100 * p:.0f}%"
-    return f"{100 * p:.0f}% [{100 * lo:.0f}, {100 * hi:.0f}]"
+        return f"{one(p)}%"
+    return f"{one(p)}% [{one(lo)}, {one(hi)}]"
 
 
 def _contrast_table(res: ContrastResult, prefix: str, first: int, command: str) -> list[str]:
@@ -93,7 +98,8 @@ def _span(values, fmt=".2f") -> str:
 
 
 def _pspan(values) -> str:
-    return _span([100 * v for v in values], ".0f") + "%"
+    lo, hi = _pct(min(values)), _pct(max(values))
+    return lo if lo == hi else f"{lo[:-1]}–{hi}"
 
 
 def _contrast_prose(res: ContrastResult) -> list[str]:

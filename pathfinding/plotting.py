@@ -131,8 +131,8 @@ def plot_budget_sweep(budget, ax=None):
     ax.set_ylabel(f"% of {budget.trials} path-finding trials")
     ax.set_xticks(list(budget.budgets))
     ax.set_ylim(-3, 103)
-    ax.set_title(f"Looping harder at {budget.hops} hops: reach grows, rank-first does not")
-    ax.legend(fontsize="small")
+    ax.set_title(f"Path-finding at {budget.hops} hops: answer reached vs ranked first, by round budget")
+    ax.legend(fontsize="small", loc="center right")
     return ax
 
 
