@@ -9,7 +9,9 @@
 
 Trial ``t`` builds its instance from ``trial_streams(seed, t)[0]``, the same child at every depth and
 for both shapes (common random numbers); retriever ``name`` breaks its ties with its own child of
-``trial_streams(seed, t)[1]``, so adding a retriever changes no other retriever's numbers.
+``trial_streams(seed, t)[1]``, so adding a retriever changes no other retriever's numbers. Scores
+equal up to the PPR solver's tolerance count as ties (:func:`settle_ties`), so every rank is the same
+on every machine.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ __all__ = [
     "make_shape",
     "run_budget_sweep",
     "run_contrast",
+    "settle_ties",
 ]
 
 BEAM_WIDTH = 4
@@ -87,6 +90,33 @@ def _retriever_rngs(ties_ss: np.random.SeedSequence) -> dict[str, np.random.Gene
     return {n: np.random.Generator(base.jumped(list(RETRIEVERS).index(n) + 1)) for n in _CHAINING}
 
 
+def settle_ties(scores, *, rtol: float = 1e-9) -> np.ndarray:
+    """Scores with every run of values closer than ``rtol * max|score|`` set to the run's maximum.
+
+    PPR's solver stops at a tolerance of 1e-10, so two nodes whose masses are equal in exact arithmetic
+    (a path-following answer and a dead end; a merged node that mirrors the answer) come out differing
+    in the last digits, and which one wins would depend on the machine's floating point. Settling
+    them makes those ties exact, so ``rank_of`` counts them as ties on every machine. Real differences
+    between these rankers' scores are many orders of magnitude larger than ``rtol``.
+
+    Examples
+    --------
+    >>> settle_ties([0.25, 0.25 + 1e-13, 0.5, 0.0])
+    array([0.25, 0.25, 0.5 , 0.  ])
+    """
+    s = np.asarray(scores, dtype=np.float64)
+    if s.size < 2:
+        return s.copy()
+    order = np.argsort(s, kind="stable")
+    v = s[order]
+    gap = np.diff(v) > rtol * float(np.max(np.abs(v)))
+    run = np.concatenate([[0], np.cumsum(gap)])  # run id per sorted value
+    top = np.maximum.reduceat(v, np.flatnonzero(np.concatenate([[True], gap])))
+    out = np.empty_like(s)
+    out[order] = top[run]
+    return out
+
+
 def mean_ci(values) -> tuple[float, float, float]:
     """Mean and normal 95% interval (zero width for one value or no spread)."""
     values = np.asarray(values, dtype=np.float64)
@@ -101,7 +131,10 @@ def wilson(successes: int, n: int) -> tuple[float, float, float]:
     denom = 1 + Z95**2 / n
     centre = (p + Z95**2 / (2 * n)) / denom
     half = Z95 * np.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
-    return p, max(0.0, centre - half), min(1.0, centre + half)
+    # at 0 or n successes the bound is exactly 0 or 1; rounding would leave a speck
+    lo = 0.0 if successes == 0 else max(0.0, float(centre - half))
+    hi = 1.0 if successes == n else min(1.0, float(centre + half))
+    return p, lo, hi
 
 
 @dataclass(frozen=True)
@@ -226,7 +259,7 @@ def run_contrast(
                         if n in _CHAINING:
                             reached[n][t] = out.reached(inst.answer)
                             out = out.scores()
-                        ranks[n][t] = rank_of(out, inst.answer, inst.candidates)
+                        ranks[n][t] = rank_of(settle_ties(out), inst.answer, inst.candidates)
                     bar.update()
                 for n in names:
                     res.ranks[shape, h, n] = ranks[n]
@@ -325,7 +358,7 @@ def run_budget_sweep(
         inst_ss, ties_ss = trial_streams(seed, t)
         inst = make_shape("finding", hops, rng=inst_ss, **variation)
         res.n_candidates[t] = len(inst.candidates)
-        res.ppr_ranks[t] = rank_of(RANKERS["ppr"](inst), inst.answer, inst.candidates)
+        res.ppr_ranks[t] = rank_of(settle_ties(RANKERS["ppr"](inst)), inst.answer, inst.candidates)
         rngs = _retriever_rngs(ties_ss)
         for n in retrievers:
             trace = beam_retrieve(inst, width=widths[n], budget=max(budgets), rule="score", rng=rngs[n])

@@ -131,8 +131,8 @@ def _contrast_prose(res: ContrastResult) -> list[str]:
         f"* *Qualification: PPR does not solve path-following.* With one seed there is no meet: the "
         f"answer's chain has the same shape as every dead end's and only its relations differ, which PPR "
         f"does not read. PPR's mean rank is {_span([r.mean for r in ppr_fol])} against chance "
-        f"{ppr_fol[0].chance:.2f} (the masses are equal in exact arithmetic and differ only within "
-        f"the solver's 1e-10 tolerance, so these ties break arbitrarily); "
+        f"{ppr_fol[0].chance:.2f} (the masses are equal in exact arithmetic; scores within 1e-9 of "
+        f"each other, relative, count as ties, since the PPR solver stops at 1e-10); "
         f"mention counting and the Table 5 ablations have mean rank "
         f"{_span([c['following', h, n].mean for h in res.hops for n in _SINGLE_STEP])} against that chance. "
         f'The chapter\'s "PPR solves both in one pass" holds only for questions with several seeds.',

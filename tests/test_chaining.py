@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from scipy.sparse.csgraph import shortest_path
 
 from pathfinding.chaining import beam_retrieve, intersection_scores, iterative_retrieve, nodes_at_distance
-from pathfinding.contrast import VARIATION, run_budget_sweep, run_contrast
+from pathfinding.contrast import VARIATION, run_budget_sweep, run_contrast, settle_ties
 from pathfinding.following import make_following_instance
 from pathfinding.instances import make_instance
 from pathfinding.ranking import rank_of
@@ -163,3 +163,18 @@ def test_contrast_rejects_unknown_names():
         run_contrast(retrievers=["oracle"], trials=2)
     with pytest.raises(ValueError, match="shape"):
         run_contrast(shapes=["loop"], trials=2)
+
+
+@given(
+    values=st.lists(st.integers(0, 6), min_size=2, max_size=15),
+    noise_seed=st.integers(0, 2**32 - 1),
+)
+def test_settle_ties_restores_ties_that_rounding_broke(values, noise_seed):
+    """Exact ties jittered at the solver's noise level become ties again; real differences stay."""
+    exact = np.asarray(values, dtype=float) * 0.01 + 0.001
+    noisy = exact * (1 + np.random.default_rng(noise_seed).normal(scale=1e-13, size=exact.size))
+    settled = settle_ties(noisy)
+    assert np.array_equal(exact[:, None] == exact[None, :], settled[:, None] == settled[None, :])
+    assert np.array_equal(exact[:, None] < exact[None, :], settled[:, None] < settled[None, :])
+    answer, candidates = 0, np.arange(exact.size)
+    assert rank_of(settled, answer, candidates) == rank_of(exact, answer, candidates)
