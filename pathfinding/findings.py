@@ -1,7 +1,8 @@
 """FINDINGS.md: every row regenerated from code, and ``--check`` to prove the file still matches.
 
 ``python -m pathfinding findings`` reruns the hop-depth experiment, the meet-node arithmetic, the
-specificity example and the real-text evaluation, writes FINDINGS.md and the figures, and
+specificity example, the path-following/path-finding contrast (:mod:`pathfinding.contrast_findings`)
+and the real-text evaluation, writes FINDINGS.md and the figures, and
 ``--check`` reruns them and names every row whose numbers differ from the file. The performance
 section (between ``<!-- bench:start -->`` and ``<!-- bench:end -->``) is written by
 ``pathfinding bench --findings`` and is machine-dependent, so it is kept as it is and not checked;
