@@ -6,6 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy.sparse.csgraph import shortest_path
 
+from pathfinding.contrast import VARIATION
 from pathfinding.following import (
     make_following_instance,
     passage_relations,
@@ -70,25 +71,33 @@ def test_zero_variation_is_make_instance_byte_for_byte(hops, distractors, rng):
     assert (a.graph != b.graph).nnz == 0 and (a.mentions != b.mentions).nnz == 0
 
 
-@given(hops=st.integers(1, 4), kw=knobs, rng=st.integers(0, 2**32 - 1))
+@given(
+    hops=st.one_of(st.integers(1, 4), st.lists(st.integers(1, 4), min_size=2, max_size=3)),
+    kw=knobs,
+    rng=st.integers(0, 2**32 - 1),
+)
 def test_varied_finding_invariants(hops, kw, rng):
-    inst = make_varied_instance(hops, rng=rng, **kw)
+    depths = hops if isinstance(hops, list) else [hops, hops]
+    inst = make_varied_instance(hops, seeds=len(depths), rng=rng, **kw)
     assert inst.kind == "finding"
-    _check_question_instance(inst, [hops, hops])
-    base = 2 * 9 * hops  # facts of the default shape before jitter
-    assert inst.n_passages >= base - 2 * 8 * kw["length_jitter"] + kw["noise_facts"] + kw["extra_passages"]
-    again = make_varied_instance(hops, rng=rng, **kw)
+    _check_question_instance(inst, depths)
+    # merges keep every fact; jitter shortens a chain by at most length_jitter facts
+    floor = sum(9 * h - 8 * min(kw["length_jitter"], h - 1) for h in depths)
+    assert inst.n_passages >= floor + kw["noise_facts"] + kw["extra_passages"]
+    again = make_varied_instance(hops, seeds=len(depths), rng=rng, **kw)
     assert again.passages == inst.passages and np.array_equal(again.facts, inst.facts)
     assert np.array_equal(again.candidates, inst.candidates)
 
 
-@given(kw=knobs, rng=st.integers(0, 2**32 - 1))
-def test_variation_changes_the_graph_not_just_the_names(kw, rng):
-    inst = make_varied_instance(2, rng=rng, **kw)
-    if any(kw.values()):
-        degrees = np.sort(np.diff(inst.graph.indptr))
-        default = np.sort(np.diff(make_instance(2, rng=rng).graph.indptr))
-        assert degrees.size != default.size or not np.array_equal(degrees, default) or kw["length_jitter"]
+@pytest.mark.parametrize("knob", sorted(VARIATION))
+def test_trials_sample_graphs_not_relabellings(knob):
+    """The point of variation: across trials the graphs differ in shape, not only in names."""
+
+    def shapes(make):
+        return {tuple(np.sort(np.diff(make(rng).graph.indptr))) for rng in range(15)}
+
+    assert len(shapes(lambda rng: make_instance(2, rng=rng))) == 1
+    assert len(shapes(lambda rng: make_varied_instance(2, rng=rng, **{knob: VARIATION[knob]}))) > 1
 
 
 @given(hops=st.integers(1, 4), kw=knobs, rng=st.integers(0, 2**32 - 1))
