@@ -18,9 +18,10 @@ deterministic given its ``rng``:
 The ranking (:meth:`ChainTrace.scores`) lists the entities the retriever chose, by the round it chose
 them, then every other entity it reached, by the round it reached them; within a round, by how many
 retrieved passages name them. Entities it never reached come last, all tied; ``rank_of`` handles ties.
-Ranking chosen entities first is how an IRCoT-style reader answers: the entity it named last is its
-answer, and on a path-following question that is the answer even when a shorter dead-end chain was
-reached in an earlier round.
+Ranking chosen entities before merely reached ones follows how an IRCoT-style reader answers: it names
+the entities it chose to follow. On a path-following question the answer is the one candidate it
+chooses, so it ranks first even when a shorter dead-end chain ended in an earlier round (which the
+issue's plain "order reached" would rank above it).
 """
 
 from __future__ import annotations
