@@ -248,7 +248,7 @@ for a, b in zip(left + [""] * (len(right) - len(left)), right, strict=True):
 # ## The contrast rows
 #
 # Every retriever on both shapes at 1–4 hops (50 trials per cell here; FINDINGS.md rows P1–P72
-# use 200). `iterative` is IRCoT-shaped: each round it retrieves the passages of its current
+# use 100). `iterative` is IRCoT-shaped: each round it retrieves the passages of its current
 # entity and chooses the next one — the one the question's next relation names on path-following,
 # the best-scoring new one (most retrieved passages) on path-finding. `beam` keeps 4;
 # `chain_relations` always reads the relations; `intersection` returns the nodes exactly `h` from

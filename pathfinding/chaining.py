@@ -320,7 +320,21 @@ def intersection_scores(inst: PathFindingInstance, hops=None) -> np.ndarray:
     True
     """
     hops = inst.hops if hops is None else hops
-    return nodes_at_distance(inst.graph, inst.seeds, hops).astype(np.float64)
+    depths = _depths(hops, len(inst.seeds))
+    # An instance's graph is symmetric and validated when built, so go straight to the search.
+    indptr, indices = inst.graph.indptr.tolist(), inst.graph.indices.tolist()
+    keep = np.ones(inst.n_nodes, dtype=bool)
+    for s, h in zip(inst.seeds.tolist(), depths, strict=True):
+        keep[~_bfs_layer(indptr, indices, s, h)] = False
+    return keep.astype(np.float64)
+
+
+def _depths(hops, n_seeds: int) -> list[int]:
+    if isinstance(hops, Sequence | np.ndarray) and not isinstance(hops, str):
+        if len(hops) != n_seeds:
+            raise ValueError(f"hops must be one depth or one per seed ({n_seeds}), got {hops!r}")
+        return [check_int(f"hops[{i}]", h, low=0, high=10**6) for i, h in enumerate(hops)]
+    return [check_int("hops", hops, low=0, high=10**6)] * n_seeds
 
 
 def nodes_at_distance(graph, seeds, hops) -> np.ndarray:
@@ -345,28 +359,31 @@ def nodes_at_distance(graph, seeds, hops) -> np.ndarray:
     if A.shape[0] != A.shape[1]:
         raise ValueError(f"graph must be square, got shape {A.shape}")
     seeds = check_node_ids("seeds", seeds, A.shape[0])
-    if isinstance(hops, Sequence | np.ndarray) and not isinstance(hops, str):
-        if len(hops) != len(seeds):
-            raise ValueError(f"hops must be one depth or one per seed ({len(seeds)}), got {hops!r}")
-        depths = [check_int(f"hops[{i}]", h, low=0, high=10**6) for i, h in enumerate(hops)]
-    else:
-        depths = [check_int("hops", hops, low=0, high=10**6)] * len(seeds)
-    A = ((A != 0) + (A != 0).T).astype(np.float64)  # undirected, unweighted
+    depths = _depths(hops, len(seeds))
+    A = ((A != 0) + (A != 0).T).tocsr()  # undirected, unweighted
+    indptr, indices = A.indptr.tolist(), A.indices.tolist()
     keep = np.ones(A.shape[0], dtype=bool)
     for s, h in zip(seeds.tolist(), depths, strict=True):
-        keep &= _bfs_layer(A, s, h)
+        keep[~_bfs_layer(indptr, indices, s, h)] = False
     return keep
 
 
-def _bfs_layer(graph, source: int, depth: int) -> np.ndarray:
-    """Boolean mask of the nodes exactly ``depth`` hops from ``source`` (level-synchronous BFS)."""
-    n = graph.shape[0]
-    seen = np.zeros(n, dtype=bool)
-    frontier = np.zeros(n, dtype=bool)
-    seen[source] = frontier[source] = True
+def _bfs_layer(indptr: list, indices: list, source: int, depth: int) -> np.ndarray:
+    """Boolean mask of the nodes exactly ``depth`` hops from ``source`` (level-synchronous BFS on CSR)."""
+    n = len(indptr) - 1
+    seen = [False] * n
+    seen[source] = True
+    frontier = [source]
     for _ in range(depth):
-        frontier = (graph @ frontier.astype(np.float64) > 0) & ~seen
-        seen |= frontier
-        if not frontier.any():
+        nxt = []
+        for u in frontier:
+            for v in indices[indptr[u] : indptr[u + 1]]:
+                if not seen[v]:
+                    seen[v] = True
+                    nxt.append(v)
+        frontier = nxt
+        if not frontier:
             break
-    return frontier
+    out = np.zeros(n, dtype=bool)
+    out[frontier] = True
+    return out

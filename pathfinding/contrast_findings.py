@@ -23,7 +23,7 @@ from pathfinding.instances import make_instance
 
 __all__ = ["findings_section", "run_all"]
 
-CONTRAST_TRIALS = 200
+CONTRAST_TRIALS = 100
 VARIED_TRIALS = 100
 BUDGET_TRIALS = 200
 QUICK_TRIALS = 20
