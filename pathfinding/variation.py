@@ -68,6 +68,31 @@ class _Builder:
         self.paths: list[tuple[int, ...]] = []
         self.path_edges: list[list[int]] = []  # per seed, edge indices of its bridge, in order
 
+    def keeps_depths(self, edges) -> bool:
+        """Whether every seed still reaches the answer in exactly its own depth over ``edges``.
+
+        A merge or noise fact can give a seed a shortcut through another seed whose bridge is much
+        shorter (depths 1 and 4: seed B -> merged node -> seed A -> answer is 3 facts).
+        """
+        adjacent: dict[int, list[int]] = {}
+        for u, v in edges:
+            adjacent.setdefault(u, []).append(v)
+            adjacent.setdefault(v, []).append(u)
+        for seed, depth in enumerate(self.depths):
+            distance = {seed: 0}
+            frontier = [seed]
+            while frontier and self.answer not in distance:
+                nxt = []
+                for u in frontier:
+                    for v in adjacent.get(u, ()):
+                        if v not in distance:
+                            distance[v] = distance[u] + 1
+                            nxt.append(v)
+                frontier = nxt
+            if distance.get(self.answer) != depth:
+                return False
+        return True
+
     def chain(self, start: int, length: int, end: int | None = None) -> list[int]:
         nodes, node, idx = [], start, []
         for step in range(length):
@@ -85,6 +110,7 @@ class _Builder:
 
     def build(self, depths, distractors: int, jitter: int, rng) -> None:
         # Same order of construction as make_instance, so zero variation reproduces it exactly.
+        self.depths = tuple(depths)
         for s, h in enumerate(depths):
             for _ in range(distractors):
                 length = h if jitter == 0 else max(1, h + int(rng.integers(-jitter, jitter + 1)))
@@ -114,7 +140,7 @@ class _Builder:
                     continue
                 keep, drop = min(a, b), max(a, b)
                 merged = [(keep if u == drop else u, keep if v == drop else v) for u, v in self.edges]
-                if any(u == v for u, v in merged):
+                if any(u == v for u, v in merged) or not self.keeps_depths(merged):
                     continue
                 self.edges = merged
                 self.candidates = list(dict.fromkeys(keep if c == drop else c for c in self.candidates))
@@ -141,7 +167,7 @@ class _Builder:
                 i, j = rng.choice(len(pool), size=2, replace=False)
                 (ca, a), (cb, b) = pool[i], pool[j]
                 key = (min(a, b), max(a, b))
-                if ca == cb or a == b or key in have:
+                if ca == cb or a == b or key in have or not self.keeps_depths([*self.edges, (a, b)]):
                     continue
                 have.add(key)
                 self.edges.append((a, b))
@@ -257,10 +283,12 @@ def make_varied_instance(
 
     Notes
     -----
-    The bridges are built before any variation and never changed, so each seed reaches the answer in
-    exactly its ``hops`` facts; noise facts and merges only join distractor-chain nodes, so no passage
-    names two seeds. Other nodes may now also sit at the answer's depth from every seed (a merge or a
-    noise fact can make a second meet), which is what gives the rankers' intervals width.
+    The bridges are built before any variation and never changed; noise facts and merges only join
+    distractor-chain nodes, so no passage names two seeds, and one that would give a seed a shortcut to
+    the answer (through another seed with a shorter bridge) is rejected and redrawn, so each seed
+    reaches the answer in exactly its ``hops`` facts. Other nodes may now also sit at the answer's
+    depth from every seed (a merge or a noise fact can make a second meet), which is what gives the
+    rankers' intervals width.
 
     Examples
     --------

@@ -185,3 +185,11 @@ def test_following_default_shape():
 def test_bad_input_is_named(make, kwargs, error, match):
     with pytest.raises(error, match=match):
         make(**kwargs)
+
+
+def test_no_shortcut_through_a_seed_with_a_shorter_bridge():
+    """Found by Hypothesis: depths (1, 4) with merged nodes once let seed B reach the answer in 3."""
+    for rng in range(30):
+        inst = make_varied_instance([1, 4], seeds=2, rng=rng, shared_nodes=3, noise_facts=3)
+        D = shortest_path(inst.graph, unweighted=True, indices=inst.seeds)
+        assert D[:, inst.answer].tolist() == [1, 4]
