@@ -434,15 +434,16 @@ def mass_after(inst, k: int, *, restart_prob: float = 0.5, specificity: bool = T
     >>> round(float(m[2]), 4), round(float(m[3]), 4)
     (0.0556, 0.0278)
     """
-    from pathfinding.ppr import personalized_pagerank
+    from pathfinding.ppr import personalized_pagerank, prepare_graph_cached
     from pathfinding.specificity import restart_vector
 
     r = restart_vector(inst.n_nodes, inst.seeds, specificity=inst.specificity if specificity else None)
+    graph = prepare_graph_cached(inst.graph)
     if k is None:
-        return personalized_pagerank(inst.ppr_graph, r, restart_prob=restart_prob)
+        return personalized_pagerank(graph, r, restart_prob=restart_prob)
     if k == 0:
         return r
-    return personalized_pagerank(inst.ppr_graph, r, restart_prob=restart_prob, tol=0, max_iter=int(k))
+    return personalized_pagerank(graph, r, restart_prob=restart_prob, tol=0, max_iter=int(k))
 
 
 def draw_mass_spreading(inst, ks: Sequence[int] = (0, 1, 2, 3, 5), *, converged=True, axes=None, **kw):
