@@ -21,8 +21,10 @@
 #   birthplace of the director of X"). An iterative retriever can chain: each hop's passage names
 #   the next entity.
 # * **path-finding**: several entities are given and the answer is whatever connects them
-#   ("which researcher was mentored by someone who worked with Ines Ballard, and by someone who
-#   wrote to Oskar Lind?"). No passage names the seeds together, so there is nothing to chain from.
+#   ("Who is it that Vera Udall recruited someone who painted, and that Wanda Varga visited
+#   someone who befriended?" — the question trial 0 at two hops asks, generated from the instance by
+#   `pathfinding.following.question_text` and checked in the last section). No passage names the
+#   seeds together, so there is nothing to chain from.
 #
 # The synthetic generator builds exactly the second kind. Each of two seeds has 8 dead-end chains
 # and one *bridge* chain of `hops` facts; the two bridges meet at the answer. Candidates are the
@@ -39,7 +41,7 @@
 # %%
 import matplotlib.pyplot as plt
 
-from pathfinding.draw import draw_mass_spreading, draw_scores_side_by_side, show
+from pathfinding.draw import draw_instance, draw_mass_spreading, draw_scores_side_by_side, show
 from pathfinding.instances import make_instance
 from pathfinding.ranking import RANKERS
 
@@ -340,6 +342,208 @@ check(
 mm = meet_mass(inst)
 print(f"meet mass: answer {mm[answer]:.5f}, best dead end {mm[dead].max():.6f}")
 print(f"ratio {mm[answer] / mm[dead].max():.0f}; PPR's single walk: {pi[answer] / pi[dead].max():.0f}")
+
+# ## Path-following against path-finding, measured
+#
+# So far the contrast was an argument. Now both shapes are generated and every retriever runs on
+# both. A **path-following** instance (`make_following_instance`) has one seed, the same eight
+# dead-end chains, and one answer chain whose relations the question names; at every hop the
+# answer chain's relation differs from every other fact leaving the same entity, so the relations,
+# and only they, single out the chain. The questions below are generated from the instances, so
+# they name only relations the passages contain.
+#
+# Below, the two instances drawn side by side with PPR's mass on them, then their passages along
+# the answer path, which is what a retriever reads.
+
+# %%
+from pathfinding.chaining import iterative_retrieve
+from pathfinding.contrast import VARIATION, run_budget_sweep, run_contrast, settle_ties
+from pathfinding.experiment import trial_streams
+from pathfinding.following import make_following_instance, path_passages, question_text
+from pathfinding.plotting import plot_budget_sweep, plot_frontier_rounds
+
+following = make_following_instance(2, rng=trial_streams(0, 0)[0])
+finding = regenerate(0, 0, 2)
+check(
+    question_text(finding)
+    == "Who is it that Vera Udall recruited someone who painted, and that Wanda Varga visited "
+    "someone who befriended?",
+    idea="the introduction quotes this instance's generated question",
+)
+
+fig, (ax_follow, ax_find) = plt.subplots(1, 2, figsize=(13, 6.2), layout="constrained")
+for ax, shown, title in (
+    (ax_follow, following, "path-following: one seed, relations name the chain"),
+    (ax_find, finding, "path-finding: two seeds meet at the answer"),
+):
+    pi_shown = RANKERS["ppr"](shown)
+    # masses equal up to the solver's tolerance count as ties (the candidates of path-following are)
+    rank = rank_of(settle_ties(pi_shown), shown.answer, shown.candidates)
+    draw_instance(shown, pi_shown, ax=ax, title=f"{title}\nPPR puts the answer at rank {rank:g}")
+show(fig, "03_following_vs_finding")
+
+left = ["PATH-FOLLOWING", question_text(following), ""]
+left += [f"hop {k}: {following.passages[j]}" for k, j in enumerate(path_passages(following)[0], 1)]
+right = ["PATH-FINDING", question_text(finding), ""]
+for s_name, path in zip([finding.node_names[s] for s in finding.seeds], path_passages(finding), strict=True):
+    right += [f"from {s_name}, hop {k}: {finding.passages[j]}" for k, j in enumerate(path, 1)]
+width = max(map(len, left)) + 4
+for a, b in zip(left + [""] * (len(right) - len(left)), right, strict=True):
+    print(f"{a:<{width}}{b}")
+
+# %% [markdown]
+# Read the left column as a chaining retriever would: the question's first relation picks one of
+# the seed's nine passages, and that passage names the next entity to look up. In the right
+# column each seed's first passage looks like the other eight seed passages; the relations in the
+# question do name it here, which is a qualification we measure below.
+#
+# ## The contrast rows
+#
+# Every retriever on both shapes at 1–4 hops (50 trials per cell here; FINDINGS.md rows P1–P72
+# use 100). `iterative` is IRCoT-shaped: each round it retrieves the passages of its current
+# entity and chooses the next one — the one the question's next relation names on path-following,
+# the best-scoring new one (most retrieved passages) on path-finding. `beam` keeps 4;
+# `chain_relations` always reads the relations; `intersection` returns the nodes exactly `h` from
+# every seed.
+#
+# **Predict first:** which retrievers find the path-following answer? Which find the path-finding
+# answer at 3 hops?
+
+# %%
+contrast = run_contrast(hops=(1, 2, 3, 4), trials=50, seed=0, progress=False)
+cells = {(r.shape, r.hops, r.retriever): r for r in contrast.summary()}
+shown = ("iterative", "beam", "chain_relations", "intersection", "mention_count", "ppr")
+for shape in ("following", "finding"):
+    print(f"path-{shape}: mean rank (hit@1), chance {cells[shape, 1, 'ppr'].chance:g}")
+    print(f"{'hops':<6}" + "".join(f"{n:>18}" for n in shown))
+    for h in contrast.hops:
+        print(
+            f"{h:<6}"
+            + "".join(f"{cells[shape, h, n].mean:>10.2f} ({cells[shape, h, n].hit_at_1:4.0%})" for n in shown)
+        )
+    print()
+
+# %% [markdown]
+# * Path-following belongs to the chaining retriever: the relations lead it to the answer at every
+#   depth. PPR, mention counting and intersection sit at chance (5 of 9): with one seed there is no
+#   meet node, and the answer's chain has exactly the shape of a dead end's.
+# * Path-finding belongs to PPR (and to intersection, which is *told* the depth): at 2 hops and more
+#   the best-score chaining retriever is near chance. At 1 hop it wins too — the answer is named by a
+#   passage of each seed, so it scores 2 against 1.
+# * `chain_relations` solves most path-finding questions as well: here the question names each
+#   seed's relations, and a dead-end chain rarely repeats them all. Path-finding is hard for a
+#   chaining retriever only when the relations do not single out the chain.
+
+# %%
+for h in contrast.hops:
+    check(cells["following", h, "iterative"].hit_at_1 == 1.0, idea="relations lead a chainer to the answer")
+    check(cells["finding", h, "ppr"].hit_at_1 == 1.0, idea="PPR finds the meet node at every depth")
+    check(cells["finding", h, "intersection"].hit_at_1 == 1.0, idea="intersection, told h, finds the meet")
+    check(abs(cells["following", h, "ppr"].mean - 5) < 1.5, idea="PPR cannot read relations: chance is 5")
+for h in (2, 3, 4):
+    check(cells["finding", h, "iterative"].hit_at_1 < 0.5, idea="best-score chaining fails at h >= 2")
+check(cells["finding", 1, "iterative"].hit_at_1 == 1.0, idea="at one hop a chainer's first step is the meet")
+
+# %% [markdown]
+# ## The iterative retriever, round by round
+#
+# Watch one trace on each shape: the frontier each round, how many passages it retrieved, how many
+# entities it reached for the first time, what it chose, and where the answer stands after the
+# round. On path-finding we give it 8 rounds, twice the 4 the question's relations would need.
+
+# %%
+traces = {
+    "following": (following, iterative_retrieve(following, rng=1)),
+    "finding": (finding, iterative_retrieve(finding, budget=8, rng=1)),
+}
+for shape, (inst, trace) in traces.items():
+    print(f"path-{shape}: answer {inst.node_names[inst.answer]}")
+    print(f"{'round':>5}  {'frontier':<34}{'passages':>9}{'new':>5}  {'chose':<18}{'answer?':>8}{'rank':>6}")
+    for row in trace.round_table(inst):
+        answer = "yes" if row["answer_reached"] else "no"
+        print(
+            f"{row['round']:>5}  {', '.join(row['frontier']):<34}{row['passages']:>9}"
+            f"{row['newly_reached']:>5}  {', '.join(row['chosen']):<18}{answer:>8}{row['answer_rank']:>6g}"
+        )
+    print()
+
+# %%
+fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+for ax, (shape, (inst, trace)) in zip(axes, traces.items(), strict=True):
+    plot_frontier_rounds(trace, inst, ax=ax)
+    ax.set_title(f"path-{shape}")
+fig.tight_layout()
+
+# %% [markdown]
+# On path-following the answer is reached in the last round and ranked first. On path-finding the
+# first round reaches all eighteen first-hop entities at once, every one named by exactly one
+# passage: the retriever has nothing to choose the bridge with, so it picks at random and walks
+# down dead ends.
+#
+# ## Can looping harder fix it? The round budget
+#
+# The same retriever (and the beam) on path-finding questions at two hops, budgets 1 to 8 rounds
+# (100 trials; FINDINGS.md B1–B16 use 200). A larger budget lets it reach more of the graph. Does it
+# rank the answer first?
+
+# %%
+budget = run_budget_sweep(hops=2, trials=100, seed=0)
+rows = {(r["retriever"], r["budget"]): r for r in budget.summary()}
+print(f"{'budget':>6}  {'iterative: reached / first':>28}  {'beam: reached / first':>24}")
+for b in budget.budgets:
+    it, bm = rows["iterative", b], rows["beam", b]
+    print(
+        f"{b:>6}  {it['reached'][0]:>17.0%} / {it['hit_at_1'][0]:<8.0%}  "
+        f"{bm['reached'][0]:>13.0%} / {bm['hit_at_1'][0]:.0%}"
+    )
+print(f"PPR ranks the answer first in {np.mean(budget.ppr_ranks == 1):.0%} of the same instances")
+fig, ax = plt.subplots(figsize=(7, 4.2))
+plot_budget_sweep(budget, ax=ax)
+fig.tight_layout()
+
+# %%
+reach = [rows["iterative", b]["reached"][0] for b in budget.budgets]
+check(reach == sorted(reach) and reach[-1] > reach[0], idea="more rounds reach the answer more often")
+check(
+    rows["iterative", 8]["hit_at_1"][0] < 0.5 and rows["beam", 8]["hit_at_1"][0] < 0.5,
+    idea="reaching the answer is not ranking it first: hit@1 stays low at 8 rounds",
+)
+check(np.all(budget.ppr_ranks == 1), idea="PPR ranks the answer first on every one of these instances")
+
+# %% [markdown]
+# Looping harder reaches the answer more often, but the retriever cannot *rank* it first: the dead
+# ends it chose and reached in earlier rounds stay ahead, because from the seeds' passages the
+# bridge looks exactly like a dead-end chain. PPR needs one pass.
+#
+# ## When the structure varies
+#
+# All of the above used graphs that differ only by names. With structural variation switched on
+# (dead-end chains of random length h±1, noise facts between chains, merged chain nodes, extra leaf
+# passages), trials sample different graphs. Predict: does PPR still put the path-finding answer
+# first?
+
+# %%
+varied = run_contrast(
+    shapes=("finding",),
+    hops=(2,),
+    trials=50,
+    seed=0,
+    retrievers=["iterative", "intersection", "ppr"],
+    variation=VARIATION,
+    progress=False,
+)
+for r in varied.summary():
+    print(
+        f"{r.retriever:<14} mean rank {r.mean:5.2f} [{r.ci_low:.2f}, {r.ci_high:.2f}]  hit@1 {r.hit_at_1:.0%}"
+    )
+vcells = {r.retriever: r for r in varied.summary()}
+check(vcells["ppr"].hit_at_1 < 0.5, idea="a dead end one hop closer to a seed beats the meet")
+
+# %% [markdown]
+# It does not. A dead-end chain one hop shorter than the bridge ends closer to a seed, and one hop
+# closer is worth more mass than the meet node's factor of 2; a merged node can be a second meet.
+# Intersection, told the depth, still does well. FINDINGS.md rows V and VK give the full grid and
+# each knob on its own; `notes.md` Q1 cites them.
 
 # %% [markdown]
 # ## Exercises

@@ -1,7 +1,8 @@
 """FINDINGS.md: every row regenerated from code, and ``--check`` to prove the file still matches.
 
 ``python -m pathfinding findings`` reruns the hop-depth experiment, the meet-node arithmetic, the
-specificity example and the real-text evaluation, writes FINDINGS.md and the figures, and
+specificity example, the path-following/path-finding contrast (:mod:`pathfinding.contrast_findings`)
+and the real-text evaluation, writes FINDINGS.md and the figures, and
 ``--check`` reruns them and names every row whose numbers differ from the file. The performance
 section (between ``<!-- bench:start -->`` and ``<!-- bench:end -->``) is written by
 ``pathfinding bench --findings`` and is machine-dependent, so it is kept as it is and not checked;
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pathfinding import contrast_findings
 from pathfinding.errors import InvalidValueError
 from pathfinding.experiment import ExperimentResult, run_experiment
 from pathfinding.ppr import personalized_pagerank
@@ -246,6 +248,7 @@ def render(
     meet_rows, meet = _meet_node_rows(len(exp_rows) - 1)
     defeat_rows, defeats = _defeat_rows(result.seed, len(exp_rows) - 1 + len(meet_rows) - 2, command)
     passage_rows, passage_prose, passage_data = _passage_rows(result.seed, command)
+    contrast_lines, contrast = contrast_findings.findings_section(result.seed, command, quick=quick)
     lines = [
         "# FINDINGS",
         "",
@@ -296,6 +299,7 @@ def render(
         "",
         *passage_prose,
         "",
+        *contrast_lines,
     ]
     if realtext:
         lines += [realtext.rstrip(), ""]
@@ -308,6 +312,7 @@ def render(
         "meet_node": meet,
         "defeats": defeats,
         "answer_passage": passage_data,
+        "path_following_vs_path_finding": contrast,
     }
     return "\n".join(lines), data
 
@@ -377,14 +382,14 @@ def compare(on_file: str, produced: str) -> list[str]:
     return problems
 
 
-def write_figures(result: ExperimentResult, directory) -> list[Path]:
-    """Write the two experiment figures as byte-stable PNGs; return their paths."""
+def write_figures(result: ExperimentResult, directory, *, quick: bool = False) -> list[Path]:
+    """Write the experiment figures and the round-budget sweep as byte-stable PNGs; return their paths."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from pathfinding.plotting import plot_mean_rank, plot_rank_distribution, save_figure
+    from pathfinding.plotting import plot_budget_sweep, plot_mean_rank, plot_rank_distribution, save_figure
 
     directory = Path(directory)
     paths = []
@@ -402,6 +407,12 @@ def write_figures(result: ExperimentResult, directory) -> list[Path]:
             fig.tight_layout()
             paths.append(save_figure(fig, directory / "rank_distribution_2hops.png"))
             plt.close(fig)
+        budget = contrast_findings.run_all(result.seed, quick)[3]
+        fig, ax = plt.subplots(figsize=(6.4, 4.2))
+        plot_budget_sweep(budget, ax=ax)
+        fig.tight_layout()
+        paths.append(save_figure(fig, directory / "budget_sweep.png"))
+        plt.close(fig)
     return paths
 
 
@@ -449,7 +460,7 @@ def _cmd_findings(args) -> int:
         print(f"findings --check: {output} matches the code ({elapsed:.1f} s).")
         return 0
     output.write_text(text)
-    figures = write_figures(result, Path(args.figures))
+    figures = write_figures(result, Path(args.figures), quick=args.quick)
     print(f"wrote {output} and {', '.join(str(p) for p in figures)} in {elapsed:.1f} s")
     return 0
 

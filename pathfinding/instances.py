@@ -27,7 +27,7 @@ from pathfinding._validation import check_int
 from pathfinding.errors import InvalidValueError
 from pathfinding.specificity import node_specificity
 
-__all__ = ["PathFindingInstance", "make_instance", "instance_from_facts"]
+__all__ = ["PathFindingInstance", "check_hops", "entity_names", "instance_from_facts", "make_instance"]
 
 FIRST_NAMES = (
     "Ines", "Oskar", "Mara", "Tobias", "Lena", "Farid", "Greta", "Hugo", "Anouk", "Pavel",
@@ -174,7 +174,8 @@ def _physical_memory() -> int | None:
         return None
 
 
-def _check_hops(hops, seeds: int) -> tuple[int, ...]:
+def check_hops(hops, seeds: int) -> tuple[int, ...]:
+    """One validated hop depth per seed, from one depth for all or a sequence of ``seeds`` depths."""
     if isinstance(hops, Sequence) and not isinstance(hops, str):
         if len(hops) != seeds:
             raise InvalidValueError(f"hops must be an integer or one depth per seed ({seeds}), got {hops!r}")
@@ -190,7 +191,7 @@ def _count_facts(depths, distractors, bridge_branching, decoy_hops, hub_passages
     return n + hub_passages
 
 
-def _names(n: int, rng: np.random.Generator) -> list[str]:
+def entity_names(n: int, rng: np.random.Generator) -> list[str]:
     """Draw ``n`` distinct readable names; past 1,600 a number keeps them distinct."""
     n_combos = len(FIRST_NAMES) * len(LAST_NAMES)
     picks = rng.choice(n_combos, size=min(n, n_combos), replace=False)
@@ -262,7 +263,7 @@ def make_instance(
     'Selma Crane painted Nils Hollis.'
     """
     seeds = check_int("seeds", seeds, low=2, high=10**6)
-    depths = _check_hops(hops, seeds)
+    depths = check_hops(hops, seeds)
     distractors = check_int("distractors", distractors, low=0, high=10**9)
     bridge_branching = check_int("bridge_branching", bridge_branching, low=0, high=10**9)
     hub_passages = check_int("hub_passages", hub_passages, low=0, high=10**12)
@@ -319,7 +320,7 @@ def make_instance(
         next_id += 1
     n_nodes = next_id
 
-    names = _names(n_nodes, rng)
+    names = entity_names(n_nodes, rng)
     relations = rng.integers(len(RELATIONS), size=len(edges))
     perm = rng.permutation(n_nodes)  # logical id -> public id
     order = rng.permutation(len(edges))  # passage position -> logical fact

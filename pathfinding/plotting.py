@@ -6,7 +6,13 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["plot_mean_rank", "plot_rank_distribution", "save_figure"]
+__all__ = [
+    "plot_budget_sweep",
+    "plot_frontier_rounds",
+    "plot_mean_rank",
+    "plot_rank_distribution",
+    "save_figure",
+]
 
 LABELS = {
     "mention_count": "mention count (vector-RAG shape)",
@@ -88,3 +94,78 @@ def save_figure(fig, path, *, dpi: int = 120) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=dpi, format="png", metadata={"Software": None})
     return path
+
+
+def plot_budget_sweep(budget, ax=None):
+    """Answer reached and ranked first against the round budget, per chaining retriever, with PPR.
+
+    Parameters
+    ----------
+    budget : pathfinding.contrast.BudgetResult
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    ax = _axes(ax)
+    rows = budget.summary()
+    for k, name in enumerate(budget.retrievers):
+        mine = [r for r in rows if r["retriever"] == name]
+        x = np.array([r["budget"] for r in mine], dtype=float)
+        for key, style, what in (("reached", "--", "answer reached"), ("hit_at_1", "-", "ranked first")):
+            p = np.array([r[key] for r in mine])
+            ax.errorbar(
+                x + (k - 0.5) * 0.08,
+                100 * p[:, 0],
+                yerr=100 * np.abs(p[:, 1:].T - p[:, 0]),
+                color=f"C{k}",
+                linestyle=style,
+                marker="o",
+                capsize=3,
+                label=f"{name}: {what}",
+            )
+    ppr_first = 100 * float(np.mean(budget.ppr_ranks == 1.0))
+    ax.axhline(ppr_first, color="grey", linestyle=":", label=f"PPR ranked first ({ppr_first:.0f}%)")
+    ax.set_xlabel("round budget")
+    ax.set_ylabel(f"% of {budget.trials} path-finding trials")
+    ax.set_xticks(list(budget.budgets))
+    ax.set_ylim(-3, 103)
+    ax.set_title(f"Path-finding at {budget.hops} hops: answer reached vs ranked first, by round budget")
+    ax.legend(fontsize="small", loc="center right")
+    return ax
+
+
+def plot_frontier_rounds(trace, inst, ax=None):
+    """A chaining retriever round by round: entities newly reached, and the answer's rank so far.
+
+    Parameters
+    ----------
+    trace : pathfinding.chaining.ChainTrace
+    inst : PathFindingInstance
+        The instance the trace ran on.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+        Bars: entities first reached in each round (the answer's round highlighted). Line, right axis:
+        the answer's rank among the candidates after each round (lower is better).
+    """
+    from pathfinding.ranking import rank_of
+
+    ax = _axes(ax)
+    rounds = np.arange(1, trace.rounds + 1)
+    new = np.array([np.sum(trace.reached_round == k) for k in rounds])
+    colours = ["C3" if trace.reached_round[inst.answer] == k else "C0" for k in rounds]
+    ax.bar(rounds, new, color=colours)
+    ax.set_xlabel("round")
+    ax.set_ylabel("entities first reached (red: the answer's round)")
+    ax.set_xticks(rounds)
+    right = ax.twinx()
+    ranks = [rank_of(trace.scores(after=k), inst.answer, inst.candidates) for k in rounds]
+    right.plot(rounds, ranks, color="k", marker="o", label="answer's rank")
+    right.set_ylim(len(inst.candidates) + 0.5, 0.5)
+    right.set_ylabel(f"answer's rank among {len(inst.candidates)} (1 = best)")
+    right.legend(fontsize="small", loc="upper right")
+    return ax

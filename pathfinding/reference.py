@@ -33,6 +33,7 @@ __all__ = [
     "relabel_dense",
     "mention_count_scores_loops",
     "passage_scores_loops",
+    "nodes_at_distance_bfs",
 ]
 
 
@@ -164,3 +165,26 @@ def passage_scores_loops(pi, mentions) -> np.ndarray:
     Column j of P lists the counts of the nodes passage j mentions, so the scores are P^T pi.
     """
     return matvec_loops(_dense(mentions).T, pi)
+
+
+def nodes_at_distance_bfs(graph, seeds, hops) -> list[int]:
+    """The nodes exactly ``hops`` edges from every seed, by one plain breadth-first search per seed.
+
+    ``hops`` is one depth for every seed or one per seed. Edge weights are ignored: any non-zero entry
+    is an edge, in either direction.
+    """
+    A = _dense(graph)
+    n = A.shape[0]
+    depths = list(hops) if isinstance(hops, list | tuple) else [hops] * len(seeds)
+    at_depth = set(range(n))
+    for seed, depth in zip(seeds, depths, strict=True):
+        distance = {int(seed): 0}
+        queue = [int(seed)]
+        while queue:
+            u = queue.pop(0)
+            for v in range(n):
+                if (A[u, v] != 0 or A[v, u] != 0) and v not in distance:
+                    distance[v] = distance[u] + 1
+                    queue.append(v)
+        at_depth &= {v for v, d in distance.items() if d == depth}
+    return sorted(at_depth)

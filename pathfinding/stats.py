@@ -11,7 +11,7 @@ import numpy as np
 from pathfinding._validation import check_int
 from pathfinding.errors import InvalidValueError
 
-__all__ = ["Z95", "chance_interval", "mean_ci"]
+__all__ = ["Z95", "chance_interval", "mean_ci", "wilson"]
 
 Z95 = 1.959963984540054
 """Two-sided 95% quantile of the standard normal distribution, Phi^-1(0.975)."""
@@ -61,3 +61,22 @@ def chance_interval(n_candidates: int, trials: int) -> tuple[float, float]:
     sd = np.sqrt((n_candidates**2 - 1) / 12)
     half = Z95 * sd / np.sqrt(trials)
     return mean - half, mean + half
+
+
+def wilson(successes: int, n: int) -> tuple[float, float, float]:
+    """A proportion and its 95% Wilson interval (sensible at 0% and 100%, unlike the normal one).
+
+    Examples
+    --------
+    >>> p, lo, hi = wilson(0, 20)
+    >>> p, lo, round(hi, 3)
+    (0.0, 0.0, 0.161)
+    """
+    p = successes / n
+    denom = 1 + Z95**2 / n
+    centre = (p + Z95**2 / (2 * n)) / denom
+    half = Z95 * np.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
+    # at 0 or n successes the bound is exactly 0 or 1; rounding would leave a speck
+    lo = 0.0 if successes == 0 else max(0.0, float(centre - half))
+    hi = 1.0 if successes == n else min(1.0, float(centre + half))
+    return p, lo, hi

@@ -49,7 +49,7 @@ def test_quick_cli_is_deterministic_and_checkable(tmp_path, capsys):
     args = ["findings", "--quick", "--output", str(out), "--figures", str(figs)]
     assert main([*args, "--json", str(js)]) == 0
     first = out.read_bytes(), {p.name: p.read_bytes() for p in figs.iterdir()}
-    assert set(first[1]) == {"mean_rank_vs_hops.png", "rank_distribution_2hops.png"}
+    assert set(first[1]) == {"mean_rank_vs_hops.png", "rank_distribution_2hops.png", "budget_sweep.png"}
     assert json.loads(js.read_text())["trials"] == 50
     assert main(args) == 0
     assert (out.read_bytes(), {p.name: p.read_bytes() for p in figs.iterdir()}) == first
