@@ -270,6 +270,7 @@ def _scaling(rng, *, quick, repeats, bandwidth, bar) -> list[dict]:
 def _workloads() -> dict:
     """The package's own end-to-end workloads, timed warm: the FINDINGS sweep and real-text retrieval."""
     from pathfinding.experiment import run_experiment
+    from pathfinding.hipporag.bench_index import benchmark_add
     from pathfinding.hipporag.realtext import benchmark as realtext_benchmark
 
     run_experiment(trials=20, progress=False)  # warm: compile/load every kernel once
@@ -282,7 +283,9 @@ def _workloads() -> dict:
         "realtext_build_s": rt["build_seconds"],
         "realtext_query_ms_median": rt["query_ms_median"],
         "realtext_query_ms_p90": rt["query_ms_p90"],
+        "realtext_query_ms_median_lower": rt["query_ms_median_lower"],
         "realtext_n_queries": rt["n_queries"],
+        "index_add": benchmark_add(trials=3),
     }
 
 
