@@ -98,13 +98,18 @@ class CharNgramEncoder:
         """Learn the n-gram vocabulary and IDF from ``texts`` (the node phrases)."""
         from sklearn.feature_extraction.text import TfidfVectorizer
 
+        texts = list(texts)
         self._vectorizer = TfidfVectorizer(
             analyzer=self.analyzer,
             ngram_range=self.ngram_range,
             lowercase=True,
             sublinear_tf=self.sublinear_tf,
             dtype=np.float64,
-        ).fit(list(texts))
+        )
+        # The index encodes the very texts it fit on: keep that matrix instead of analysing twice.
+        fitted = sp.csr_array(self._vectorizer.fit_transform(texts))
+        fitted.sort_indices()  # fit_transform remaps columns; transform's output is sorted
+        self._fitted = (texts, fitted)
 
         self._analyze = self._vectorizer.build_analyzer()
         self._vocab = self._vectorizer.vocabulary_
@@ -116,6 +121,10 @@ class CharNgramEncoder:
         if self._vectorizer is None:
             raise ValueError("CharNgramEncoder must be fit on the node phrases before encoding")
         texts = list(texts)
+        fitted = getattr(self, "_fitted", None)
+        if fitted is not None and len(texts) == len(fitted[0]) and texts == fitted[0]:
+            self._fitted = None  # handed over once, not held twice
+            return fitted[1]
         if len(texts) > self.small_batch:
             return sp.csr_array(self._vectorizer.transform(texts))
         return self._transform_small(texts)
@@ -211,37 +220,11 @@ def cosine_neighbours(X, *, tau: float = 0.8, max_neighbours: int = 100, chunk: 
            [0.8, 0. , 0.6],
            [0. , 0.6, 0. ]])
     """
-    tau = check_float("tau", tau, low=-1.0, high=1.0)
-    max_neighbours = check_int("max_neighbours", max_neighbours, low=1)
-    chunk = check_int("chunk", chunk, low=1)
-    sparse = sp.issparse(X)
-    X = sp.csr_array(X, dtype=np.float64) if sparse else np.asarray(X, dtype=np.float64)
-    n = X.shape[0]
-    XT = sp.csr_array(X.T) if sparse else X.T
-    rows, cols, vals = [], [], []
-    for start in range(0, n, chunk):
-        stop = min(start + chunk, n)
-        S = X[start:stop] @ XT
-        if sparse:
-            S = sp.coo_array(S)
-            r, c, v = S.row, S.col, S.data
-        else:
-            r, c = np.nonzero(S >= tau)
-            v = S[r, c]
-        keep = (v >= tau - 1e-12) & (r + start != c)
-        r, c, v = r[keep] + start, c[keep], v[keep]
-        # Largest cosine first, then lower column id; then cut each row to max_neighbours.
-        order = np.lexsort((c, -v, r))
-        r, c, v = r[order], c[order], v[order]
-        first = np.searchsorted(r, r, side="left")
-        keep = (np.arange(r.size) - first) < max_neighbours
-        rows.append(r[keep])
-        cols.append(c[keep])
-        vals.append(v[keep])
-    r = np.concatenate(rows) if rows else np.zeros(0, np.int64)
-    c = np.concatenate(cols) if cols else np.zeros(0, np.int64)
-    v = np.concatenate(vals) if vals else np.zeros(0)
-    return sp.csr_array((v, (r, c)), shape=(n, n))
+    # Sparse rows go through the exact prefix filter (same pairs, a fraction of the all-pairs work);
+    # dense rows through the chunked all-pairs product. Both live in neighbours.py.
+    from pathfinding.hipporag.neighbours import cosine_neighbours_prefix
+
+    return cosine_neighbours_prefix(X, tau=tau, max_neighbours=max_neighbours, chunk=chunk)
 
 
 @dataclass(frozen=True)
