@@ -189,6 +189,19 @@ def _as_unit_rows(name: str, X, n: int):
     return X
 
 
+def _bar(items, desc: str, n_passages: int):
+    """A tqdm bar on stderr for build steps of corpora large enough for a step to take seconds."""
+    import sys
+
+    from tqdm.auto import tqdm
+
+    return tqdm(items, desc=desc, file=sys.stderr, leave=False,
+                disable=None if n_passages >= _BAR_MIN_PASSAGES else True)
+
+
+_BAR_MIN_PASSAGES = 20_000
+
+
 def cosine_neighbours(X, *, tau: float = 0.8, max_neighbours: int = 100, chunk: int = 2048) -> sp.csr_array:
     """Pairs of rows whose cosine is at least ``tau``, at most ``max_neighbours`` per row.
 
@@ -385,7 +398,8 @@ def build_index(
     cleaned: list[list[tuple[str, str, str]]] = []
     empty = 0
     n_triples = 0
-    for j, triples in enumerate(triples_per_passage):
+    # Bars show only on a terminal (disable=None) and only for builds long enough to watch.
+    for j, triples in enumerate(_bar(triples_per_passage, "index: triples", n_pass)):
         doc = []
         for t_i, t in enumerate(triples):
             if len(t) != 3 or not all(isinstance(x, str) for x in t):
@@ -432,9 +446,10 @@ def build_index(
     P.sum_duplicates()
 
     enc = encoder if encoder is not None else CharNgramEncoder()
-    if hasattr(enc, "fit"):
-        enc.fit(phrases)
-    E = _as_unit_rows("encoder", enc(phrases), n)
+    for _ in _bar([0], f"index: encode {n} phrases", n_pass):
+        if hasattr(enc, "fit"):
+            enc.fit(phrases)
+        E = _as_unit_rows("encoder", enc(phrases), n)
 
     if synonymy:
         eligible = np.array([len(re.sub("[^a-z0-9]", "", p)) > 2 for p in phrases])
