@@ -188,3 +188,10 @@ def test_run_scale_tiny_end_to_end():
     assert res["musique"]["recall"] == 1.0 and res["musique"]["r5_exact"] == res["musique"]["r5_prefix"]
     assert list(status.values())[1:4] == ["NOT MEASURED"] * 3  # nothing at 100k was run
     assert status["recall of the exact tau=0.8 synonymy edges (MuSiQue)"] == "PASS"
+
+
+def test_small_candidate_budget_changes_nothing(musique_index):
+    E = musique_index.node_embeddings[:4000]
+    want = cosine_neighbours_prefix(E, tau=0.8)
+    got = cosine_neighbours_prefix(E, tau=0.8, budget=1000)
+    assert want.nnz > 100 and (want != got).nnz == 0

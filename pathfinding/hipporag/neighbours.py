@@ -252,27 +252,16 @@ def _distinct(codes: np.ndarray) -> np.ndarray:
     return codes[np.r_[True, codes[1:] != codes[:-1]]] if codes.size else codes
 
 
-def candidate_pairs(X: sp.csr_array, bound: float) -> np.ndarray:
-    """Codes ``i * n + j`` (i < j) of every pair that can reach cosine ``bound`` (a superset, exact).
-
-    Parameters
-    ----------
-    X : scipy.sparse.csr_array, shape (n, d)
-        Unit rows, sorted unique indices.
-    bound : float
-        Positive threshold (already lowered by the caller's slack).
-
-    Returns
-    -------
-    numpy.ndarray of int64
-        Sorted, distinct.
-    """
+def _candidate_chunks(X: sp.csr_array, bound: float, budget: int):
+    """Yield arrays of codes ``i * n + j`` (i < j), about ``budget`` at a time, that together hold
+    every pair that can reach cosine ``bound``. A pair may appear in several chunks; each chunk is
+    distinct. Chunking bounds memory: a pair that shares several signatures is emitted once per
+    signature before de-duplication."""
     n, d = X.shape
     ranks, vals, rank = _rarity_sorted(X)
     lengths = _prefix_lengths(X.indptr, vals, bound * bound)
     one, two, three = lengths.T
     one = np.maximum(one, 0)  # an all-zero row has no prefix and no pair
-    codes = []
     # Rows that meet the three-feature condition join on triples of prefix features; a pair where
     # either row meets only the two-feature one joins on pairs (that row against every row's pairs).
     # Keys are feature-rank triples in base d; a vocabulary too large for int64 keys uses pairs only.
@@ -283,8 +272,19 @@ def candidate_pairs(X: sp.csr_array, bound: float) -> np.ndarray:
             continue
         keys, rows = _signatures(X.indptr, ranks, lens, d, ell)
         order = np.argsort(keys, kind="stable")
-        codes.append(_group_pairs(keys[order], rows[order], n, needed))
-        del keys, rows, order
+        keys, rows = keys[order], rows[order]
+        del order
+        if not keys.size:
+            continue
+        starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+        size = np.diff(np.r_[starts, keys.size])
+        load = np.cumsum(size * (size - 1) // 2)
+        # Cut after the group where the running pair count passes each multiple of the budget.
+        after = np.searchsorted(load, np.arange(budget, load[-1], budget), side="left") + 1
+        bounds = _distinct(np.r_[0, starts[after[after < starts.size]], keys.size])
+        for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
+            yield _distinct(_group_pairs(keys[lo:hi], rows[lo:hi], n, needed))
+        del keys, rows
     short = np.flatnonzero(two < 0)
     if short.size:
         # One-feature route: a short row's prefix features against every row's features.
@@ -300,12 +300,31 @@ def candidate_pairs(X: sp.csr_array, bound: float) -> np.ndarray:
         a, b = short[C.row], C.col.astype(np.int64)
         keep = a != b
         a, b = a[keep], b[keep]
-        codes.append(np.minimum(a, b) * n + np.maximum(a, b))
-    return _distinct(np.concatenate(codes)) if codes else np.zeros(0, dtype=np.int64)
+        yield _distinct(np.minimum(a, b) * n + np.maximum(a, b))
+
+
+def candidate_pairs(X: sp.csr_array, bound: float) -> np.ndarray:
+    """Codes ``i * n + j`` (i < j) of every pair that can reach cosine ``bound`` (a superset, exact).
+
+    Parameters
+    ----------
+    X : scipy.sparse.csr_array, shape (n, d)
+        Unit rows, sorted unique indices.
+    bound : float
+        Positive threshold (already lowered by the caller's slack).
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        Sorted, distinct.
+    """
+    chunks = list(_candidate_chunks(X, bound, 2**62))
+    return _distinct(np.concatenate(chunks)) if chunks else np.zeros(0, dtype=np.int64)
 
 
 def cosine_neighbours_prefix(
-    X, *, tau: float = 0.8, max_neighbours: int = 100, chunk: int = 2048, progress=None
+    X, *, tau: float = 0.8, max_neighbours: int = 100, chunk: int = 2048, budget: int = 20_000_000,
+    progress=None,
 ) -> sp.csr_array:
     """Pairs of unit rows with cosine at least ``tau``, found by prefix filtering (exact).
 
@@ -320,6 +339,8 @@ def cosine_neighbours_prefix(
     max_neighbours : int, default 100
     chunk : int, default 2048
         Used only when handing over to the reference.
+    budget : int, default 20,000,000
+        Candidate pairs generated (and checked) at a time: about 16 bytes each of peak memory.
     progress : bool or None, default None
         tqdm bar on stderr over the steps; None shows it only on a terminal.
 
@@ -336,6 +357,7 @@ def cosine_neighbours_prefix(
            [0. , 0.6, 0. ]])
     """
     tau, max_neighbours, chunk = _check(X, tau, max_neighbours, chunk)
+    budget = check_int("budget", budget, low=1)
     bound = tau - _KEEP_SLACK - _BOUND_SLACK
     if not sp.issparse(X) or bound <= 0:
         return cosine_neighbours_allpairs(X, tau=tau, max_neighbours=max_neighbours, chunk=chunk)
@@ -344,16 +366,19 @@ def cosine_neighbours_prefix(
     X = sp.csr_array(X, dtype=np.float64, copy=True)
     X.sum_duplicates()  # sorted, unique indices: _pair_dots merges them
     n = X.shape[0]
-    with tqdm(total=2, desc="synonymy pairs", file=sys.stderr, leave=False,
-              disable=None if progress is None else not progress) as bar:
-        codes = candidate_pairs(X, bound)
-        bar.update()
+    found = []
+    chunks = _candidate_chunks(X, bound, budget)
+    for codes in tqdm(chunks, desc="index: synonymy candidates", unit="chunk", file=sys.stderr,
+                      leave=False, disable=None if progress is None else not progress):
         a, b = codes // n, codes % n
         del codes
         v = _pair_dots(X.indptr, X.indices, X.data, a, b)
         keep = v >= tau - _KEEP_SLACK
-        a, b, v = a[keep], b[keep], v[keep]
-        bar.update()
+        found.append(a[keep] * n + b[keep])
+        del a, b, v
+    codes = _distinct(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
+    a, b = codes // n, codes % n
+    v = _pair_dots(X.indptr, X.indices, X.data, a, b)
     # The dot is symmetric (same products in the same order), so each pair is computed once.
     r, c, v = _top_per_row(np.r_[a, b], np.r_[b, a], np.r_[v, v], max_neighbours)
     return _assemble([(r, c, v)], n)

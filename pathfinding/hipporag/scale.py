@@ -239,18 +239,26 @@ def run_scale(sizes=SIZES, *, rng: int = 0, n_queries: int = 100, progress=None)
     sizes = sorted(check_int("size", s, low=2) for s in sizes)
     rng = check_int("rng", rng, low=0)
     ctx = multiprocessing.get_context("spawn")
-    rows = []
+    rows, failed = [], []
     bar = tqdm(sizes, desc="scale", unit="size", file=sys.stderr,
                disable=None if progress is None else not progress)
     for n in bar:
         bar.set_postfix(passages=n)
-        with cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
-            rows.append(pool.submit(measure_size, n, rng=rng, n_queries=n_queries).result())
+        t0 = time.perf_counter()
+        try:
+            with cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
+                rows.append(pool.submit(measure_size, n, rng=rng, n_queries=n_queries).result())
+        except cf.process.BrokenProcessPool:
+            # Most likely the kernel's out-of-memory killer: record it rather than lose the run.
+            failed.append({"n_passages": n, "seconds_until_killed": time.perf_counter() - t0})
     musique = musique_synonymy_check()
     in_range = [r for r in rows if 10_000 <= r["n_passages"] <= 100_000]
     exponent = _fit_exponent(in_range)
     top = max(rows, key=lambda r: r["n_passages"]) if rows else None
     at_100k = top if top is not None and top["n_passages"] >= 100_000 else None
+    if at_100k is None and any(f["n_passages"] >= 100_000 for f in failed):
+        at_100k = {"build_s": float("inf"), "peak_rss_gb": float("inf"), "query_ms": float("inf"),
+                   "query_misspelt_ms": float("inf")}  # the child died: a failure, not a gap
 
     def judge(name, target, measured, ok):
         status = "NOT MEASURED" if measured is None or measured != measured else ("PASS" if ok else "FAIL")
@@ -276,7 +284,7 @@ def run_scale(sizes=SIZES, *, rng: int = 0, n_queries: int = 100, progress=None)
         judge("MuSiQue R@5 unchanged (prefix vs all-pairs edges)", "equal",
               musique["r5_prefix"] - musique["r5_exact"], musique["r5_prefix"] == musique["r5_exact"]),
     ]
-    return {"rows": rows, "musique": musique, "exponent": exponent, "targets": targets,
+    return {"rows": rows, "failed": failed, "musique": musique, "exponent": exponent, "targets": targets,
             "sizes": sizes, "seed": rng}
 
 
@@ -302,6 +310,9 @@ def format_section(result: dict) -> str:
             f"{r['query_misspelt_ms']:.1f} | {r['link_ms']:.2f} / {r['ppr_ms']:.1f} / {r['scores_ms']:.2f} | "
             f"{r['link_scan_ms']:.2f} | {r['recall_at_5']:.2f} |"
         )
+    for f in result.get("failed", []):
+        lines.append(f"| {f['n_passages']:,} | the build process was killed after "
+                     f"{f['seconds_until_killed']:.0f} s (out of memory?) | | | | | | | | | |")
     m = result["musique"]
     lines += [
         "",
