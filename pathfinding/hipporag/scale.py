@@ -68,7 +68,7 @@ def _warm_kernels() -> None:
         ret.retrieve(q.question, k=5, entities=[e[:-1] + "x" for e in q.entities])
 
 
-def measure_size(n_passages: int, *, rng: int = 0, n_queries: int = 100) -> dict:
+def measure_size(n_passages: int, *, rng: int = 0, n_queries: int = 100, memory_limit_gb=None) -> dict:
     """Build one index of ``n_passages`` synthetic passages and measure it (see the module doc).
 
     Parameters
@@ -77,6 +77,8 @@ def measure_size(n_passages: int, *, rng: int = 0, n_queries: int = 100) -> dict
     rng : int, default 0
         Seed of the corpus.
     n_queries : int, default 100
+    memory_limit_gb : float, optional
+        Cap on this process' address space (``run_scale`` passes 16: a child process only).
 
     Returns
     -------
@@ -89,6 +91,10 @@ def measure_size(n_passages: int, *, rng: int = 0, n_queries: int = 100) -> dict
     from pathfinding.ranking import passage_scores
 
     n_passages = check_int("n_passages", n_passages, low=2)
+    if memory_limit_gb is not None:
+        # A runaway build must fail with MemoryError here, not wake the machine's OOM killer.
+        limit = int(memory_limit_gb * 2**30)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     _warm_kernels()
     t0 = time.perf_counter()
     corpus = synthetic_corpus(n_passages, n_questions=n_queries, rng=rng)
@@ -247,7 +253,10 @@ def run_scale(sizes=SIZES, *, rng: int = 0, n_queries: int = 100, progress=None)
         t0 = time.perf_counter()
         try:
             with cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
-                rows.append(pool.submit(measure_size, n, rng=rng, n_queries=n_queries).result())
+                rows.append(pool.submit(measure_size, n, rng=rng, n_queries=n_queries,
+                                        memory_limit_gb=16).result())
+        except MemoryError:
+            failed.append({"n_passages": n, "seconds_until_killed": time.perf_counter() - t0})
         except cf.process.BrokenProcessPool:
             # Most likely the kernel's out-of-memory killer: record it rather than lose the run.
             failed.append({"n_passages": n, "seconds_until_killed": time.perf_counter() - t0})
