@@ -195,3 +195,34 @@ def test_small_candidate_budget_changes_nothing(musique_index):
     want = cosine_neighbours_prefix(E, tau=0.8)
     got = cosine_neighbours_prefix(E, tau=0.8, budget=1000)
     assert want.nnz > 100 and (want != got).nnz == 0
+
+
+@pytest.mark.slow  # two fresh interpreters: about 9 s on the shared machine
+def test_neighbour_kernels_agree_without_jit():
+    import json
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import json, numpy as np\n"
+        "from pathfinding.hipporag.index import build_index\n"
+        "from pathfinding.hipporag.query import link_entities\n"
+        "from pathfinding.hipporag.synthetic import synthetic_corpus\n"
+        "c = synthetic_corpus(150, rng=5)\n"
+        "idx = build_index(c.triples)\n"
+        "S = idx.synonymy_graph.tocoo()\n"
+        "link = link_entities(idx, [q.entities[0][:-1] + 'x' for q in c.questions[:10]], top_k=2)\n"
+        "print(json.dumps([S.row.tolist(), S.col.tolist(), S.data.tolist(), link.nodes.tolist(),"
+        " link.scores.tolist()]))\n"
+    )
+    out = []
+    for flag in ("0", "1"):
+        env = dict(os.environ, NUMBA_DISABLE_JIT=flag)
+        proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                              check=True)
+        out.append(json.loads(proc.stdout))
+    jit, py = out
+    assert jit[0] == py[0] and jit[1] == py[1] and jit[3] == py[3] and len(jit[0]) > 10
+    np.testing.assert_allclose(jit[2], py[2], rtol=0, atol=1e-14)
+    np.testing.assert_allclose(jit[4], py[4], rtol=0, atol=1e-14)
