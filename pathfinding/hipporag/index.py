@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import copy
 import re
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -138,37 +139,11 @@ def cosine_neighbours(X, *, tau: float = 0.8, max_neighbours: int = 100, chunk: 
            [0.8, 0. , 0.6],
            [0. , 0.6, 0. ]])
     """
-    tau = check_float("tau", tau, low=-1.0, high=1.0)
-    max_neighbours = check_int("max_neighbours", max_neighbours, low=1)
-    chunk = check_int("chunk", chunk, low=1)
-    sparse = sp.issparse(X)
-    X = sp.csr_array(X, dtype=np.float64) if sparse else np.asarray(X, dtype=np.float64)
-    n = X.shape[0]
-    XT = sp.csr_array(X.T) if sparse else X.T
-    rows, cols, vals = [], [], []
-    for start in range(0, n, chunk):
-        stop = min(start + chunk, n)
-        S = X[start:stop] @ XT
-        if sparse:
-            S = sp.coo_array(S)
-            r, c, v = S.row, S.col, S.data
-        else:
-            r, c = np.nonzero(S >= tau)
-            v = S[r, c]
-        keep = (v >= tau - 1e-12) & (r + start != c)
-        r, c, v = r[keep] + start, c[keep], v[keep]
-        # Largest cosine first, then lower column id; then cut each row to max_neighbours.
-        order = np.lexsort((c, -v, r))
-        r, c, v = r[order], c[order], v[order]
-        first = np.searchsorted(r, r, side="left")
-        keep = (np.arange(r.size) - first) < max_neighbours
-        rows.append(r[keep])
-        cols.append(c[keep])
-        vals.append(v[keep])
-    r = np.concatenate(rows) if rows else np.zeros(0, np.int64)
-    c = np.concatenate(cols) if cols else np.zeros(0, np.int64)
-    v = np.concatenate(vals) if vals else np.zeros(0)
-    return sp.csr_array((v, (r, c)), shape=(n, n))
+    # Sparse rows go through the exact prefix filter (the same pairs for a fraction of the all-pairs
+    # work); dense rows through the chunked all-pairs product. Both live in neighbours.py.
+    from pathfinding.hipporag.neighbours import cosine_neighbours_prefix
+
+    return cosine_neighbours_prefix(X, tau=tau, max_neighbours=max_neighbours, chunk=chunk)
 
 
 @dataclass(frozen=True)
@@ -476,6 +451,17 @@ def assemble_index(*, phrases, triples, dropped, R, P, E, pairs, encoder, passag
     )
 
 
+_BAR_MIN_PASSAGES = 20_000
+"""Builds of at least this many passages show a progress bar (on a terminal): steps take seconds."""
+
+
+def _steps(n_passages: int):
+    from tqdm.auto import tqdm
+
+    disable = None if n_passages >= _BAR_MIN_PASSAGES else True  # None: shown on a terminal only
+    return tqdm(total=2, desc="index", unit="step", file=sys.stderr, leave=False, disable=disable)
+
+
 def build_index(
     triples_per_passage: Sequence[Iterable[Sequence[str]]],
     *,
@@ -555,14 +541,19 @@ def build_index(
             raise InvalidValueError(
                 f"passages must have one text per passage ({n_pass}), got {len(passages)}"
             )
-    triples, dropped = clean_triples(triples_per_passage)
-    phrases = sorted({p for doc in triples for s, _, o in doc for p in (s, o)})
-    if not phrases:
-        raise InvalidValueError("no phrase nodes: every passage has no usable triple")
-    ids = {p: i for i, p in enumerate(phrases)}
-    R, P = relation_and_mentions(triples, ids, len(phrases))
-    enc = prepare_encoder(encoder, phrases, fit=settings["fit_encoder"])
-    E = encode_phrases(enc, phrases)
+    with _steps(n_pass) as bar:
+        bar.set_postfix_str("triples")
+        triples, dropped = clean_triples(triples_per_passage)
+        phrases = sorted({p for doc in triples for s, _, o in doc for p in (s, o)})
+        if not phrases:
+            raise InvalidValueError("no phrase nodes: every passage has no usable triple")
+        ids = {p: i for i, p in enumerate(phrases)}
+        R, P = relation_and_mentions(triples, ids, len(phrases))
+        bar.update()
+        bar.set_postfix_str(f"encode {len(phrases)} phrases")
+        enc = prepare_encoder(encoder, phrases, fit=settings["fit_encoder"])
+        E = encode_phrases(enc, phrases)
+        bar.update()
     n = len(phrases)
     pairs = similar_pairs(E, synonymy_eligible(phrases), tau=settings["tau"]) if synonymy else None
     return assemble_index(

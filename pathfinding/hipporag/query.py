@@ -18,6 +18,7 @@ that equals a node phrase after normalisation links to that node directly).
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -27,6 +28,7 @@ import scipy.sparse as sp
 from pathfinding._validation import check_int
 from pathfinding.errors import InvalidTypeError
 from pathfinding.hipporag.index import HippoIndex, check_unit_rows, normalize_phrase
+from pathfinding.hipporag.neighbours import NearestRows
 
 __all__ = [
     "EXTRACTORS",
@@ -232,6 +234,18 @@ class Linked:
     unlinked: tuple[str, ...]
 
 
+_NEAREST: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _nearest_rows(index: HippoIndex) -> NearestRows:
+    """The index's :class:`NearestRows`, built once per node-embedding matrix."""
+    held = _NEAREST.get(index)
+    if held is None or held[0] is not index.node_embeddings:
+        held = (index.node_embeddings, NearestRows(index.node_embeddings))
+        _NEAREST[index] = held
+    return held[1]
+
+
 def link_entities(index: HippoIndex, entities: Sequence[str], *, top_k: int = 1) -> Linked:
     """Link each entity to its ``top_k`` nearest nodes by encoder cosine.
 
@@ -273,24 +287,23 @@ def link_entities(index: HippoIndex, entities: Sequence[str], *, top_k: int = 1)
     if to_encode:
         phrases = [normalize_phrase(e) for e in to_encode]
         Q = check_unit_rows("encoder", index.encoder(phrases), len(to_encode))
-        sims = Q @ index.embeddings_T()
-        for r, e in enumerate(to_encode):
-            if sp.issparse(sims):  # only the nodes sharing an n-gram with the entity are stored
-                lo, hi = sims.indptr[r], sims.indptr[r + 1]
-                cand, val = sims.indices[lo:hi].astype(np.int64), sims.data[lo:hi]
-            else:
+        if sp.issparse(Q):
+            # Exact top-k without scanning every node that shares a common n-gram with the entity.
+            nearest = _nearest_rows(index)
+            Q = sp.csr_array(Q)
+            for r, e in enumerate(to_encode):
+                lo, hi = Q.indptr[r], Q.indptr[r + 1]
+                cand, val = nearest.top_k(Q.indices[lo:hi], Q.data[lo:hi], k=top_k)
+                if cand.size:
+                    found[e] = (cand.tolist(), val.tolist())
+        else:
+            sims = Q @ index.embeddings_T()
+            for r, e in enumerate(to_encode):
                 val = np.asarray(sims[r])
-                cand = np.arange(val.size)
-            keep = val > 0
-            cand, val = cand[keep], val[keep]
-            if cand.size == 0:
-                continue
-            if top_k == 1:  # highest cosine, ties to the lowest node id, without sorting 10^4 values
-                at = np.flatnonzero(val == val.max())
-                order = at[np.argmin(cand[at])][None]
-            else:
-                order = np.lexsort((cand, -val))[:top_k]
-            found[e] = (cand[order].tolist(), val[order].tolist())
+                cand = np.flatnonzero(val > 0)
+                if cand.size:
+                    order = np.lexsort((cand, -val[cand]))[:top_k]
+                    found[e] = (cand[order].tolist(), val[cand][order].tolist())
     linked = [e for e in ents if e in found]
     unlinked = [e for e in ents if e not in found]
     nodes = [n for e in linked for n in found[e][0]]
