@@ -24,6 +24,7 @@ def _cmd_bench(args) -> int:
         scaling=args.scaling,
         top_k=args.top_k,
         jit=not args.no_jit,
+        index_scale=args.index_scale,
     )
     if args.scaling:
         res["figure"] = str(save_scaling_figure(res, args.figure))
@@ -71,6 +72,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
         help="where --scaling writes its figure (default figures/bench_scaling.png)",
     )
     p.add_argument("--no-jit", action="store_true", help="skip the JIT compile-time subprocesses")
+    p.add_argument(
+        "--index-scale",
+        action="store_true",
+        help="also index 10k-100k synthetic passages and time build and query (minutes)",
+    )
     p.add_argument("--json", metavar="PATH", help="write every measurement as JSON")
     p.add_argument("--markdown", metavar="PATH", help="write a Markdown section for FINDINGS.md")
     p.add_argument(

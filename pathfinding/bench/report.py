@@ -276,6 +276,8 @@ def _command_line(cfg: dict, *, scaling: bool) -> str:
         parts.append("--batch-sizes " + " ".join(map(str, cfg["batch_sizes"])))
     if scaling:
         parts.append("--scaling")
+    if cfg.get("index_scale"):
+        parts.append("--index-scale")
     return " ".join(parts)
 
 
@@ -297,6 +299,8 @@ def findings_markdown(results: dict) -> str:
     lines += [f"- {line}" for line in _summary_lines(results)]
     for title, head, rows in _sections(results):
         lines += ["", f"### {title}", "", _md_table(head, rows)]
+    for section in results.get("sections") or []:
+        lines += ["", section.rstrip()]
     return "\n".join(lines) + "\n"
 
 

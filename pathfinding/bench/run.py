@@ -299,6 +299,7 @@ def run_benchmark(
     progress=None,
     top_k: int = 10,
     jit: bool = True,
+    index_scale: bool = False,
 ) -> dict:
     """Run the whole benchmark and return every measurement.
 
@@ -321,6 +322,10 @@ def run_benchmark(
         k for ``ppr_top_k``.
     jit : bool, default True
         Measure the JIT compile time in fresh subprocesses (a few seconds).
+    index_scale : bool, default False
+        Also build real-text indexes of 10,000 to 100,000 synthetic passages
+        (:mod:`pathfinding.hipporag.scale`, minutes; 10,000 and 20,000 with ``quick``) and add their
+        targets.
 
     Returns
     -------
@@ -398,6 +403,19 @@ def run_benchmark(
                 bar=bar,
             )
 
+    targets = evaluate_targets(graphs, scaling_rows, work)
+    sections = []
+    index_scale_res = None
+    if index_scale:
+        from pathfinding.hipporag.scale import QUICK_SIZES, SIZES, format_section, run_scale
+
+        index_scale_res = run_scale(QUICK_SIZES if quick else SIZES, rng=seed, progress=progress)
+        sections.append(format_section(index_scale_res).replace("## ", "### ", 1))
+        targets += [
+            {"target": f"{t['name']} {t['target']}", "graph": "synthetic corpus", "measured":
+             "n/a" if t["measured"] is None else f"{t['measured']:.4g}", "status": t["status"]}
+            for t in index_scale_res["targets"]
+        ]
     return {
         "config": {
             "command": COMMAND,
@@ -411,6 +429,7 @@ def run_benchmark(
             "top_k": top_k,
             "n_nodes": n_nodes,
             "n_edges": n_edges,
+            "index_scale": index_scale,
         },
         "machine": machine_info(),
         "threads": threads,
@@ -418,7 +437,9 @@ def run_benchmark(
         "jit": jit_times,
         "graphs": graphs,
         "workloads": work,
-        "targets": evaluate_targets(graphs, scaling_rows, work),
+        "targets": targets,
+        "index_scale": index_scale_res,
+        "sections": sections,
         "scaling": scaling_rows,
         "notes": notes,
     }
