@@ -19,7 +19,7 @@ from scipy.sparse.csgraph import breadth_first_order
 
 from pathfinding._validation import check_int
 from pathfinding.instances import RELATIONS, PathFindingInstance
-from pathfinding.variation import QuestionInstance, _Builder, _publish, check_variation, vary
+from pathfinding.variation import GraphBuilder, QuestionInstance, check_variation, publish, vary
 
 __all__ = [
     "answer_paths",
@@ -87,7 +87,7 @@ def make_following_instance(
     distractors = check_int("distractors", distractors, low=0, high=10_000)
     jitter, noise, shared, extra = check_variation(length_jitter, noise_facts, shared_nodes, extra_passages)
     rng = np.random.default_rng(rng)
-    builder = _Builder(1)
+    builder = GraphBuilder(1)
     builder.build((hops,), distractors, jitter, rng)
     vary(builder, rng, (shared, noise, extra))
     path_edges = builder.path_edges[0]
@@ -103,7 +103,7 @@ def make_following_instance(
                     relations[j] = (relations[j] + 1 + rng.integers(len(RELATIONS) - 1)) % len(RELATIONS)
         return relations
 
-    return _publish(builder, rng, (hops,), kind="following", fix_relations=fix)
+    return publish(builder, rng, (hops,), kind="following", fix_relations=fix)
 
 
 def passage_relations(inst: PathFindingInstance) -> tuple[str, ...]:

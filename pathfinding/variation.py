@@ -35,7 +35,7 @@ from pathfinding.instances import (
     instance_from_facts,
 )
 
-__all__ = ["QuestionInstance", "make_varied_instance"]
+__all__ = ["GraphBuilder", "QuestionInstance", "check_variation", "make_varied_instance", "publish", "vary"]
 
 _MAX_TRIES = 200  # rejection sampling for noise facts and merges; tiny graphs may not have room
 
@@ -61,7 +61,7 @@ class QuestionInstance(PathFindingInstance):
     kind: str
 
 
-class _Builder:
+class GraphBuilder:
     """Logical graph under construction: seeds are ids 0..S-1, the answer is S."""
 
     def __init__(self, n_seeds: int):
@@ -188,7 +188,7 @@ class _Builder:
             self.next_id += 1
 
 
-def _publish(builder: _Builder, rng, depths, *, kind: str, fix_relations=None) -> QuestionInstance:
+def publish(builder: GraphBuilder, rng, depths, *, kind: str, fix_relations=None) -> QuestionInstance:
     """Name, relate and permute a logical graph, drawing from ``rng`` in make_instance's order."""
     edges, n_nodes = builder.edges, builder.next_id
     names = entity_names(n_nodes, rng)
@@ -231,7 +231,7 @@ def check_variation(length_jitter, noise_facts, shared_nodes, extra_passages) ->
     )
 
 
-def vary(builder: _Builder, rng, jitter_free_knobs: tuple[int, int, int]) -> None:
+def vary(builder: GraphBuilder, rng, jitter_free_knobs: tuple[int, int, int]) -> None:
     """Apply merges, then noise facts, then extra leaf passages (each draws from rng only if > 0)."""
     shared, noise, extra = jitter_free_knobs
     if shared:
@@ -312,7 +312,7 @@ def make_varied_instance(
     distractors = check_int("distractors", distractors, low=0, high=10_000)
     jitter, noise, shared, extra = check_variation(length_jitter, noise_facts, shared_nodes, extra_passages)
     rng = np.random.default_rng(rng)
-    builder = _Builder(n_seeds)
+    builder = GraphBuilder(n_seeds)
     builder.build(depths, distractors, jitter, rng)
     vary(builder, rng, (shared, noise, extra))
-    return _publish(builder, rng, depths, kind="finding")
+    return publish(builder, rng, depths, kind="finding")
