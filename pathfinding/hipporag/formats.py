@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pathfinding.errors import InvalidTypeError
-from pathfinding.hipporag.io import FormatError, LoadReport, Passage, Question, _need, _read_json
+from pathfinding.hipporag.io import FormatError, LoadReport, Passage, Question, need, read_json
 
 __all__ = ["load_2wiki_questions", "load_hotpotqa_questions"]
 
@@ -35,7 +35,7 @@ def _title_index(corpus: Sequence[Passage]) -> dict[str, list[str]]:
 
 def _context(name: str, where: str, rec: dict) -> dict[str, int]:
     """Title -> number of sentences, from a record's ``context`` (validated)."""
-    context = _need(name, where, rec, "context", list)
+    context = need(name, where, rec, "context", list)
     out = {}
     for c_i, item in enumerate(context):
         cw = f"{where}.context[{c_i}]"
@@ -53,15 +53,15 @@ def _context(name: str, where: str, rec: dict) -> dict[str, int]:
 
 def _load(path, corpus, *, dataset: str, need_context: bool) -> tuple[list[Question], LoadReport]:
     by_title = _title_index(corpus)
-    data, name = _read_json(path)
+    data, name = read_json(path)
     if not isinstance(data, list):
         raise FormatError(f"{name}: expected a JSON list of {dataset} questions, got {type(data).__name__}")
     report = LoadReport(source=name, n_records=len(data))
     out = []
     for i, rec in enumerate(data):
         where = f"[{i}]"
-        question = _need(name, where, rec, "question", str)
-        facts = _need(name, where, rec, "supporting_facts", list)
+        question = need(name, where, rec, "question", str)
+        facts = need(name, where, rec, "supporting_facts", list)
         context = _context(name, where, rec) if need_context or "context" in rec else None
         titles: list[str] = []
         for f_i, fact in enumerate(facts):

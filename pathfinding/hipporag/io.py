@@ -52,6 +52,8 @@ __all__ = [
     "load_openie",
     "load_query_ner",
     "load_questions",
+    "need",
+    "read_json",
     "vendored",
     "VENDORED_FILES",
 ]
@@ -217,7 +219,8 @@ def _read_text(path) -> tuple[str, str]:
         raise FormatError(f"{name}: not UTF-8 text (byte {exc.start}: {exc.reason})") from None
 
 
-def _read_json(path):
+def read_json(path):
+    """A JSON file (gzip or plain) and the name errors should use: FormatError when it is not JSON."""
     text, name = _read_text(path)
     try:
         return json.loads(text), name
@@ -225,7 +228,8 @@ def _read_json(path):
         raise FormatError(f"{name}: not valid JSON ({exc})") from None
 
 
-def _need(name: str, where: str, record, key: str, kind):
+def need(name: str, where: str, record, key: str, kind):
+    """``record[key]``, checked to be of ``kind``; a FormatError naming the file and record otherwise."""
     if not isinstance(record, dict):
         raise FormatError(f"{name}: {where} must be a JSON object, got {type(record).__name__}")
     if key not in record:
@@ -275,7 +279,7 @@ def load_openie(path, *, corpus: Sequence[Passage] | None = None) -> tuple[list[
     >>> len(docs), report.issues["triple_not_three"], report.issues["passage_no_triples"]
     (1890, 185, 2)
     """
-    data, name = _read_json(path)
+    data, name = read_json(path)
     if not isinstance(data, dict) or not isinstance(data.get("docs"), list):
         got = type(data).__name__ if not isinstance(data, dict) else f"keys {sorted(data)}"
         raise FormatError(f"{name}: expected an object with a 'docs' list (HippoRAG OpenIE), got {got}")
@@ -288,17 +292,17 @@ def load_openie(path, *, corpus: Sequence[Passage] | None = None) -> tuple[list[
     for j, rec in enumerate(docs):
         where = f"docs[{j}]"
         if v2:
-            _need(name, where, rec, "idx", (str, int))
-            passage = _need(name, where, rec, "passage", str)
+            need(name, where, rec, "idx", (str, int))
+            passage = need(name, where, rec, "passage", str)
             title, sep, text = passage.partition("\n")
             if not sep:
                 report.add("passage_without_title_line", where)
                 title, text = "", passage
         else:
-            title = _need(name, where, rec, "title", str)
-            text = _need(name, where, rec, "text", str)
-        ents_raw = _need(name, where, rec, "extracted_entities", list)
-        triples_raw = _need(name, where, rec, "extracted_triples", list)
+            title = need(name, where, rec, "title", str)
+            text = need(name, where, rec, "text", str)
+        ents_raw = need(name, where, rec, "extracted_entities", list)
+        triples_raw = need(name, where, rec, "extracted_triples", list)
         ents, triples = _clean_record(report, where, ents_raw, triples_raw)
         out.append(OpenIEPassage(title=title, text=text, entities=ents, triples=triples))
     report.n_records = len(out)
@@ -397,7 +401,7 @@ def load_corpus(path) -> tuple[list[Passage], LoadReport]:
     >>> len(corpus), report.n_issues
     (1890, 0)
     """
-    data, name = _read_json(path)
+    data, name = read_json(path)
     if isinstance(data, dict):
         data = _title_sentences(name, data)
     if not isinstance(data, list):
@@ -409,7 +413,7 @@ def load_corpus(path) -> tuple[list[Passage], LoadReport]:
     out = []
     seen = set()
     for j, rec in enumerate(data):
-        p = Passage(_need(name, f"[{j}]", rec, "title", str), _need(name, f"[{j}]", rec, "text", str))
+        p = Passage(need(name, f"[{j}]", rec, "title", str), need(name, f"[{j}]", rec, "text", str))
         if p.key in seen:
             report.add("duplicate_passage", f"[{j}]")
         seen.add(p.key)
@@ -458,24 +462,24 @@ def load_questions(path) -> tuple[list[Question], LoadReport]:
     >>> len(qs), sum(len(q.supporting) for q in qs), report.n_issues
     (100, 237, 0)
     """
-    data, name = _read_json(path)
+    data, name = read_json(path)
     if not isinstance(data, list):
         raise FormatError(f"{name}: expected a JSON list of questions, got {type(data).__name__}")
     report = LoadReport(source=name, n_records=len(data))
     out = []
     for i, rec in enumerate(data):
         where = f"[{i}]"
-        question = _need(name, where, rec, "question", str)
-        paragraphs = _need(name, where, rec, "paragraphs", list)
+        question = need(name, where, rec, "question", str)
+        paragraphs = need(name, where, rec, "paragraphs", list)
         answer = rec.get("answer", ())
         answer = (answer,) if isinstance(answer, str) else tuple(str(a) for a in answer)
         supporting = []
         for k, par in enumerate(paragraphs):
             pw = f"{where}.paragraphs[{k}]"
-            title = _need(name, pw, par, "title", str)
+            title = need(name, pw, par, "title", str)
             key = "paragraph_text" if isinstance(par, dict) and "paragraph_text" in par else "text"
-            text = _need(name, pw, par, key, str)
-            if _need(name, pw, par, "is_supporting", bool):
+            text = need(name, pw, par, key, str)
+            if need(name, pw, par, "is_supporting", bool):
                 supporting.append(title + "\n" + text)
         if not supporting:
             report.add("no_supporting_paragraph", where)
