@@ -1,0 +1,362 @@
+"""Large-graph PPR benchmark: ours on one thread, ours on several threads, scipy's CSR power iteration.
+
+``python -m pathfinding.bench_large`` builds the ER and power-law benchmark graphs at 10^6 and 10^7
+undirected edges (4 edges per node, as in ``pathfinding bench --scaling``), runs 30 power iterations
+(``tol=0``, the same count and semantics as the ``ours-30``/``scipy-30`` rows of ``pathfinding
+bench``) from two seeds by every method, and prints median times, paired ratios and PASS/FAIL lines
+computed from them. Methods are timed round-robin inside each repeat after a warm-up call; scipy's
+BLAS/OpenMP pools are limited to one thread with threadpoolctl, and ours runs on one numba thread
+unless a method says otherwise.
+
+Every ratio is taken *within* one repeat (the methods of a repeat run back to back, so they share
+the machine's load at that moment), and the median over repeats is the measurement; the spread of
+the per-repeat ratios is reported beside it. On a shared machine a threaded speedup is bounded by
+the cores other processes leave free; the table shows the load average for that reason.
+
+:func:`run_large` returns the measurements as a dict; :func:`format_large` renders them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+from pathfinding.bench import (
+    RESTART_PROB,
+    er_graph,
+    power_law_graph,
+    scipy_power_iteration,
+    scipy_prepare,
+    stream_bandwidth,
+)
+
+__all__ = ["format_large", "main", "run_large"]
+
+N_ITER = 30
+SIZES = (1_000_000, 10_000_000)
+QUICK_SIZES = (1_200_000,)
+TARGET_VS_SCIPY = 1.5  # ours on one thread against scipy-30, at 10^7 edges
+TARGET_THREADS = 1.6  # ours on 2 threads against ours on one, at 10^6 edges and above
+GENERATORS = {"ER": er_graph, "power-law": power_law_graph}
+
+
+def _limit_blas():
+    """Limit the BLAS/OpenMP pools of this process to one thread; return what was limited."""
+    try:
+        import threadpoolctl
+    except ImportError:
+        return "threadpoolctl not installed: BLAS pools not limited"
+    threadpoolctl.threadpool_limits(limits=1)
+    return [f"{d.get('internal_api')}={d.get('num_threads')}" for d in threadpoolctl.threadpool_info()]
+
+
+def _paired(methods: dict, repeats: int, bar=None) -> dict[str, list[float]]:
+    """Seconds per call of every method, each repeat running them all back to back in a rotating order."""
+    names = list(methods)
+    times: dict[str, list[float]] = {k: [] for k in names}
+    gc.disable()
+    try:
+        for rep in range(repeats):
+            shift = rep % len(names)
+            for name in names[shift:] + names[:shift]:
+                t0 = time.perf_counter()
+                methods[name]()
+                times[name].append(time.perf_counter() - t0)
+            if bar is not None:
+                bar.update(1)
+    finally:
+        gc.enable()
+    return times
+
+
+def _ratio_stats(num: list[float], den: list[float]) -> dict:
+    r = [a / b for a, b in zip(num, den, strict=True)]
+    return {"median": statistics.median(r), "min": min(r), "max": max(r), "all": r}
+
+
+def _bytes_per_iteration(g) -> dict:
+    """Bytes one iteration must stream at the least, per kernel (no reuse of a gathered cache line).
+
+    Binned: per edge the source id and the in-bin destination (and a weight), plus every vector
+    once (x read at least once; pi, x written; inv_out and the old pi read). Row-wise pull and
+    scipy: per edge the index (and, for scipy, the value) plus one 64-byte line per gather, the
+    cost of a random access once x is out of the cache.
+    """
+    n, nnz = g.n_nodes, g.n_edges
+    vectors = 5 * 8 * n
+    w = 0 if g.unit else 8
+    return {
+        "binned": (4 + 2 + w) * nnz + vectors,
+        "row_pull_random": (g.indices.itemsize + w + 64) * nnz + vectors,
+        "scipy_random": (4 + 8 + 64) * nnz + vectors,
+    }
+
+
+def _one_graph(name, m, rng, *, repeats, threads, bandwidth, bar) -> dict:
+    from pathfinding import ppr
+
+    n = max(2, m // 4)
+    t0 = time.perf_counter()
+    A = GENERATORS[name](n, m, rng)
+    build_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    g = ppr.prepare_graph(A)
+    prepare_s = time.perf_counter() - t0
+    g_csr = ppr.prepare_graph(A, layout="csr")
+    WT, dangling = scipy_prepare(A)
+    deg = np.diff(A.indptr)
+    seeds = np.sort(rng.choice(np.flatnonzero(deg > 0), size=2, replace=False))
+    r = np.zeros(n)
+    r[seeds] = 0.5
+    del A
+
+    def ours(graph, t):
+        return lambda: (
+            ppr.ppr_solve(graph, seeds, restart_prob=RESTART_PROB, tol=0, max_iter=N_ITER, threads=t).pi
+        )
+
+    methods = {
+        "ours-1t": ours(g, 1),
+        f"ours-{threads}t": ours(g, threads),
+        "ours-csr-1t": ours(g_csr, 1),
+        "scipy-30": lambda: scipy_power_iteration(WT, dangling, r, n_iter=N_ITER),
+    }
+    warm = {k: fn() for k, fn in methods.items()}  # also compiles and starts numba's thread pool
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    times = _paired(methods, repeats, bar)
+    par = f"ours-{threads}t"
+    med = {k: 1e3 * statistics.median(v) for k, v in times.items()}
+    nbytes = _bytes_per_iteration(g)
+    return {
+        "graph": name,
+        "n_nodes": n,
+        "n_edges": m,
+        "binned": g.bin_rows is not None,
+        "n_bins": None if g.bin_rows is None else int(g.bin_rows.size - 1),
+        "repeats": repeats,
+        "threads": threads,
+        "build_s": build_s,
+        "prepare_s": prepare_s,
+        "load_avg_1min": load,
+        "median_ms": med,
+        "range_ms": {k: (1e3 * min(v), 1e3 * max(v)) for k, v in times.items()},
+        "scipy_over_ours": _ratio_stats(times["scipy-30"], times["ours-1t"]),
+        "single_over_threads": _ratio_stats(times["ours-1t"], times[par]),
+        "csr_over_binned": _ratio_stats(times["ours-csr-1t"], times["ours-1t"]),
+        "l1_ours_vs_scipy": float(np.abs(warm["ours-1t"] - warm["scipy-30"]).sum()),
+        "threads_equal_single": bool(np.array_equal(warm["ours-1t"], warm[par])),
+        "l1_csr_vs_binned": float(np.abs(warm["ours-1t"] - warm["ours-csr-1t"]).sum()),
+        "bytes_per_iteration": nbytes,
+        "floor_ms_per_iteration": {k: 1e3 * b / (bandwidth * 1e9) for k, b in nbytes.items()},
+        "ms_per_iteration": {k: v / N_ITER for k, v in med.items()},
+    }
+
+
+def _targets(rows: list[dict]) -> list[dict]:
+    """PASS/FAIL per target, from the medians of the per-repeat ratios."""
+    out = []
+    for row in rows:
+        where = f"{row['graph']} {row['n_edges']:.0e} edges"
+        if row["n_edges"] >= 10_000_000:
+            s = row["scipy_over_ours"]
+            ok = s["median"] >= TARGET_VS_SCIPY and row["l1_ours_vs_scipy"] <= 1e-12
+            out.append(
+                {
+                    "target": f"ours-30 (1 thread) >= {TARGET_VS_SCIPY:g}x scipy-30, L1 <= 1e-12",
+                    "graph": where,
+                    "measured": f"{s['median']:.2f}x (repeats {s['min']:.2f}-{s['max']:.2f}), "
+                    f"L1 {row['l1_ours_vs_scipy']:.1e}",
+                    "status": "PASS" if ok else "FAIL",
+                }
+            )
+        if row["n_edges"] >= 1_000_000:
+            s = row["single_over_threads"]
+            ok = s["median"] >= TARGET_THREADS and row["threads_equal_single"]
+            out.append(
+                {
+                    "target": f"ours-30 on {row['threads']} threads >= {TARGET_THREADS:g}x ours on 1, "
+                    "same result",
+                    "graph": where,
+                    "measured": f"{s['median']:.2f}x (repeats {s['min']:.2f}-{s['max']:.2f}), "
+                    f"identical: {row['threads_equal_single']}",
+                    "status": "PASS" if ok else "FAIL",
+                }
+            )
+    return out
+
+
+def run_large(
+    *,
+    sizes=SIZES,
+    graphs=("ER", "power-law"),
+    repeats: int = 5,
+    threads: int = 2,
+    seed: int = 0,
+    progress: bool | None = None,
+) -> dict:
+    """Time ours (1 and ``threads`` threads, binned and row-wise) against scipy-30 on large graphs.
+
+    Parameters
+    ----------
+    sizes : iterable of int
+        Undirected edge counts; each graph has ``edges // 4`` nodes.
+    graphs : iterable of {"ER", "power-law"}
+    repeats : int, default 5
+        Timed rounds per graph (after one warm-up call of every method).
+    threads : int, default 2
+        numba threads of the threaded method (at most ``NUMBA_NUM_THREADS``).
+    seed : int, default 0
+        Seeds the graphs and the two seed nodes of each query.
+    progress : bool or None
+        tqdm bar on stderr (None: only on a terminal).
+
+    Returns
+    -------
+    dict
+        ``rows`` (one per graph and size), ``targets`` (PASS/FAIL), ``machine`` (bandwidth probe,
+        BLAS limits, numba threads, load average).
+    """
+    import numba
+    from tqdm.auto import tqdm
+
+    from pathfinding._validation import check_int
+
+    repeats = check_int("repeats", repeats, low=1)
+    threads = check_int("threads", threads, low=1, high=numba.config.NUMBA_NUM_THREADS)
+    sizes = [check_int("size", s, low=1) for s in sizes]
+    graphs = list(graphs)
+    for name in graphs:
+        if name not in GENERATORS:
+            raise ValueError(f"graphs must name 'ER' or 'power-law', got {name!r}")
+    blas = _limit_blas()
+    stream = stream_bandwidth(megabytes=256, trials=5)
+    rng = np.random.default_rng(seed)
+    rows = []
+    with tqdm(
+        total=len(sizes) * len(graphs) * repeats,
+        disable=None if progress is None else not progress,
+        file=sys.stderr,
+        desc="bench-large",
+    ) as bar:
+        for m in sizes:
+            for name in graphs:
+                bar.set_postfix_str(f"{name} {m:.0e}")
+                rows.append(
+                    _one_graph(
+                        name,
+                        m,
+                        rng,
+                        repeats=repeats,
+                        threads=threads,
+                        bandwidth=stream["bandwidth_GBps"],
+                        bar=bar,
+                    )
+                )
+                gc.collect()
+    return {
+        "command": "python -m pathfinding.bench_large",
+        "config": {
+            "sizes": sizes,
+            "graphs": graphs,
+            "repeats": repeats,
+            "threads": threads,
+            "seed": seed,
+            "n_iter": N_ITER,
+            "restart_prob": RESTART_PROB,
+        },
+        "machine": {
+            "cpus": os.cpu_count(),
+            "numba_threads": numba.config.NUMBA_NUM_THREADS,
+            "blas": blas,
+            "stream": stream,
+            "load_avg": os.getloadavg() if hasattr(os, "getloadavg") else None,
+        },
+        "rows": rows,
+        "targets": _targets(rows),
+    }
+
+
+def format_large(res: dict) -> str:
+    """A plain-text table of :func:`run_large`'s result."""
+    t = res["config"]["threads"]
+    head = [
+        "graph",
+        "edges",
+        "nodes",
+        "bins",
+        "ours-1t ms",
+        f"ours-{t}t ms",
+        "ours-csr-1t ms",
+        "scipy-30 ms",
+        "scipy/ours",
+        f"1t/{t}t",
+        "csr/binned",
+        "ours ms/it",
+        "binned floor ms/it",
+        "load",
+    ]
+    lines = ["  ".join(head)]
+    for r in res["rows"]:
+        md = r["median_ms"]
+        lines.append(
+            "  ".join(
+                [
+                    r["graph"],
+                    f"{r['n_edges']:.0e}",
+                    f"{r['n_nodes']:,}",
+                    str(r["n_bins"] or "-"),
+                    f"{md['ours-1t']:.0f}",
+                    f"{md[f'ours-{t}t']:.0f}",
+                    f"{md['ours-csr-1t']:.0f}",
+                    f"{md['scipy-30']:.0f}",
+                    "{median:.2f}x [{min:.2f}-{max:.2f}]".format(**r["scipy_over_ours"]),
+                    "{median:.2f}x [{min:.2f}-{max:.2f}]".format(**r["single_over_threads"]),
+                    "{median:.2f}x [{min:.2f}-{max:.2f}]".format(**r["csr_over_binned"]),
+                    f"{r['ms_per_iteration']['ours-1t']:.1f}",
+                    f"{r['floor_ms_per_iteration']['binned']:.1f}",
+                    "-" if r["load_avg_1min"] is None else f"{r['load_avg_1min']:.1f}",
+                ]
+            )
+        )
+    st = res["machine"]["stream"]
+    lines.append(
+        f"bandwidth probe: copy {st['copy_GBps']:.1f} GB/s, triad {st['triad_GBps']:.1f} GB/s; "
+        f"BLAS limits: {res['machine']['blas']}; numba threads available: {res['machine']['numba_threads']}"
+    )
+    lines.append("")
+    for tg in res["targets"]:
+        lines.append(f"{tg['status']:4s}  {tg['target']}  [{tg['graph']}]: {tg['measured']}")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m pathfinding.bench_large", description=__doc__.split("\n")[0])
+    p.add_argument("--quick", action="store_true", help=f"one size ({QUICK_SIZES[0]:.1e} edges), 2 repeats")
+    p.add_argument("--sizes", type=float, nargs="+", help="undirected edge counts (default 1e6 1e7)")
+    p.add_argument("--graphs", nargs="+", default=["ER", "power-law"], choices=list(GENERATORS))
+    p.add_argument(
+        "--repeats", type=int, default=None, help="timed rounds per graph (default 5; 2 with --quick)"
+    )
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", metavar="PATH", help="also write every measurement as JSON")
+    args = p.parse_args(argv)
+    sizes = [int(s) for s in args.sizes] if args.sizes else (QUICK_SIZES if args.quick else SIZES)
+    repeats = args.repeats if args.repeats is not None else (2 if args.quick else 5)
+    res = run_large(sizes=sizes, graphs=args.graphs, repeats=repeats, threads=args.threads, seed=args.seed)
+    print(format_large(res))
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(res, fh, indent=1, default=float)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
