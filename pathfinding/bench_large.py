@@ -57,28 +57,63 @@ def _limit_blas():
     return [f"{d.get('internal_api')}={d.get('num_threads')}" for d in threadpoolctl.threadpool_info()]
 
 
-def _paired(methods: dict, repeats: int, bar=None) -> dict[str, list[float]]:
-    """Seconds per call of every method, each repeat running them all back to back in a rotating order."""
+def _runnable() -> int | None:
+    """Tasks runnable right now on the whole machine, this one included (Linux /proc/loadavg), or None."""
+    try:
+        with open("/proc/loadavg") as fh:
+            return int(fh.read().split()[3].split("/")[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _wait_idle(limit_s: float) -> int | None:
+    """Wait up to ``limit_s`` seconds for no other runnable task; return the last count seen."""
+    deadline = time.monotonic() + limit_s
+    while True:
+        n = _runnable()
+        if n is None or n <= 1 or time.monotonic() >= deadline:
+            return n
+        time.sleep(0.05)
+
+
+def _paired(methods: dict, repeats: int, bar=None, idle_wait: float = 0.0) -> tuple[dict, list]:
+    """Seconds per call of every method, each repeat running them all back to back in a rotating order.
+
+    Also returns, per repeat, the machine's runnable-task count just before and just after it (after
+    waiting up to ``idle_wait`` seconds for the other tasks to leave the cores).
+    """
     names = list(methods)
     times: dict[str, list[float]] = {k: [] for k in names}
+    runnable = []
     gc.disable()
     try:
         for rep in range(repeats):
+            before = _wait_idle(idle_wait)
             shift = rep % len(names)
             for name in names[shift:] + names[:shift]:
                 t0 = time.perf_counter()
                 methods[name]()
                 times[name].append(time.perf_counter() - t0)
+            runnable.append((before, _runnable()))
             if bar is not None:
                 bar.update(1)
     finally:
         gc.enable()
-    return times
+    return times, runnable
 
 
-def _ratio_stats(num: list[float], den: list[float]) -> dict:
+def _ratio_stats(num: list[float], den: list[float], quiet: list[bool]) -> dict:
+    """Median and range of the per-repeat ratios; ``quiet_*`` over repeats with no other runnable task."""
     r = [a / b for a, b in zip(num, den, strict=True)]
-    return {"median": statistics.median(r), "min": min(r), "max": max(r), "all": r}
+    q = [x for x, ok in zip(r, quiet, strict=True) if ok]
+    return {
+        "median": statistics.median(r),
+        "min": min(r),
+        "max": max(r),
+        "all": r,
+        "quiet_n": len(q),
+        "quiet_median": statistics.median(q) if q else None,
+    }
 
 
 def _bytes_per_iteration(g) -> dict:
@@ -99,7 +134,7 @@ def _bytes_per_iteration(g) -> dict:
     }
 
 
-def _one_graph(name, m, rng, *, repeats, threads, bandwidth, bar) -> dict:
+def _one_graph(name, m, rng, *, repeats, threads, bandwidth, bar, idle_wait) -> dict:
     from pathfinding import ppr
 
     n = max(2, m // 4)
@@ -130,7 +165,8 @@ def _one_graph(name, m, rng, *, repeats, threads, bandwidth, bar) -> dict:
     }
     warm = {k: fn() for k, fn in methods.items()}  # also compiles and starts numba's thread pool
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
-    times = _paired(methods, repeats, bar)
+    times, runnable = _paired(methods, repeats, bar, idle_wait)
+    quiet = [a is not None and b is not None and a <= 1 and b <= 1 for a, b in runnable]
     par = f"ours-{threads}t"
     med = {k: 1e3 * statistics.median(v) for k, v in times.items()}
     nbytes = _bytes_per_iteration(g)
@@ -147,9 +183,10 @@ def _one_graph(name, m, rng, *, repeats, threads, bandwidth, bar) -> dict:
         "load_avg_1min": load,
         "median_ms": med,
         "range_ms": {k: (1e3 * min(v), 1e3 * max(v)) for k, v in times.items()},
-        "scipy_over_ours": _ratio_stats(times["scipy-30"], times["ours-1t"]),
-        "single_over_threads": _ratio_stats(times["ours-1t"], times[par]),
-        "csr_over_binned": _ratio_stats(times["ours-csr-1t"], times["ours-1t"]),
+        "runnable_before_after": runnable,
+        "scipy_over_ours": _ratio_stats(times["scipy-30"], times["ours-1t"], quiet),
+        "single_over_threads": _ratio_stats(times["ours-1t"], times[par], quiet),
+        "csr_over_binned": _ratio_stats(times["ours-csr-1t"], times["ours-1t"], quiet),
         "l1_ours_vs_scipy": float(np.abs(warm["ours-1t"] - warm["scipy-30"]).sum()),
         "threads_equal_single": bool(np.array_equal(warm["ours-1t"], warm[par])),
         "l1_csr_vs_binned": float(np.abs(warm["ours-1t"] - warm["ours-csr-1t"]).sum()),
@@ -171,8 +208,7 @@ def _targets(rows: list[dict]) -> list[dict]:
                 {
                     "target": f"ours-30 (1 thread) >= {TARGET_VS_SCIPY:g}x scipy-30, L1 <= 1e-12",
                     "graph": where,
-                    "measured": f"{s['median']:.2f}x (repeats {s['min']:.2f}-{s['max']:.2f}), "
-                    f"L1 {row['l1_ours_vs_scipy']:.1e}",
+                    "measured": f"{_cell(s)}, L1 {row['l1_ours_vs_scipy']:.1e}",
                     "status": "PASS" if ok else "FAIL",
                 }
             )
@@ -184,8 +220,7 @@ def _targets(rows: list[dict]) -> list[dict]:
                     "target": f"ours-30 on {row['threads']} threads >= {TARGET_THREADS:g}x ours on 1, "
                     "same result",
                     "graph": where,
-                    "measured": f"{s['median']:.2f}x (repeats {s['min']:.2f}-{s['max']:.2f}), "
-                    f"identical: {row['threads_equal_single']}",
+                    "measured": f"{_cell(s)}, identical: {row['threads_equal_single']}",
                     "status": "PASS" if ok else "FAIL",
                 }
             )
@@ -199,6 +234,7 @@ def run_large(
     repeats: int = 5,
     threads: int = 2,
     seed: int = 0,
+    idle_wait: float = 0.0,
     progress: bool | None = None,
 ) -> dict:
     """Time ours (1 and ``threads`` threads, binned and row-wise) against scipy-30 on large graphs.
@@ -214,6 +250,10 @@ def run_large(
         numba threads of the threaded method (at most ``NUMBA_NUM_THREADS``).
     seed : int, default 0
         Seeds the graphs and the two seed nodes of each query.
+    idle_wait : float, default 0
+        Before each repeat, wait up to this many seconds for the machine to have no other runnable
+        task (``/proc/loadavg``). Every repeat is kept either way; the ratios over the repeats that
+        started and ended with no other runnable task are reported apart (``quiet_median``).
     progress : bool or None
         tqdm bar on stderr (None: only on a terminal).
 
@@ -257,6 +297,7 @@ def run_large(
                         threads=threads,
                         bandwidth=stream["bandwidth_GBps"],
                         bar=bar,
+                        idle_wait=idle_wait,
                     )
                 )
                 gc.collect()
@@ -268,6 +309,7 @@ def run_large(
             "repeats": repeats,
             "threads": threads,
             "seed": seed,
+            "idle_wait": idle_wait,
             "n_iter": N_ITER,
             "restart_prob": RESTART_PROB,
         },
@@ -281,6 +323,14 @@ def run_large(
         "rows": rows,
         "targets": _targets(rows),
     }
+
+
+def _cell(stats: dict) -> str:
+    """Median [range] of the per-repeat ratios, and the median over quiet repeats where there were any."""
+    out = "{median:.2f}x [{min:.2f}-{max:.2f}]".format(**stats)
+    if stats["quiet_n"]:
+        out += " quiet({quiet_n}) {quiet_median:.2f}x".format(**stats)
+    return out
 
 
 def format_large(res: dict) -> str:
@@ -316,9 +366,9 @@ def format_large(res: dict) -> str:
                     f"{md[f'ours-{t}t']:.0f}",
                     f"{md['ours-csr-1t']:.0f}",
                     f"{md['scipy-30']:.0f}",
-                    "{median:.2f}x [{min:.2f}-{max:.2f}]".format(**r["scipy_over_ours"]),
-                    "{median:.2f}x [{min:.2f}-{max:.2f}]".format(**r["single_over_threads"]),
-                    "{median:.2f}x [{min:.2f}-{max:.2f}]".format(**r["csr_over_binned"]),
+                    _cell(r["scipy_over_ours"]),
+                    _cell(r["single_over_threads"]),
+                    _cell(r["csr_over_binned"]),
                     f"{r['ms_per_iteration']['ours-1t']:.1f}",
                     f"{r['floor_ms_per_iteration']['binned']:.1f}",
                     "-" if r["load_avg_1min"] is None else f"{r['load_avg_1min']:.1f}",
@@ -329,6 +379,10 @@ def format_large(res: dict) -> str:
     lines.append(
         f"bandwidth probe: copy {st['copy_GBps']:.1f} GB/s, triad {st['triad_GBps']:.1f} GB/s; "
         f"BLAS limits: {res['machine']['blas']}; numba threads available: {res['machine']['numba_threads']}"
+    )
+    lines.append(
+        "ratios: median [min-max] of per-repeat ratios; quiet(k): median over the k repeats that began and "
+        "ended with no other runnable task on the machine. PASS/FAIL uses the median over all repeats."
     )
     lines.append("")
     for tg in res["targets"]:
@@ -346,11 +400,19 @@ def main(argv=None) -> int:
     )
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--idle-wait", type=float, default=0.0, help="seconds to wait per repeat for idle cores")
     p.add_argument("--json", metavar="PATH", help="also write every measurement as JSON")
     args = p.parse_args(argv)
     sizes = [int(s) for s in args.sizes] if args.sizes else (QUICK_SIZES if args.quick else SIZES)
     repeats = args.repeats if args.repeats is not None else (2 if args.quick else 5)
-    res = run_large(sizes=sizes, graphs=args.graphs, repeats=repeats, threads=args.threads, seed=args.seed)
+    res = run_large(
+        sizes=sizes,
+        graphs=args.graphs,
+        repeats=repeats,
+        threads=args.threads,
+        seed=args.seed,
+        idle_wait=args.idle_wait,
+    )
     print(format_large(res))
     if args.json:
         with open(args.json, "w") as fh:
