@@ -370,7 +370,7 @@ def format_large(res: dict) -> str:
                     _cell(r["single_over_threads"]),
                     _cell(r["csr_over_binned"]),
                     f"{r['ms_per_iteration']['ours-1t']:.1f}",
-                    f"{r['floor_ms_per_iteration']['binned']:.1f}",
+                    f"{r['floor_ms_per_iteration']['binned']:.1f}" if r["binned"] else "-",
                     "-" if r["load_avg_1min"] is None else f"{r['load_avg_1min']:.1f}",
                 ]
             )
