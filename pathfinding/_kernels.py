@@ -17,7 +17,7 @@ Readable twins of each kernel are in :mod:`pathfinding.reference`, each tested a
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 
 @njit(cache=True)
@@ -313,3 +313,227 @@ def permute_csr(indptr, indices, data, order, index_dtype_example, with_data):
                 if with_data:
                     new_data[start + t] = data[first + perm[t]]
     return new_indptr, new_indices, new_data
+
+
+@njit(cache=True)
+def binned_layout(indptr, indices, weights, with_weights, max_width, max_edges):
+    """A destination-binned copy of a pull CSR, for power iterations on graphs whose x leaves the cache.
+
+    Rows (destinations) are cut into consecutive bins of at most ``max_width`` rows (at most 65,536:
+    a row's offset inside its bin is stored as uint16) and, where a bin can grow by whole rows, at
+    most ``max_edges`` edges. A bin's edges are exactly its rows' CSR entries, re-sorted by source:
+    one pass over a bin then reads x in increasing order (a prefetchable sweep, not one random cache
+    miss per edge) while it accumulates into a slice of the output small enough to stay in L2. Each
+    destination still receives its terms in increasing source order, as in the row-wise pull, so the
+    sums are bitwise the same.
+
+    Returns ``(bin_rows, src, dst, bin_weights)``: bin b holds rows ``bin_rows[b]:bin_rows[b + 1]``
+    and the edges ``indptr[bin_rows[b]]:indptr[bin_rows[b + 1]]`` of ``src`` (source node, the
+    dtype of ``indices``), ``dst`` (destination minus the bin's first row) and ``bin_weights``
+    (empty unless ``with_weights``).
+    """
+    n = indptr.shape[0] - 1
+    bounds = np.empty(n + 1, np.int64)
+    bounds[0] = 0
+    nb = 0
+    lo = 0
+    while lo < n:
+        hi = lo + 1
+        first = np.int64(indptr[lo])
+        while hi < n and hi - lo < max_width and np.int64(indptr[hi + 1]) - first <= max_edges:
+            hi += 1
+        nb += 1
+        bounds[nb] = hi
+        lo = hi
+    bin_rows = bounds[: nb + 1].copy()
+    nnz = indices.shape[0]
+    src = np.empty(nnz, indices.dtype)
+    dst = np.empty(nnz, np.uint16)
+    bin_weights = np.empty(nnz if with_weights else 0, np.float64)
+    for b in range(nb):
+        lo = bin_rows[b]
+        hi = bin_rows[b + 1]
+        start = np.int64(indptr[lo])
+        stop = np.int64(indptr[hi])
+        rows = np.empty(stop - start, np.int64)
+        for i in range(lo, hi):
+            for k in range(np.int64(indptr[i]), np.int64(indptr[i + 1])):
+                rows[k - start] = i - lo
+        perm = np.argsort(indices[start:stop], kind="mergesort")
+        for t in range(stop - start):
+            k = start + perm[t]
+            src[start + t] = indices[k]
+            dst[start + t] = rows[perm[t]]
+            if with_weights:
+                bin_weights[start + t] = weights[k]
+    return bin_rows, src, dst, bin_weights
+
+
+@njit(cache=True)
+def _power_bin(
+    b, bin_rows, indptr, indices, weights, src, dst, bin_weights, binned, unit, x, pi, pi_next, x_next,
+    inv_out, beta, track, part,
+):
+    """One bin of rows of one power iteration; writes its rows of pi_next/x_next and its two partial sums.
+
+    Bins own disjoint rows, so bins can run on different threads; their partial sums (L1 change,
+    dangling mass) land in ``part[b]`` and are added in bin order by the caller, which makes the
+    result independent of the thread count.
+    """
+    lo = bin_rows[b]
+    hi = bin_rows[b + 1]
+    if binned:
+        for i in range(lo, hi):
+            pi_next[i] = 0.0
+        if unit:
+            for t in range(np.int64(indptr[lo]), np.int64(indptr[hi])):
+                pi_next[lo + dst[t]] += x[src[t]]
+        else:
+            for t in range(np.int64(indptr[lo]), np.int64(indptr[hi])):
+                pi_next[lo + dst[t]] += bin_weights[t] * x[src[t]]
+    else:
+        for i in range(lo, hi):
+            s = 0.0
+            if unit:
+                for k in range(indptr[i], indptr[i + 1]):
+                    s += x[indices[k]]
+            else:
+                for k in range(indptr[i], indptr[i + 1]):
+                    s += weights[k] * x[indices[k]]
+            pi_next[i] = s
+    d = 0.0
+    lost = 0.0
+    for i in range(lo, hi):
+        p = beta * pi_next[i]
+        if track:
+            d += abs(p - pi[i])
+        pi_next[i] = p
+        x_next[i] = p * inv_out[i]
+        if inv_out[i] == 0.0:
+            lost += p
+    part[b, 0] = d
+    part[b, 1] = lost
+
+
+@njit(cache=True)
+def _power_start(inv_out, r_idx, r_val):
+    """pi = r, x = pi / out-weight, and the dangling mass of r: the state before the first iteration."""
+    n = inv_out.shape[0]
+    pi = np.zeros(n)
+    for t in range(r_idx.shape[0]):
+        pi[r_idx[t]] = r_val[t]
+    x = np.empty(n)
+    lost = 0.0
+    for i in range(n):
+        x[i] = pi[i] * inv_out[i]
+        if inv_out[i] == 0.0:
+            lost += pi[i]
+    return pi, x, lost
+
+
+@njit(cache=True)
+def _power_restart(pi, pi_next, x_next, inv_out, r_idx, r_val, alpha, beta, lost, track, delta, lost_next):
+    """Add a r + (1 - a) lost r on the restart support; return the updated (delta, lost_next)."""
+    coef = alpha + beta * lost
+    for t in range(r_idx.shape[0]):
+        i = r_idx[t]
+        add = coef * r_val[t]
+        old = pi_next[i]
+        new = old + add
+        if track:
+            delta += abs(new - pi[i]) - abs(old - pi[i])
+        pi_next[i] = new
+        x_next[i] = new * inv_out[i]
+        if inv_out[i] == 0.0:
+            lost_next += add
+    return delta, lost_next
+
+
+@njit(cache=True)
+def ppr_power_bins(
+    bin_rows, indptr, indices, weights, src, dst, bin_weights, binned, unit, inv_out, r_idx, r_val, alpha,
+    tol_delta, max_iter,
+):
+    """:func:`ppr_power` computed bin by bin (rows ``bin_rows[b]:bin_rows[b + 1]``), on one thread.
+
+    With ``binned`` the bins come from :func:`binned_layout` (``src``/``dst``/``bin_weights``);
+    otherwise each bin pulls its rows from the CSR. Same iterate as :func:`ppr_power` up to the order
+    in which the per-bin L1 change and dangling mass are added; bitwise the same as
+    :func:`ppr_power_bins_parallel` on the same bins, whatever its thread count.
+    """
+    beta = 1.0 - alpha
+    track = tol_delta >= 0.0
+    nb = bin_rows.shape[0] - 1
+    pi, x, lost = _power_start(inv_out, r_idx, r_val)
+    pi_next = np.empty_like(pi)
+    x_next = np.empty_like(x)
+    part = np.zeros((nb, 2))
+    delta = np.nan
+    it = 0
+    while it < max_iter:
+        for b in range(nb):
+            _power_bin(
+                b, bin_rows, indptr, indices, weights, src, dst, bin_weights, binned, unit, x, pi, pi_next,
+                x_next, inv_out, beta, track, part,
+            )
+        delta = 0.0
+        lost_next = 0.0
+        for b in range(nb):
+            delta += part[b, 0]
+            lost_next += part[b, 1]
+        delta, lost_next = _power_restart(
+            pi, pi_next, x_next, inv_out, r_idx, r_val, alpha, beta, lost, track, delta, lost_next
+        )
+        pi, pi_next = pi_next, pi
+        x, x_next = x_next, x
+        lost = lost_next
+        it += 1
+        if track and delta <= tol_delta:
+            break
+    if not track:
+        delta = np.nan
+    return pi, it, delta
+
+
+@njit(cache=True, parallel=True)
+def ppr_power_bins_parallel(
+    bin_rows, indptr, indices, weights, src, dst, bin_weights, binned, unit, inv_out, r_idx, r_val, alpha,
+    tol_delta, max_iter,
+):
+    """:func:`ppr_power_bins` with the bins of each iteration spread over numba's threads.
+
+    The text is :func:`ppr_power_bins` with ``prange`` for the bin loop; numba compiles it (and
+    starts its thread pool) on the first call only, so the single-threaded path never pays for it.
+    """
+    beta = 1.0 - alpha
+    track = tol_delta >= 0.0
+    nb = bin_rows.shape[0] - 1
+    pi, x, lost = _power_start(inv_out, r_idx, r_val)
+    pi_next = np.empty_like(pi)
+    x_next = np.empty_like(x)
+    part = np.zeros((nb, 2))
+    delta = np.nan
+    it = 0
+    while it < max_iter:
+        for b in prange(nb):
+            _power_bin(
+                b, bin_rows, indptr, indices, weights, src, dst, bin_weights, binned, unit, x, pi, pi_next,
+                x_next, inv_out, beta, track, part,
+            )
+        delta = 0.0
+        lost_next = 0.0
+        for b in range(nb):
+            delta += part[b, 0]
+            lost_next += part[b, 1]
+        delta, lost_next = _power_restart(
+            pi, pi_next, x_next, inv_out, r_idx, r_val, alpha, beta, lost, track, delta, lost_next
+        )
+        pi, pi_next = pi_next, pi
+        x, x_next = x_next, x
+        lost = lost_next
+        it += 1
+        if track and delta <= tol_delta:
+            break
+    if not track:
+        delta = np.nan
+    return pi, it, delta

@@ -14,7 +14,8 @@ falls into dead ends counts for more. The generated instances are undirected wit
 so no dangling node is reachable there; on the Langville–Meyer graph (node 2 dangling) the seeds
 {1, 4} at restart 0.5 miss superposition by 0.078 in L1 (``tests/test_ppr.py``).
 
-:func:`prepare_graph` does the per-graph work once (transpose, degrees, index compaction);
+:func:`~pathfinding.prepared.prepare_graph` does the per-graph work once (in
+:mod:`pathfinding.prepared`; re-exported here);
 :func:`ppr_solve` runs one query, or a block of queries, on a prepared graph; and
 :func:`personalized_pagerank` is the public entry point that accepts either.
 """
@@ -22,15 +23,15 @@ so no dangling node is reachable there; on the Langville–Meyer graph (node 2 d
 from __future__ import annotations
 
 import warnings
-import weakref
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.sparse.csgraph import connected_components
 
 from pathfinding import _kernels
+from pathfinding._power import check_threads, power_single
 from pathfinding._validation import as_csr, check_float, check_int, check_node_ids, check_vector
 from pathfinding.errors import InvalidValueError
+from pathfinding.prepared import PPRGraph, prepare_graph, prepare_graph_cached
 from pathfinding.specificity import restart_matrix
 
 __all__ = [
@@ -49,175 +50,6 @@ __all__ = [
 
 class ConvergenceWarning(RuntimeWarning):
     """Personalized PageRank stopped at ``max_iter`` before reaching ``tol``."""
-
-
-@dataclass(frozen=True, eq=False)
-class PPRGraph:
-    """A graph prepared for repeated PPR queries.
-
-    Holds the transpose of the weight matrix in CSR form with compact unsigned indices (the kernels
-    *pull* mass from in-neighbours), the inverse out-weights, and whether all weights are 1 (then the
-    weights are never read). Build it with :func:`prepare_graph`.
-    """
-
-    n_nodes: int
-    indptr: np.ndarray
-    indices: np.ndarray
-    weights: np.ndarray
-    unit: bool
-    inv_out: np.ndarray
-    symmetric: bool
-    order: np.ndarray | None = None
-    component_ptr: np.ndarray | None = None
-
-    def sweep_blocks(self, support: np.ndarray) -> np.ndarray:
-        """Row ranges (internal order) of the components holding ``support`` (internal node ids).
-
-        The walk never leaves the connected components of its restart vector, so a solver need only
-        sweep those rows. Without component blocks (a directed graph, or ``reorder=None``): all rows.
-        """
-        if self.component_ptr is None:
-            return np.array([[0, self.n_nodes]], dtype=np.int64)
-        comps = np.unique(np.searchsorted(self.component_ptr, support, side="right") - 1)
-        return np.column_stack([self.component_ptr[comps], self.component_ptr[comps + 1]])
-
-    def to_internal(self, vectors: np.ndarray) -> np.ndarray:
-        """Rows of ``vectors`` (indexed by original node id) in the kernels' node order."""
-        return vectors if self.order is None else np.ascontiguousarray(vectors[self.order])
-
-    def to_original(self, vectors: np.ndarray) -> np.ndarray:
-        """Inverse of :meth:`to_internal`."""
-        if self.order is None:
-            return vectors
-        out = np.empty_like(vectors)
-        out[self.order] = vectors
-        return out
-
-    @property
-    def n_edges(self) -> int:
-        """Number of stored (directed) edges."""
-        return int(self.indptr[-1])
-
-
-REORDER_AUTO_MIN_NODES = 20_000
-
-
-def prepare_graph(graph, *, reorder="auto") -> PPRGraph:
-    """Validate a weighted graph and lay it out for the PPR kernels.
-
-    Parameters
-    ----------
-    graph : sparse matrix or array_like, shape (n, n)
-        Non-negative, finite edge weights; ``graph[i, j]`` is the weight of the edge i -> j. An
-        undirected graph is a symmetric matrix.
-    reorder : {"auto", "degree", None}, default "auto"
-        Relabel nodes internally. "degree": an undirected graph's connected components become
-        contiguous blocks of rows (so a query sweeps only its seeds' components, where all its mass
-        stays), and within a block nodes go by decreasing degree, which keeps hubs together in
-        cache and rows of equal length adjacent (a predictable inner loop): 2-3x faster per
-        iteration on the benchmark graphs. Inputs and outputs always use the original node ids.
-        "auto" does this for graphs of at least 20,000 nodes, and for smaller undirected graphs with
-        more than one component.
-
-    Returns
-    -------
-    PPRGraph
-
-    Raises
-    ------
-    ValueError
-        If the matrix is not square or has a negative, NaN or infinite entry.
-
-    Examples
-    --------
-    >>> from pathfinding.toy import meet_node_toy
-    >>> g = prepare_graph(meet_node_toy().graph)
-    >>> g.n_nodes, g.n_edges, g.unit, g.symmetric
-    (5, 8, True, True)
-    """
-    if isinstance(graph, PPRGraph):
-        return graph
-    if reorder not in ("auto", "degree", None):
-        raise InvalidValueError(f"reorder must be 'auto', 'degree' or None, got {reorder!r}")
-    A = as_csr("graph", graph, square=True)
-    n = A.shape[0]
-    if n == 0:
-        raise InvalidValueError("graph must have at least one node, got shape (0, 0)")
-    # The kernels pull over A^T: row i lists the in-neighbours of i. An undirected graph is its own
-    # transpose, so it is checked in place and reused; otherwise the CSC form of A is A^T in CSR.
-    symmetric = bool(_kernels.is_symmetric(A.indptr, A.indices, A.data))
-    out_weight = np.asarray(A.sum(axis=1)).ravel()
-    if symmetric:
-        AT = A
-    else:
-        AT = A.tocsc()
-        AT.sort_indices()
-    del A
-    unit = bool(np.all(AT.data == 1.0))
-    # Unsigned indices spare the kernel numba's negative-index wraparound check on every gather.
-    index_dtype = np.uint32 if n <= np.iinfo(np.uint32).max else np.uint64
-    order = None
-    component_ptr = None
-    labels = None
-    if symmetric and reorder is not None:
-        n_comp, labels = connected_components(AT, directed=False)
-        if n_comp == 1:
-            labels = None
-    if reorder == "degree" or (reorder == "auto" and (n >= REORDER_AUTO_MIN_NODES or labels is not None)):
-        degree = np.diff(AT.indptr)
-        order = np.argsort(-degree, kind="stable") if labels is None else np.lexsort((-degree, labels))
-        if labels is not None:
-            sizes = np.bincount(labels)
-            component_ptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-        indptr, indices, weights = _kernels.permute_csr(
-            AT.indptr, AT.indices, AT.data, order, np.zeros(1, index_dtype), not unit
-        )
-        out_weight = out_weight[order]
-    else:
-        indptr, indices, weights = AT.indptr, AT.indices.astype(index_dtype), AT.data
-    del AT
-    # Unsigned 32-bit row pointers too, when the edges fit: measured 1.3-1.6x faster per iteration
-    # than int64 on the benchmark graphs.
-    indptr = indptr.astype(np.uint32 if indptr[-1] <= np.iinfo(np.uint32).max else np.uint64)
-    inv_out = np.zeros(n)
-    np.divide(1.0, out_weight, out=inv_out, where=out_weight > 0)
-    return PPRGraph(
-        n_nodes=n,
-        indptr=indptr,
-        indices=indices,
-        weights=np.zeros(0) if unit else np.array(weights, dtype=np.float64),  # never the caller's array
-        unit=unit,
-        inv_out=inv_out,
-        symmetric=symmetric,
-        order=order,
-        component_ptr=component_ptr,
-    )
-
-
-_PREPARED: dict[int, tuple[weakref.ref, PPRGraph]] = {}
-
-
-def prepare_graph_cached(graph) -> PPRGraph:
-    """:func:`prepare_graph` once per matrix object: later calls with the same object reuse it.
-
-    The package's one cache of prepared graphs (the rankers call it on every query of an instance).
-    Entries are keyed by the object's identity and dropped when the object is garbage collected;
-    an object that takes no weak reference (a list) is prepared on every call. Do not modify a
-    matrix in place once it has been passed here.
-    """
-    if isinstance(graph, PPRGraph):
-        return graph
-    key = id(graph)
-    hit = _PREPARED.get(key)
-    if hit is not None and hit[0]() is graph:
-        return hit[1]
-    g = prepare_graph(graph)
-    try:
-        ref = weakref.ref(graph, lambda _, key=key: _PREPARED.pop(key, None))
-    except TypeError:
-        return g
-    _PREPARED[key] = (ref, g)
-    return g
 
 
 @dataclass(frozen=True)
@@ -262,6 +94,7 @@ def ppr_solve(
     tol: float = 1e-10,
     max_iter: int = 1000,
     method: str = "auto",
+    threads: int | None = None,
 ) -> PPRResult:
     """Run Personalized PageRank and report iterations and a certified error bound.
 
@@ -286,15 +119,20 @@ def ppr_solve(
     >>> ppr_solve(graph, [0, 1], tol=1e-12).iterations
     22
     """
-    return _solve(graph, restart, restart_prob=restart_prob, tol=tol, max_iter=max_iter, method=method)
+    return _solve(
+        graph, restart, restart_prob=restart_prob, tol=tol, max_iter=max_iter, method=method, threads=threads
+    )
 
 
-def _solve(graph, restart, *, restart_prob, tol, max_iter, method) -> PPRResult:
+def _solve(graph, restart, *, restart_prob, tol, max_iter, method, threads=1) -> PPRResult:
     # Called only by the public ppr_solve and personalized_pagerank, so stacklevel=3 below names
     # the line of the user's code that called either of them.
     g, r, single, alpha, tol, max_iter = _solver_args(graph, restart, restart_prob, tol, max_iter)
     if method not in ("auto", "power", "gauss-seidel"):
         raise InvalidValueError(f"method must be 'auto', 'power' or 'gauss-seidel', got {method!r}")
+    threads = check_threads(threads, method, r.shape[1])
+    if method == "auto" and threads > 1:
+        method = "power"  # Gauss-Seidel is sequential by nature; the threaded kernel iterates by power
     if method == "gauss-seidel" and not (single and tol > 0):
         raise InvalidValueError(
             "method='gauss-seidel' needs one restart vector and tol > 0 (tol=0 means exactly max_iter "
@@ -321,7 +159,7 @@ def _solve(graph, restart, *, restart_prob, tol, max_iter, method) -> PPRResult:
             tol_delta = tol / ratio
         if single:
             r_idx = np.flatnonzero(r[:, 0])
-            pi, it, delta = _kernels.ppr_power(*args, r_idx, r[r_idx, 0], alpha, tol_delta, max_iter)
+            pi, it, delta = power_single(g, r_idx, r[r_idx, 0], alpha, tol_delta, max_iter, threads)
             pi = pi[:, None]
         else:
             pi, it, delta = _kernels.ppr_power_block(*args, r, alpha, tol_delta, max_iter)
@@ -349,6 +187,7 @@ def personalized_pagerank(
     tol: float = 1e-10,
     max_iter: int = 1000,
     method: str = "auto",
+    threads: int | None = None,
 ) -> np.ndarray:
     """Personalized PageRank: the walk's stationary mass when it keeps restarting at the seeds.
 
@@ -378,6 +217,10 @@ def personalized_pagerank(
         means exactly k iterations). "gauss-seidel" sweeps in place, using each new value at once:
         fewer sweeps to the same certified ``tol`` on every graph we measured. "auto" picks
         "gauss-seidel" for one restart vector with ``tol > 0``, else "power".
+    threads : int, optional
+        Run the power iteration on this many of numba's threads (at most ``NUMBA_NUM_THREADS``);
+        one restart vector only, and "auto" then means "power". The bins of rows are summed in a
+        fixed order, so the result is the same for every thread count. Default: one thread.
 
     Returns
     -------
@@ -425,7 +268,9 @@ def personalized_pagerank(
     >>> float(pi[2] / pi[3])
     2.0
     """
-    return _solve(graph, restart, restart_prob=restart_prob, tol=tol, max_iter=max_iter, method=method).pi
+    return _solve(
+        graph, restart, restart_prob=restart_prob, tol=tol, max_iter=max_iter, method=method, threads=threads
+    ).pi
 
 
 def walk_step(graph, vector) -> np.ndarray:

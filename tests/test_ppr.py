@@ -8,7 +8,7 @@ import scipy.sparse as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pathfinding import reference
+from pathfinding import prepared, reference
 from pathfinding.ppr import ConvergenceWarning, personalized_pagerank, ppr_solve, ppr_top_k, prepare_graph
 from pathfinding.toy import meet_node_toy, star_pair
 from tests.strategies import restart_vectors, weighted_graphs
@@ -151,7 +151,7 @@ def test_prepared_graph_cache_is_per_object_and_forgets_dead_objects():
     key = id(A)
     del A, g
     gc.collect()
-    assert key not in ppr._PREPARED
+    assert key not in prepared._PREPARED
 
 
 @pytest.mark.parametrize(

@@ -25,6 +25,7 @@ def _cmd_bench(args) -> int:
         top_k=args.top_k,
         jit=not args.no_jit,
         index_scale=args.index_scale,
+        large=args.large,
     )
     if args.scaling:
         res["figure"] = str(save_scaling_figure(res, args.figure))
@@ -72,6 +73,11 @@ def add_parser(sub) -> argparse.ArgumentParser:
         help="where --scaling writes its figure (default figures/bench_scaling.png)",
     )
     p.add_argument("--no-jit", action="store_true", help="skip the JIT compile-time subprocesses")
+    p.add_argument(
+        "--large",
+        action="store_true",
+        help="also time PPR at 10^6 and 10^7 edges against scipy, on 1 and 2 threads (minutes)",
+    )
     p.add_argument(
         "--index-scale",
         action="store_true",

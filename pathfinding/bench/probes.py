@@ -204,9 +204,12 @@ def csr_bytes(A) -> int:
 
 
 def prepared_bytes(g) -> int:
-    """Bytes of the arrays a :class:`~pathfinding.ppr.PPRGraph` keeps (the node order only if relabelled)."""
-    order = 0 if g.order is None else g.order.nbytes
-    return int(g.indptr.nbytes + g.indices.nbytes + g.weights.nbytes + g.inv_out.nbytes + order)
+    """Bytes of every array a :class:`~pathfinding.prepared.PPRGraph` keeps (binned copy included)."""
+    arrays = (
+        g.indptr, g.indices, g.weights, g.inv_out, g.order, g.component_ptr,
+        g.bin_rows, g.bin_src, g.bin_dst, g.bin_weights,
+    )  # fmt: skip
+    return int(sum(a.nbytes for a in arrays if a is not None))
 
 
 def iteration_bytes(g) -> tuple[int, str]:

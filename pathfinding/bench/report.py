@@ -276,6 +276,8 @@ def _command_line(cfg: dict, *, scaling: bool) -> str:
         parts.append("--batch-sizes " + " ".join(map(str, cfg["batch_sizes"])))
     if scaling:
         parts.append("--scaling")
+    if cfg.get("large"):
+        parts.append("--large")
     if cfg.get("index_scale"):
         parts.append("--index-scale")
     return " ".join(parts)

@@ -300,6 +300,7 @@ def run_benchmark(
     top_k: int = 10,
     jit: bool = True,
     index_scale: bool = False,
+    large: bool = False,
 ) -> dict:
     """Run the whole benchmark and return every measurement.
 
@@ -326,6 +327,9 @@ def run_benchmark(
         Also build real-text indexes of 10,000 to 100,000 synthetic passages
         (:mod:`pathfinding.hipporag.scale`, minutes; 10,000 and 20,000 with ``quick``) and add their
         targets.
+    large : bool, default False
+        Also time PPR on graphs of 10^6 and 10^7 edges against scipy, on one and two threads
+        (:mod:`pathfinding.bench.large`; one graph of 1.2 million edges with ``quick``).
 
     Returns
     -------
@@ -416,6 +420,20 @@ def run_benchmark(
              "n/a" if t["measured"] is None else f"{t['measured']:.4g}", "status": t["status"]}
             for t in index_scale_res["targets"]
         ]
+    large_res = None
+    if large:
+        from pathfinding.bench.large import QUICK_SIZES as LARGE_QUICK
+        from pathfinding.bench.large import SIZES as LARGE_SIZES
+        from pathfinding.bench.large import format_large, run_large
+
+        large_res = run_large(sizes=LARGE_QUICK if quick else LARGE_SIZES, seed=seed, progress=progress)
+        sections.append(
+            "### PPR on large graphs (one and two threads)\n\n"
+            f"Reproduce with `python -m pathfinding.bench.large{' --quick' if quick else ''}`; ratios are "
+            "medians of per-repeat paired ratios, the load column counts other runnable tasks.\n\n"
+            "```text\n" + format_large(large_res).rstrip() + "\n```"
+        )
+        targets += large_res["targets"]
     return {
         "config": {
             "command": COMMAND,
@@ -430,6 +448,7 @@ def run_benchmark(
             "n_nodes": n_nodes,
             "n_edges": n_edges,
             "index_scale": index_scale,
+            "large": large,
         },
         "machine": machine_info(),
         "threads": threads,
@@ -439,6 +458,7 @@ def run_benchmark(
         "workloads": work,
         "targets": targets,
         "index_scale": index_scale_res,
+        "large": large_res,
         "sections": sections,
         "scaling": scaling_rows,
         "notes": notes,

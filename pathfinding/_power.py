@@ -1,0 +1,56 @@
+"""Dispatch of one power-iteration query to the row-wise, binned or threaded kernels.
+
+Kept apart from :mod:`pathfinding.ppr` so that module stays one readable page of public functions;
+the choice of kernel is the only logic here.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from pathfinding import _kernels
+from pathfinding._validation import check_int
+from pathfinding.errors import InvalidValueError
+
+
+def check_threads(threads, method: str, n_vectors: int) -> int:
+    """``threads`` as an int in [1, NUMBA_NUM_THREADS], and only where a threaded kernel exists."""
+    if threads is None:
+        return 1
+    threads = check_int("threads", threads, low=1, high=numba.config.NUMBA_NUM_THREADS)
+    if threads > 1 and n_vectors > 1:
+        raise InvalidValueError(
+            f"threads={threads} runs one restart vector at a time, got a block of {n_vectors}"
+        )
+    if threads > 1 and method == "gauss-seidel":
+        raise InvalidValueError(
+            f"threads={threads} runs the power iteration (Gauss-Seidel sweeps are sequential); "
+            f"got method={method!r}: use method='auto' or 'power'"
+        )
+    return threads
+
+
+def power_single(g, r_idx, r_val, alpha, tol_delta, max_iter, threads: int):
+    """One restart vector by power iteration: row-wise pull, or bin by bin (binned layout or threads)."""
+    if threads == 1 and g.bin_rows is None:
+        args = (g.indptr, g.indices, g.weights, g.unit, g.inv_out)
+        return _kernels.ppr_power(*args, r_idx, r_val, alpha, tol_delta, max_iter)
+    if g.bin_rows is None:
+        # 64 row blocks of equal edge count, fixed whatever the thread count (same sums for any count)
+        cuts = np.searchsorted(g.indptr, np.linspace(0, g.n_edges, 65)[1:-1], side="right").clip(0, g.n_nodes)
+        bin_rows = np.unique(np.concatenate([[0], cuts, [g.n_nodes]])).astype(np.int64)
+        binned = (np.zeros(0, g.indices.dtype), np.zeros(0, np.uint16), np.zeros(0))
+    else:
+        bin_rows, binned = g.bin_rows, (g.bin_src, g.bin_dst, g.bin_weights)
+    args = (bin_rows, g.indptr, g.indices, g.weights, *binned, g.bin_rows is not None, g.unit, g.inv_out)
+    if threads == 1:
+        return _kernels.ppr_power_bins(*args, r_idx, r_val, alpha, tol_delta, max_iter)
+    before = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    chunk = numba.set_parallel_chunksize(1)  # hand out bins one at a time: hub bins are heavier
+    try:
+        return _kernels.ppr_power_bins_parallel(*args, r_idx, r_val, alpha, tol_delta, max_iter)
+    finally:
+        numba.set_parallel_chunksize(chunk)
+        numba.set_num_threads(before)
