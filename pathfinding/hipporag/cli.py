@@ -63,11 +63,6 @@ def _cmd_bench(args) -> int:
         f"lower-cased questions: median {t['query_ms_median_lower']:.2f} ms"
     )
     print(
-        f"HippoRAG v1 (entity seeds only): pi . P median {t['v1_scores_ms_median']:.2f} ms, "
-        f"ppr_top_k(mentions=P) median {t['v1_ppr_top_k_ms_median']:.2f} ms on {t['v1_n_walked']} questions "
-        f"(same top 10 on {t['v1_ppr_top_k_same_top10']}, certified on {t['v1_ppr_top_k_certified']})"
-    )
-    print(
         f"with the walk stopped at L1 error 1e-6 (tol=1e-6 instead of 1e-10): median "
         f"{t['query_ms_median_tol_1e-6']:.2f} ms; top 10 identical on {t['same_top10_tol_1e-6']} of "
         f"{t['n_queries']} questions"

@@ -45,9 +45,7 @@ from pathfinding.hipporag.evaluate import (
 )
 from pathfinding.hipporag.index import HippoIndex, index_from_openie
 from pathfinding.hipporag.io import load_corpus, load_openie, load_questions, vendored
-from pathfinding.hipporag.retrieve import BM25Ranker, HippoRetriever, top_k
-from pathfinding.ppr import ppr_top_k
-from pathfinding.ranking import passage_scores
+from pathfinding.hipporag.retrieve import BM25Ranker, HippoRetriever
 
 __all__ = [
     "CASES",
@@ -488,11 +486,7 @@ def benchmark(*, n_builds: int = 3, n_queries: int | None = None) -> dict:
         walked), ``n_fell_back``, ``query_ms_median_lower`` (the questions lower-cased),
         ``query_ms_median_tol_1e-6`` and ``same_top10_tol_1e-6`` (the
         same with the walk stopped at L1 error 1e-6, and on how many questions its top 10 is
-        identical), ``n_queries``, ``extractor``, ``n_nodes``, ``n_edges``; and, for v1's shape on
-        the questions with a capitalised seed, ``v1_scores_ms_median`` (PPR to L1 error 1e-10, pi . P,
-        top 10) against ``v1_ppr_top_k_ms_median`` (:func:`pathfinding.ppr.ppr_top_k` with
-        ``mentions=P``, which stops once the top-10 order is certified), ``v1_ppr_top_k_same_top10``
-        and ``v1_ppr_top_k_certified`` (of ``v1_n_walked``).
+        identical), ``n_queries``, ``extractor``, ``n_nodes``, ``n_edges``.
     """
     import sklearn.feature_extraction.text  # noqa: F401  (import cost is not build cost)
 
@@ -531,26 +525,6 @@ def benchmark(*, n_builds: int = 3, n_queries: int | None = None) -> dict:
         r = loose.retrieve(q.question, k=10)
         loose_times.append(time.perf_counter() - t0)
         same += int(np.array_equal(r.passages, ret.retrieve(q.question, k=10).passages))
-    v1 = HippoRetriever(index, bm25=ret.bm25, **V1)
-    graph = index.prepared()
-    restarts = []
-    for q in questions:
-        w = v1.seed_weights(q.question, v1._extract(q.question)) * index.specificity
-        if w.sum() > 0:
-            restarts.append(w / w.sum())
-    full_ms, topk_ms, same_topk, certified = [], [], 0, 0
-    for r in restarts:  # interleaved, each warmed up, so the two paths see the same machine state
-        full = top_k(passage_scores(v1.node_scores(r), index.mentions), 10)
-        ppr_top_k(graph, r, 10, mentions=index.mentions)
-        t0 = time.perf_counter()
-        full = top_k(passage_scores(v1.node_scores(r), index.mentions), 10)
-        t1 = time.perf_counter()
-        res = ppr_top_k(graph, r, 10, mentions=index.mentions)
-        t2 = time.perf_counter()
-        full_ms.append(1000 * (t1 - t0))
-        topk_ms.append(1000 * (t2 - t1))
-        same_topk += int(np.array_equal(full, res.top))
-        certified += int(res.certified)
     return {
         "build_seconds": float(np.median(builds)),
         "build_seconds_all": [float(b) for b in builds],
@@ -565,9 +539,4 @@ def benchmark(*, n_builds: int = 3, n_queries: int | None = None) -> dict:
         "extractor": "default (capitalised + facts, passage weight 0.2)",
         "n_nodes": index.n_nodes,
         "n_edges": index.prepared().n_edges // 2,
-        "v1_n_walked": len(restarts),
-        "v1_scores_ms_median": float(np.median(full_ms)) if full_ms else float("nan"),
-        "v1_ppr_top_k_ms_median": float(np.median(topk_ms)) if topk_ms else float("nan"),
-        "v1_ppr_top_k_same_top10": same_topk,
-        "v1_ppr_top_k_certified": certified,
     }
