@@ -137,6 +137,10 @@ check(
     idea="margin 2 without branching at 2 hops, 1.077 with b = 2",
 )
 check(
+    abs(branch_margin[3, 2] - 0.875) < 1e-3,
+    idea="at 2 hops three leaves per bridge node drop the margin below 1 (0.875)",
+)
+check(
     abs(branch_margin[1, 3] - 0.981) < 1e-3,
     idea="at 3 hops one leaf per bridge node already drops the margin below 1 (0.981)",
 )

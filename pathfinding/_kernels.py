@@ -1,10 +1,12 @@
-"""Every compiled kernel of the package, and nothing else.
+"""The compiled kernels of the walk and the rankers, and nothing else.
 
 Kernels take plain arrays (CSR ``indptr``/``indices``/``weights``, dense vectors), never objects, and
 draw no random numbers. They trust their callers: all validation happens in the public functions.
-No kernel calls another. They share one file so that everything numba compiles and caches on disk
-(and everything ``NUMBA_DISABLE_JIT=1`` turns back into Python) sits in one place, apart from the
-validation and the objects around it; that is a choice for the reader, not a numba requirement.
+The binned power iteration's kernels call three small helpers of their own (``_power_start``,
+``_power_bin``, ``_power_restart``), which is one reason they share a file: numba's disk cache does
+not notice an edit to a jitted function that lives in another file. Keeping them together also puts
+what ``NUMBA_DISABLE_JIT=1`` turns back into Python in one place. The prefix filter of the synonymy
+step keeps its own five loops in :mod:`pathfinding.hipporag.neighbours`, beside their only caller.
 
 ``alpha`` in every kernel is the *restart* probability (the public ``restart_prob``), the chance of
 jumping back to the restart vector at each step. networkx, igraph and most texts call the other

@@ -20,6 +20,7 @@ from pathfinding.contrast import (
 )
 from pathfinding.following import make_following_instance, question_text
 from pathfinding.instances import make_instance
+from pathfinding.stats import format_ci
 
 __all__ = ["findings_section", "run_all"]
 
@@ -55,10 +56,6 @@ def run_all(seed: int, quick: bool = False):
     return contrast, varied, knobs, budget
 
 
-def _ci(mean, lo, hi, fmt=".2f") -> str:
-    return f"{mean:{fmt}} [{lo:{fmt}}, {hi:{fmt}}]"
-
-
 def _pct(p, lo=None, hi=None) -> str:
     # whole percents, except where rounding would claim an exact 0% or 100% that was not measured
     def one(x):
@@ -81,7 +78,8 @@ def _contrast_table(res: ContrastResult, prefix: str, first: int, command: str) 
         knobs = ", ".join(f"{key}={val}" for key, val in res.variation.items())
         shape = f"path-{r.shape}" + (f" ({knobs})" if knobs and prefix == "VK" else "")
         rows.append(
-            f"| {prefix}{k} | {shape} | {r.hops} | `{r.retriever}` | {_ci(r.mean, r.ci_low, r.ci_high)} "
+            f"| {prefix}{k} | {shape} | {r.hops} | `{r.retriever}` "
+            f"| {format_ci(r.mean, r.ci_low, r.ci_high)} "
             f"| {_pct(r.hit_at_1, r.hit_low, r.hit_high)} | {reach} | {r.chance:.2f} | `{command}` "
             f"| {res.seed} | {r.trials} |"
         )
@@ -162,7 +160,7 @@ def _budget_table(budget, first: int, command: str) -> tuple[list[str], list[dic
     data = budget.summary()
     for k, r in enumerate(data, start=first):
         rows.append(
-            f"| B{k} | `{r['retriever']}` | {r['budget']} | {_ci(*r['mean'])} | {_pct(*r['hit_at_1'])} "
+            f"| B{k} | `{r['retriever']}` | {r['budget']} | {format_ci(*r['mean'])} | {_pct(*r['hit_at_1'])} "
             f"| {_pct(*r['reached'])} | {r['chance']:.2f} | `{command}` | {budget.seed} | {r['trials']} |"
         )
     return rows, data

@@ -18,7 +18,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import shortest_path
 
 from pathfinding._validation import as_csr, check_node_ids, check_vector
-from pathfinding.plotting import save_figure
+from pathfinding.plotting import axes_or_new, save_figure
 
 __all__ = [
     "draw_graph",
@@ -202,14 +202,6 @@ def _categories(n: int, seeds, answer, candidates) -> np.ndarray:
     return cat
 
 
-def _axes(ax, figsize=(6.4, 4.8)):
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=figsize, layout="constrained")
-    return ax
-
-
 def draw_graph(
     graph,
     seeds,
@@ -287,7 +279,7 @@ def draw_graph(
     pos = np.asarray(pos, dtype=float)
     if pos.shape != (n, 2):
         raise ValueError(f"pos must have shape ({n}, 2), got {pos.shape}")
-    ax = _axes(ax)
+    ax = axes_or_new(ax, figsize=(6.4, 4.8), layout="constrained")
     coo = sp.triu(A, k=1).tocoo()
     ax.add_collection(
         LineCollection(pos[np.column_stack([coo.row, coo.col])], colors="#9a9a9a", linewidths=0.8, zorder=1)

@@ -26,7 +26,7 @@ from pathfinding.errors import InvalidValueError
 from pathfinding.experiment import ExperimentResult, run_experiment
 from pathfinding.ppr import personalized_pagerank
 from pathfinding.specificity import node_specificity, restart_vector
-from pathfinding.stats import chance_interval
+from pathfinding.stats import chance_interval, format_ci
 from pathfinding.toy import passage_count_matrix, star_pair
 
 __all__ = ["add_parser", "compare", "render", "replace_bench_section"]
@@ -67,10 +67,6 @@ def versions_line() -> str:
     return f"{VERSIONS_PREFIX} " + ", ".join(parts) + "."
 
 
-def _ci(mean, lo, hi) -> str:
-    return f"{mean:.2f} [{lo:.2f}, {hi:.2f}]"
-
-
 def _experiment_rows(result: ExperimentResult, command: str, first: int) -> list[str]:
     rows = [
         "| # | claim | ranker | hops | mean rank, expected ties [95% CI] | mean rank, random ties "
@@ -80,7 +76,8 @@ def _experiment_rows(result: ExperimentResult, command: str, first: int) -> list
     for k, r in enumerate(result.summary(), start=first):
         rows.append(
             f"| F{k} | {CLAIMS.get(r.ranker, r.ranker)} | `{r.ranker}` | {r.hops} "
-            f"| {_ci(r.mean, r.ci_low, r.ci_high)} | {_ci(r.mean_random, r.ci_random_low, r.ci_random_high)} "
+            f"| {format_ci(r.mean, r.ci_low, r.ci_high)} "
+            f"| {format_ci(r.mean_random, r.ci_random_low, r.ci_random_high)} "
             f"| {100 * r.hit_at_1:.1f}% | {r.median:g} | {REFERENCE.get((r.ranker, r.hops), '—')} "
             f"| {r.chance:g} | `{command}` | {result.seed} | {r.trials} |"
         )
@@ -169,8 +166,8 @@ def _defeat_rows(seed: int, first: int, command: str) -> tuple[list[str], list[d
         ppr, nospec = res.summary()
         knob_text = ", ".join(f"`{key}={val}`" for key, val in knobs.items()) or "—"
         rows.append(
-            f"| F{k} | {claim} | {knob_text} | {hops} | {_ci(ppr.mean, ppr.ci_low, ppr.ci_high)} "
-            f"| {_ci(nospec.mean, nospec.ci_low, nospec.ci_high)} | {ppr.chance:g} | `{command}` "
+            f"| F{k} | {claim} | {knob_text} | {hops} | {format_ci(ppr.mean, ppr.ci_low, ppr.ci_high)} "
+            f"| {format_ci(nospec.mean, nospec.ci_low, nospec.ci_high)} | {ppr.chance:g} | `{command}` "
             f"| {seed} | {DEFEATS_TRIALS} |"
         )
         data.append(
@@ -207,7 +204,7 @@ def _passage_rows(seed: int, command: str) -> tuple[list[str], list[str], list[d
     for k, r in enumerate(found, start=1):
         rows.append(
             f"| A{k} | {PASSAGE_CLAIMS[r.scoring]} | {r.hops} | {r.n_passages} | {r.n_answer_passages} "
-            f"| {_ci(r.mean, r.ci_low, r.ci_high)} | {100 * r.hit_at_5:.1f}% | {r.chance:.2f} "
+            f"| {format_ci(r.mean, r.ci_low, r.ci_high)} | {100 * r.hit_at_5:.1f}% | {r.chance:.2f} "
             f"| `{command}` | {seed} | {r.trials} |"
         )
     by = {(r.scoring, r.hops): r for r in found}

@@ -1,4 +1,4 @@
-"""Step 1: the path-finding instance generator.
+"""Step 9: the path-finding instance generator (the synthetic side of path-finding vs path-following).
 
 A path-finding question names several entities (the *seeds*) whose answer is the one entity that all of
 them reach, while no single passage mentions two seeds together. This module builds such instances as

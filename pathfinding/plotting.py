@@ -23,11 +23,12 @@ LABELS = {
 }
 
 
-def _axes(ax):
+def axes_or_new(ax=None, *, figsize=(6.4, 4.2), layout=None):
+    """``ax``, or the axes of a new figure of ``figsize``: every figure helper's ax-in/ax-out start."""
     if ax is None:
         import matplotlib.pyplot as plt
 
-        _, ax = plt.subplots(figsize=(6.4, 4.2))
+        _, ax = plt.subplots(figsize=figsize, layout=layout)
     return ax
 
 
@@ -43,7 +44,7 @@ def plot_mean_rank(rows, ax=None):
     -------
     matplotlib Axes
     """
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     rankers = list(dict.fromkeys(r.ranker for r in rows))
     for k, name in enumerate(rankers):
         mine = [r for r in rows if r.ranker == name]
@@ -75,7 +76,7 @@ def plot_rank_distribution(result, hops=2, ax=None):
     -------
     matplotlib Axes
     """
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     n_cand = result.n_candidates[hops]
     bins = np.arange(0.5, n_cand + 1.5)
     for name in result.rankers:
@@ -108,7 +109,7 @@ def plot_budget_sweep(budget, ax=None):
     -------
     matplotlib Axes
     """
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     rows = budget.summary()
     for k, name in enumerate(budget.retrievers):
         mine = [r for r in rows if r["retriever"] == name]
@@ -154,7 +155,7 @@ def plot_frontier_rounds(trace, inst, ax=None):
     """
     from pathfinding.ranking import rank_of
 
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     rounds = np.arange(1, trace.rounds + 1)
     new = np.array([np.sum(trace.reached_round == k) for k in rounds])
     colours = ["C3" if trace.reached_round[inst.answer] == k else "C0" for k in rounds]

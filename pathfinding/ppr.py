@@ -1,4 +1,4 @@
-"""Step 5: Personalized PageRank over the knowledge graph.
+"""Step 6: Personalized PageRank over the knowledge graph.
 
 The walk starts at the seeds; at every step it restarts to the seeds with probability
 ``restart_prob`` (0.5 in HippoRAG) and otherwise follows an edge chosen in proportion to its weight.
@@ -304,7 +304,7 @@ class TopKResult:
     Attributes
     ----------
     top : numpy.ndarray of int
-        The ``k`` best items (candidate node ids, or passage ids), best first.
+        The ``k`` best candidate node ids, best first.
     scores : numpy.ndarray of float
         Their scores under the returned iterate.
     iterations : int
@@ -336,16 +336,16 @@ def ppr_top_k(
 ) -> TopKResult:
     """The top-k of PPR, stopping as soon as the order can no longer change.
 
-    Retrieval needs the order of the best few candidates or passages, not every digit of pi. After
+    Retrieval needs the order of the best few candidates, not every digit of pi. After
     each Gauss-Seidel sweep the iterate v has a certified bound ``||v - pi||_1 <= eps``; two node
     scores then move by at most ``eps`` *together* (both errors come out of the same L1 budget), so
     a gap larger than ``eps`` between consecutive items of the top k, and between the k-th and the
     rest, fixes the order for good.
 
-    It ranks nodes only. A passage-scoring option (``pi . P``) was measured on the MuSiQue retriever
-    and removed: certifying passage gaps took more sweeps than the default tolerance does (2.7 ms
-    against 1.9 ms median per question), and it could not return k passages on ties or walk over
-    passage nodes, which the real-text retriever does.
+    It ranks nodes only. A passage-scoring option (``pi . P``) was removed after it measured slower
+    than PPR to the default tolerance plus ``pi . P`` on the MuSiQue questions (``realtext-bench`` in
+    the commit that removed it) and could not return k passages on ties or walk over passage nodes,
+    which the real-text retriever does.
 
     Parameters
     ----------

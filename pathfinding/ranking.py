@@ -1,4 +1,4 @@
-"""Steps 3, 6 and 7: the rankers that compete on a path-finding question, and how to score them.
+"""Steps 6, 7 and 9: the rankers that compete on a path-finding question, and how to score them.
 
 * :func:`mention_count_scores` is vector-RAG's shape: every passage is scored against the query on
   its own, so an answer that no passage shares with a seed gets nothing.

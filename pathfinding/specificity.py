@@ -1,4 +1,4 @@
-"""Step 4: node specificity s_i = 1/|P_i| and the specificity-weighted restart vector.
+"""Step 5: node specificity s_i = 1/|P_i| and the specificity-weighted restart vector.
 
 HippoRAG down-weights query nodes that appear in many passages (hubs such as "United States") before
 the walk starts: each seed's restart probability is multiplied by s_i = 1/|P_i|, where |P_i| is the

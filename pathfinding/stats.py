@@ -11,7 +11,7 @@ import numpy as np
 from pathfinding._validation import check_int
 from pathfinding.errors import InvalidValueError
 
-__all__ = ["Z95", "chance_interval", "mean_ci", "wilson"]
+__all__ = ["Z95", "chance_interval", "format_ci", "mean_ci", "wilson"]
 
 Z95 = 1.959963984540054
 """Two-sided 95% quantile of the standard normal distribution, Phi^-1(0.975)."""
@@ -80,3 +80,14 @@ def wilson(successes: int, n: int) -> tuple[float, float, float]:
     lo = 0.0 if successes == 0 else max(0.0, float(centre - half))
     hi = 1.0 if successes == n else min(1.0, float(centre + half))
     return p, lo, hi
+
+
+def format_ci(mean, lo, hi, fmt: str = ".2f") -> str:
+    """``mean [lo, hi]`` as FINDINGS.md writes a mean and its interval.
+
+    Examples
+    --------
+    >>> format_ci(1.0, 0.5, 1.5)
+    '1.00 [0.50, 1.50]'
+    """
+    return f"{mean:{fmt}} [{lo:{fmt}}, {hi:{fmt}}]"

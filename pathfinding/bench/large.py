@@ -263,9 +263,11 @@ def run_large(
     import numba
     from tqdm.auto import tqdm
 
-    from pathfinding._validation import check_int
+    from pathfinding._validation import check_float, check_int
 
     repeats = check_int("repeats", repeats, low=1)
+    seed = check_int("seed", seed, low=0)
+    idle_wait = check_float("idle_wait", idle_wait, low=0.0, high=np.inf, high_open=True)
     threads = check_int("threads", threads, low=1, high=numba.config.NUMBA_NUM_THREADS)
     sizes = [check_int("size", s, low=1) for s in sizes]
     graphs = list(graphs)

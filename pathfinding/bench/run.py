@@ -429,7 +429,8 @@ def run_benchmark(
         large_res = run_large(sizes=LARGE_QUICK if quick else LARGE_SIZES, seed=seed, progress=progress)
         sections.append(
             "### PPR on large graphs (one and two threads)\n\n"
-            f"Reproduce with `python -m pathfinding.bench.large{' --quick' if quick else ''}`; ratios are "
+            f"Part of `python -m pathfinding bench --large` (alone: `python -m pathfinding.bench.large"
+            f"{' --quick' if quick else ''} --seed {seed}`); ratios are "
             "medians of per-repeat paired ratios, the load column counts other runnable tasks.\n\n"
             "```text\n" + format_large(large_res).rstrip() + "\n```"
         )

@@ -3,8 +3,8 @@
 The synonymy step needs every pair of node vectors whose cosine is at least ``tau`` (0.8). The
 all-pairs sparse product ``X @ X.T`` (:func:`cosine_neighbours_allpairs`, kept as the readable
 reference) costs the sum over n-grams of (document frequency)^2; character trigrams such as " th"
-occur in a sizeable share of all phrases, so that sum grows quadratically with the node count and
-was about 60% of an 8,000-passage build.
+occur in a sizeable share of all phrases, so that sum grows quadratically with the node count (it
+was most of an 8,000-passage build in the run that motivated this module).
 
 :func:`cosine_neighbours_prefix` returns the *same* pairs (the tests check equality, values
 included, to one ulp) after far less work, by prefix filtering from all-pairs similarity search
@@ -19,10 +19,10 @@ entries and its *rest* the others.
   ``x . y <= x_g y_g + ||x_rest|| sqrt(1 - y_g^2) <= sqrt(x_g^2 + ||x_rest||^2) < tau``. With the
   global order, the prefix of the row whose prefix ends first lies inside the other's prefix, so *a
   pair that reaches tau shares two features that are in both prefixes*. Each row emits every pair
-  of its prefix features as a signature (about 15 per row for the MuSiQue phrases); rows with a
-  common signature are the candidates. A pair of rare trigrams is far rarer than either trigram:
-  on MuSiQue's 16,234 phrases this leaves about 205,000 candidate pairs where the one-feature
-  filter (symmetric) leaves 1.2 million and the all-pairs product forms 89 million products. The
+  of its prefix features as a signature; rows with a common signature are the candidates. A pair
+  of rare trigrams is far rarer than either trigram, so on MuSiQue's phrases the candidates are a
+  small fraction of what the one-feature filter leaves, and that a small fraction of the all-pairs
+  products (:func:`candidate_pairs` counts them; these counts were measured once, not pinned). The
   candidates still grow faster than the node count (pairs of phrases sharing a common syllable
   or word; see :mod:`pathfinding.hipporag.scale` for the measured exponent).
 * **Three shared features.** The same argument with the two largest prefix entries
@@ -40,8 +40,9 @@ approximated: no pair at or above the threshold can be missed, whatever the data
 Why not a library: approximate kNN libraries (pynndescent, hnswlib, annoy, faiss) answer "k
 nearest", not "all within tau", and are approximate, while the recall target asks for the exact
 edge set; ``sparse_dot_topn`` computes the full product (every flop of the quadratic sum) before it
-thresholds. The filter is numpy plus five small loops compiled with numba; they live here, not in
-:mod:`pathfinding._kernels`, because they call no other kernel (the reason that file exists).
+thresholds. The filter is numpy plus five small loops compiled with numba. They live here, beside
+the only code that calls them, and not in :mod:`pathfinding._kernels` (which holds the walk's
+kernels and would pass the package's 600-line limit with them).
 
 References
 ----------
@@ -122,7 +123,7 @@ def cosine_neighbours_allpairs(
             S = sp.coo_array(S)
             r, c, v = S.row, S.col, S.data
         else:
-            r, c = np.nonzero(S >= tau)
+            r, c = np.nonzero(S >= tau - _KEEP_SLACK)
             v = S[r, c]
         keep = (v >= tau - _KEEP_SLACK) & (r + start != c)
         parts.append(_top_per_row(r[keep].astype(np.int64) + start, c[keep].astype(np.int64), v[keep],
