@@ -345,7 +345,8 @@ show(fig, "04_figure_3")
 #
 # * **Defeats PPR:** dilution *on the bridge itself*. Branching along the bridge chains turns the
 #   answer from first to last once `2 · (in-flow through a bridge) < (in-flow through a plain
-#   chain)` — at two leaves per interior node for two hops, one for three or more.
+#   chain)` — at three leaves per interior node for two hops (two still leave a margin of 1.077),
+#   at one for three or more.
 # * **Beats the answer, by one place:** a shorter meet node (the decoy). PPR prefers short meets,
 #   and nothing in the graph says the longer one is right.
 # * **Does not defeat PPR here:** unequal depths and hub seeds. In both, the answer receives every
