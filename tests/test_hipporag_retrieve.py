@@ -119,6 +119,22 @@ def test_fact_linker_weights_by_best_fact():
     assert FactLinker(idx).seeds("zebra")[0].size == 0
 
 
+def test_fact_linker_ignores_question_words():
+    # "when did ... where" must not pick the song titles over the question's only rare entity
+    idx = build_index(
+        [
+            [("Did It for the Girl", "performed by", "Greg Bates")],
+            [("Where It All Began", "charted on", "Country Airplay")],
+            [("Clonbrook", "located in", "Guyana")],
+        ]
+    )
+    nodes, _ = FactLinker(idx).seeds("when did the country where clonbrook is located join?", n_facts=1)
+    assert [idx.phrases[i] for i in nodes] == ["clonbrook", "guyana"]
+    assert FactLinker(idx).seeds("when did where")[0].size == 0  # nothing but question words
+    with pytest.raises(TypeError, match="query_stopwords"):
+        BM25Ranker(["a text"], query_stopwords="when")
+
+
 def test_fallback_to_bm25_when_nothing_links(sample):
     corpus, idx, _ = sample
     ret = HippoRetriever(idx, extractor="capitalised", **V1)
