@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from pathfinding.cli import main
@@ -66,16 +67,20 @@ def test_round_trip(files, capsys):
     for p in first["passages"][1:]:  # survivors that were ranked are found under their new ids
         assert moved[p["id"]] >= 0
 
-    # The file after index + add + delete equals a fresh build over the same passages.
+    # The file after index + add + delete equals a fresh build over the same passages with the
+    # encoder the first `index` fitted (updates keep it).
     corpus = json.loads((files / "c1.json").read_text()) + json.loads((files / "c2.json").read_text())
     keep = [j for j in range(36) if j not in (0, top)]
     parsed, _ = load_openie(oie)
     assert [d.title for d in parsed] == [c["title"] for c in corpus]
+    updated = load_index(idx)
     fresh = build_index(
         [parsed[j].triples for j in keep],
         passages=[corpus[j]["title"] + "\n" + corpus[j]["text"] for j in keep],
+        encoder=updated.encoder,
+        fit_encoder=False,
     )
-    assert_same_index(load_index(idx), fresh)
+    assert_same_index(updated, fresh)
 
 
 def test_errors_are_one_line(files, capsys):
@@ -121,24 +126,19 @@ def test_existing_commands_still_registered(capsys):
     assert all(c in out for c in ("index", "query", "add", "delete", "bench-add"))
 
 
-def test_freeze_encoder_option(files, capsys):
+def test_add_keeps_the_encoder_unless_refit(files, capsys):
     idx, oie = str(files / "f.hippo"), str(files / "openie.json")
-    argv = [
-        "hipporag",
-        "index",
-        str(files / "c2.json"),
-        "--openie",
-        oie,
-        "-o",
-        idx,
-        "--freeze-encoder",
-        "--json",
-    ]
+    argv = ["hipporag", "index", str(files / "c2.json"), "--openie", oie, "-o", idx, "--json"]
     code, out, _ = _run(capsys, argv)
-    assert code == 0 and json.loads(out)["settings"]["fit_encoder"] is False
-    frozen = load_index(idx)
-    code, out, _ = _run(capsys, ["hipporag", "add", idx, "--corpus", str(files / "c1.json"), "--openie", oie])
+    assert code == 0 and json.loads(out)["settings"]["fit_encoder"] is True
+    built = load_index(idx)
+    add = ["hipporag", "add", idx, "--corpus", str(files / "c1.json"), "--openie", oie]
+    code, out, _ = _run(capsys, add)
     grown = load_index(idx)
     assert code == 0 and grown.n_passages == 36 and grown.settings["fit_encoder"] is False
-    params, grams, idf = frozen.encoder.get_state()
-    assert grown.encoder.get_state()[1] == grams  # the vocabulary did not change
+    (_, grams, idf), (_, grams0, idf0) = grown.encoder.get_state(), built.encoder.get_state()
+    assert grams == grams0 and np.array_equal(idf, idf0)  # the encoder did not change
+    code, out, _ = _run(capsys, ["hipporag", "delete", idx, "0", "--refit"])
+    refit = load_index(idx)
+    assert code == 0 and refit.settings["fit_encoder"] is True
+    assert refit.encoder.get_state()[1] != built.encoder.get_state()[1]  # refit on the new phrase set

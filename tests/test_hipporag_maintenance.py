@@ -52,8 +52,8 @@ triples_st = st.tuples(st.sampled_from(POOL), st.sampled_from(RELATIONS), st.sam
 passage_st = st.lists(triples_st, min_size=0, max_size=3)
 ops_st = st.lists(
     st.one_of(
-        st.tuples(st.just("add"), st.lists(passage_st, min_size=1, max_size=3)),
-        st.tuples(st.just("delete"), st.lists(st.integers(0, 10**6), min_size=1, max_size=3)),
+        st.tuples(st.just("add"), st.lists(passage_st, min_size=1, max_size=3), st.booleans()),
+        st.tuples(st.just("delete"), st.lists(st.integers(0, 10**6), min_size=1, max_size=3), st.booleans()),
     ),
     min_size=1,
     max_size=4,
@@ -70,27 +70,32 @@ ops_st = st.lists(
     synonymy=st.sampled_from([True, True, False]),
 )
 def test_random_add_delete_sequences_equal_a_fresh_build(initial, ops, frozen, tau, max_synonyms, synonymy):
-    kw = {"tau": tau, "max_synonyms": max_synonyms, "synonymy": synonymy}
-    if frozen:
-        kw |= {"encoder": FROZEN, "fit_encoder": False}
-
+    """Each update (encoder kept, or refit) equals the build it stands for."""
+    base = {"tau": tau, "max_synonyms": max_synonyms, "synonymy": synonymy}
+    first = {"encoder": FROZEN, "fit_encoder": False} if frozen else {}
     corpus = list(initial)
     texts = [f"text {j}: {c}" for j, c in enumerate(corpus)]
     try:
-        idx = build_index(corpus, passages=texts, **kw)
+        idx = build_index(corpus, passages=texts, **base, **first)
     except ValueError:
         return  # no usable triple at all: nothing to maintain
-    for op, arg in ops:
+    for op, arg, refit in ops:
+        # refit: a fresh build refits the build's encoder; otherwise it uses the index's as it is
+        kw = (
+            {**base, **first, "fit_encoder": True}
+            if refit
+            else {**base, "encoder": idx.encoder, "fit_encoder": False}
+        )
         if op == "add":
             new_texts = [f"new {len(corpus) + i}" for i in range(len(arg))]
             corpus, texts = corpus + arg, texts + new_texts
-            idx = idx.add_passages(arg, new_texts)
+            idx = idx.add_passages(arg, new_texts, refit=refit)
         else:
             gone = sorted({i % len(corpus) for i in arg})
             corpus = [c for j, c in enumerate(corpus) if j not in gone]
             texts = [t for j, t in enumerate(texts) if j not in gone]
             try:
-                idx = idx.delete_passages(gone)
+                idx = idx.delete_passages(gone, refit=refit)
             except ValueError as exc:
                 assert "no phrase nodes" in str(exc)
                 with pytest.raises(ValueError, match="no phrase nodes"):
@@ -117,9 +122,13 @@ def test_frozen_add_costs_only_the_new_rows():
 
 
 def test_refit_mode_refits_a_copy_and_matches():
-    """Default mode: the TF-IDF is refit on the new phrase set (every IDF changes with it)."""
+    """refit=True: the TF-IDF is refit on the new phrase set (every IDF changes with it)."""
     a = build_index([[("Alice", "knows", "Bob")]], tau=0.5)
-    b = a.add_passages([[("Alice Smith", "in", "Paris")]])
+    kept = a.add_passages([[("Alice Smith", "in", "Paris")]])
+    assert kept.encoder is a.encoder and kept.settings["fit_encoder"] is False
+    with pytest.raises(TypeError, match="refit must be True or False"):
+        a.add_passages([], refit="yes")
+    b = a.add_passages([[("Alice Smith", "in", "Paris")]], refit=True)
     assert b.encoder is not a.encoder
     idf = [e._idf[e._vocab["ali"]] for e in (a.encoder, b.encoder)]
     assert idf[0] == pytest.approx(np.log(3 / 2) + 1) and idf[1] == pytest.approx(np.log(5 / 3) + 1)
@@ -207,7 +216,8 @@ def test_custom_encoder_with_fit_is_copied_and_refit():
     mine = FittingTable()
     a = build_index([[("cat", "is a", "pet")]], encoder=mine)
     assert mine.vocab is None and a.encoder.vocab == ["cat", "pet"]
-    b = a.add_passages([[("dog", "is a", "pet")]])
+    assert a.add_passages([[("dog", "is a", "pet")]]).encoder is a.encoder  # kept unless refit
+    b = a.add_passages([[("dog", "is a", "pet")]], refit=True)
     assert a.encoder.vocab == ["cat", "pet"] and b.encoder.vocab == ["cat", "dog", "pet"]
     ref = build_index([[("cat", "is a", "pet")], [("dog", "is a", "pet")]], encoder=mine)
     assert_same_index(b, ref)

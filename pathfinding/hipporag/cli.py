@@ -155,7 +155,7 @@ def _stats_dict(index) -> dict:
 
 
 def _cmd_index(args) -> int:
-    from pathfinding.hipporag.index import CharNgramEncoder, build_index, clean_triples
+    from pathfinding.hipporag.index import build_index
 
     t0 = time.perf_counter()
     with _progress(3, "index") as bar:
@@ -163,12 +163,7 @@ def _cmd_index(args) -> int:
         texts, triples, report = _passages_and_triples(args, args.corpus)
         bar.update()
         bar.set_postfix_str("building")
-        kw = {"tau": args.tau, "max_synonyms": args.max_synonyms}
-        if args.freeze_encoder:
-            cleaned, _ = clean_triples(triples)
-            phrases = sorted({p for doc in cleaned for s, _, o in doc for p in (s, o)})
-            kw |= {"encoder": CharNgramEncoder().fit(phrases), "fit_encoder": False}
-        index = build_index(triples, passages=texts, **kw)
+        index = build_index(triples, passages=texts, tau=args.tau, max_synonyms=args.max_synonyms)
         bar.update()
         bar.set_postfix_str("writing")
         index.save(args.output)
@@ -239,7 +234,7 @@ def _cmd_add(args) -> int:
         bar.update()
         bar.set_postfix_str("adding")
         first = index.n_passages
-        index = index.add_passages(triples, texts if index.passages else None)
+        index = index.add_passages(triples, texts if index.passages else None, refit=args.refit)
         bar.update()
         bar.set_postfix_str("writing")
         out = _save_updated(index, args)
@@ -263,7 +258,7 @@ def _cmd_delete(args) -> int:
 
     index = load_index(args.index)
     old_to_new = renumber_after_delete(index.n_passages, args.ids)
-    index = index.delete_passages(args.ids)
+    index = index.delete_passages(args.ids, refit=args.refit)
     out = _save_updated(index, args)
     if args.json:
         res = {"index": out, "deleted_ids": sorted(args.ids), "old_to_new": old_to_new.tolist()}
@@ -314,12 +309,6 @@ def _add_hipporag_group(sub) -> None:
     p.add_argument(
         "--max-synonyms", type=positive_int, default=100, help="synonymy neighbours per node (default 100)"
     )
-    p.add_argument(
-        "--freeze-encoder",
-        action="store_true",
-        help="fix the TF-IDF vocabulary now, so that `add` costs a few %% of a rebuild instead of one "
-        "(later passages' new n-grams are then ignored by the encoder)",
-    )
     json_flag(p)
     p.set_defaults(func=_quiet_pipe(_cmd_index))
 
@@ -338,6 +327,7 @@ def _add_hipporag_group(sub) -> None:
     p.add_argument("--openie", metavar="FILE", help="HippoRAG OpenIE JSON with their triples")
     _triple_extractor_flag(p)
     p.add_argument("-o", "--output", metavar="INDEX", help="write here instead of over the input")
+    _refit_flag(p)
     json_flag(p)
     p.set_defaults(func=_quiet_pipe(_cmd_add))
 
@@ -345,6 +335,7 @@ def _add_hipporag_group(sub) -> None:
     p.add_argument("index", help="index file (rewritten unless -o)")
     p.add_argument("ids", nargs="+", type=_nonneg_int, metavar="ID", help="passage ids")
     p.add_argument("-o", "--output", metavar="INDEX", help="write here instead of over the input")
+    _refit_flag(p)
     json_flag(p)
     p.set_defaults(func=_quiet_pipe(_cmd_delete))
 
@@ -352,6 +343,15 @@ def _add_hipporag_group(sub) -> None:
     p.add_argument("--trials", type=positive_int, default=3, help="held-out passages (default 3)")
     json_flag(p)
     p.set_defaults(func=_quiet_pipe(_cmd_bench_add))
+
+
+def _refit_flag(p) -> None:
+    p.add_argument(
+        "--refit",
+        action="store_true",
+        help="refit the TF-IDF encoder on the new phrase set (costs about a rebuild; by default the "
+        "encoder stays as fitted and only the new phrases are encoded)",
+    )
 
 
 def add_parser(sub) -> None:

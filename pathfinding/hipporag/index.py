@@ -257,17 +257,19 @@ class HippoIndex:
 
         save_index(self, path)
 
-    def add_passages(self, triples_per_passage, passages: Sequence[str] | None = None) -> HippoIndex:
+    def add_passages(
+        self, triples_per_passage, passages: Sequence[str] | None = None, *, refit: bool = False
+    ) -> HippoIndex:
         """A new index with passages appended; see :func:`~pathfinding.hipporag.maintenance.add_passages`."""
         from pathfinding.hipporag.maintenance import add_passages
 
-        return add_passages(self, triples_per_passage, passages)
+        return add_passages(self, triples_per_passage, passages, refit=refit)
 
-    def delete_passages(self, ids) -> HippoIndex:
+    def delete_passages(self, ids, *, refit: bool = False) -> HippoIndex:
         """A new index without passages ``ids``: :func:`~pathfinding.hipporag.maintenance.delete_passages`."""
         from pathfinding.hipporag.maintenance import delete_passages
 
-        return delete_passages(self, ids)
+        return delete_passages(self, ids, refit=refit)
 
 
 def clean_triples(triples_per_passage) -> tuple[list[tuple[Triple, ...]], np.ndarray]:
@@ -415,27 +417,38 @@ def synonymy_edges(pairs: sp.csr_array, R: sp.csr_array, *, max_synonyms: int) -
     return S
 
 
-def assemble_index(*, phrases, triples, dropped, R, P, E, pairs, encoder, passages, settings) -> HippoIndex:
-    """Step 5 and the rest: synonymy edges from ``pairs``, specificity and stats, as a HippoIndex."""
+def triple_counts(triples) -> tuple[int, int]:
+    """(distinct triples, self-loop triples) over every passage's triples."""
+    return len(set().union(*triples)), sum(s == o for doc in triples for s, _, o in doc)
+
+
+def assemble_index(
+    *, phrases, triples, dropped, R, P, E, pairs, encoder, passages, settings, counts=None
+) -> HippoIndex:
+    """Step 5 and the rest: synonymy edges from ``pairs``, specificity and stats, as a HippoIndex.
+
+    ``counts`` is :func:`triple_counts` of ``triples`` when the caller already knows it (an update).
+    """
     n = len(phrases)
     if settings["synonymy"]:
         S = synonymy_edges(pairs, R, max_synonyms=settings["max_synonyms"])
     else:
         S = sp.csr_array((n, n))
+    n_unique, n_self = triple_counts(triples) if counts is None else counts
     stats = IndexStats(
         n_passages=len(triples),
         n_triples=sum(map(len, triples)) + int(np.sum(dropped)),
-        n_unique_triples=len(set().union(*triples)),
+        n_unique_triples=n_unique,
         n_nodes=n,
         n_relation_edges=int(sp.triu(R, k=1).nnz),
         n_synonymy_edges=int(sp.triu(S, k=1).nnz),
         triples_empty_phrase=int(np.sum(dropped)),
-        triples_self_loop=sum(s == o for doc in triples for s, _, o in doc),
+        triples_self_loop=n_self,
         passages_without_nodes=int(np.sum(np.diff(sp.csc_array(P).indptr) == 0)),
     )
     return HippoIndex(
         phrases=list(phrases),
-        phrase_ids={p: i for i, p in enumerate(phrases)},
+        phrase_ids=dict(zip(phrases, range(n), strict=True)),
         relation_graph=R,
         synonymy_graph=S,
         mentions=P,
@@ -490,8 +503,8 @@ def build_index(
         False builds no synonymy edges (and skips encoding the neighbours, not the phrases).
     fit_encoder : bool, default True
         True: if the encoder has ``fit``, a copy of it is fit on the node phrases (the caller's
-        object is left as it was). False: the encoder is used as given and must be fitted already;
-        its vocabulary is then fixed, which is what makes :meth:`HippoIndex.add_passages` cheap
+        object is left as it was). False: the encoder is used as given and must be fitted already.
+        Either way :meth:`HippoIndex.add_passages` keeps the fitted encoder unless asked to refit
         (a refit TF-IDF changes every IDF, hence every embedding, when one phrase is added).
 
     Returns

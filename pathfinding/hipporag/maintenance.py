@@ -14,14 +14,17 @@ Identifiers
 
 What an update costs
     The relation graph and P change only where the added or deleted passages' triples are. The
-    synonymy edges depend on the encoder's fit. An index built with ``fit_encoder=False`` keeps its
-    encoder's vocabulary fixed: old embeddings stay valid, only the new phrases are encoded and
-    compared with every node (one sparse row-block product), and the per-node cap is reapplied to
-    the stored uncapped pairs (:attr:`HippoIndex.pairs`). An index built with the default
-    ``fit_encoder=True`` refits its TF-IDF on the new phrase set, which changes every IDF (it
-    depends on the number of phrases) and so every embedding and cosine: equality with a fresh build
-    then needs the embeddings and the all-pairs product recomputed, most of a build.
-    :mod:`~pathfinding.hipporag.bench_index` measures both.
+    synonymy edges depend on the encoder. By default an update keeps the index's encoder as it is,
+    as a pretrained encoder would be kept: old embeddings stay valid, only the new phrases are
+    encoded and compared with every node (one sparse row-block product), and the per-node cap is
+    reapplied to the stored uncapped pairs (:attr:`HippoIndex.pairs`). The result equals
+    ``build_index(..., encoder=index.encoder, fit_encoder=False)``, and its ``settings`` say so
+    (``fit_encoder`` False). The price: n-grams that the fitted TF-IDF never saw do not count in
+    the new phrases' embeddings, and the IDF stays that of the phrases it was fit on.
+    ``refit=True`` refits a copy of the encoder on the new phrase set instead, equal to a fresh
+    default build; a refit changes every IDF (it depends on the number of phrases) and so every
+    embedding and cosine, which costs most of a build. :mod:`~pathfinding.hipporag.bench_index`
+    measures both.
 """
 
 from __future__ import annotations
@@ -47,7 +50,9 @@ from pathfinding.hipporag.index import (
 __all__ = ["add_passages", "delete_passages", "renumber_after_delete"]
 
 
-def add_passages(index: HippoIndex, triples_per_passage, passages: Sequence[str] | None = None) -> HippoIndex:
+def add_passages(
+    index: HippoIndex, triples_per_passage, passages: Sequence[str] | None = None, *, refit: bool = False
+) -> HippoIndex:
     """A new index with passages appended (the given index is not modified).
 
     Parameters
@@ -57,12 +62,15 @@ def add_passages(index: HippoIndex, triples_per_passage, passages: Sequence[str]
         The new passages' triples, one list per passage.
     passages : sequence of str, optional
         Their texts; required when ``index`` keeps passage texts, refused when it keeps none.
+    refit : bool, default False
+        False keeps the index's encoder fixed (cheap); True refits a copy on the new phrase set.
 
     Returns
     -------
     HippoIndex
         Equal to ``build_index(old triples + new triples, passages=old texts + new texts, ...)`` with
-        ``index.settings`` and its encoder. New passages get ids ``index.n_passages`` onwards.
+        ``index.settings`` and ``encoder=index.encoder, fit_encoder=False`` (``refit=True``: with the
+        encoder refit, ``fit_encoder=True``). New passages get ids ``index.n_passages`` onwards.
 
     Raises
     ------
@@ -81,10 +89,10 @@ def add_passages(index: HippoIndex, triples_per_passage, passages: Sequence[str]
     new_triples, new_dropped = clean_triples(triples_per_passage)
     texts = _check_texts(index, passages, len(new_triples))
     keep = np.arange(index.n_passages)
-    return _update(index, keep, new_triples, new_dropped, texts)
+    return _update(index, keep, new_triples, new_dropped, texts, refit=_check_refit(refit))
 
 
-def delete_passages(index: HippoIndex, ids) -> HippoIndex:
+def delete_passages(index: HippoIndex, ids, *, refit: bool = False) -> HippoIndex:
     """A new index without the passages ``ids`` (the given index is not modified).
 
     Parameters
@@ -92,11 +100,14 @@ def delete_passages(index: HippoIndex, ids) -> HippoIndex:
     index : HippoIndex
     ids : iterable of int
         Passage ids to delete, each in ``[0, index.n_passages)``, no repeats.
+    refit : bool, default False
+        As in :func:`add_passages`.
 
     Returns
     -------
     HippoIndex
-        Equal to a fresh build over the remaining passages in their order; survivors are renumbered
+        Equal to a fresh build over the remaining passages in their order (with the encoder fixed or
+        refit, as in :func:`add_passages`); survivors are renumbered
         (:func:`renumber_after_delete`), phrases no remaining passage mentions are gone.
 
     Raises
@@ -116,7 +127,7 @@ def delete_passages(index: HippoIndex, ids) -> HippoIndex:
     _check_index(index)
     gone = _check_ids(ids, index.n_passages)
     keep = np.setdiff1d(np.arange(index.n_passages), gone)
-    return _update(index, keep, [], np.zeros(0, np.int64), [])
+    return _update(index, keep, [], np.zeros(0, np.int64), [], refit=_check_refit(refit))
 
 
 def renumber_after_delete(n_passages: int, ids) -> np.ndarray:
@@ -141,6 +152,12 @@ def _check_index(index) -> None:
         raise InvalidValueError(
             "this index lacks the triples, pairs or settings that updates need; rebuild it"
         )
+
+
+def _check_refit(refit) -> bool:
+    if not isinstance(refit, bool | np.bool_):
+        raise InvalidTypeError(f"refit must be True or False, got {refit!r}")
+    return bool(refit)
 
 
 def _check_ids(ids, n_passages: int) -> np.ndarray:
@@ -182,6 +199,13 @@ def _check_texts(index: HippoIndex, passages, n_new: int) -> list[str]:
 
 def _remap(M, row_map: np.ndarray, col_map: np.ndarray, shape) -> sp.csr_array:
     """``M`` with row i moved to ``row_map[i]`` and column j to ``col_map[j]`` (-1 drops it)."""
+    if _increasing(row_map) and _increasing(col_map):
+        # An add only inserts rows and columns: the CSR arrays move as they are, already sorted.
+        M = sp.csr_array(M)
+        lengths = np.zeros(shape[0], dtype=np.int64)
+        lengths[row_map] = np.diff(M.indptr)
+        indptr = np.concatenate([[0], np.cumsum(lengths)])
+        return sp.csr_array((M.data.copy(), col_map[M.indices], indptr), shape=shape)
     C = sp.coo_array(M)
     r, c = row_map[C.row], col_map[C.col]
     ok = (r >= 0) & (c >= 0)
@@ -190,20 +214,33 @@ def _remap(M, row_map: np.ndarray, col_map: np.ndarray, shape) -> sp.csr_array:
     return out
 
 
-def _update(index: HippoIndex, keep: np.ndarray, new_triples, new_dropped, new_texts) -> HippoIndex:
+def _increasing(a: np.ndarray) -> bool:
+    """True when ``a`` keeps every item (no -1) and keeps their order."""
+    return bool(a.size == 0 or (a[0] >= 0 and np.all(a[1:] > a[:-1])))
+
+
+def _update(
+    index: HippoIndex, keep: np.ndarray, new_triples, new_dropped, new_texts, *, refit: bool
+) -> HippoIndex:
     """The index over passages ``keep`` (old ids, increasing) followed by the new passages."""
     old = index
-    settings = old.settings
+    refit = refit and hasattr(old.encoder, "fit")  # an encoder with nothing to fit is always fixed
+    settings = {**old.settings, "fit_encoder": refit}
     gone = np.setdiff1d(np.arange(old.n_passages), keep)
     kept_triples = [old.triples[j] for j in keep.tolist()]
     triples = kept_triples + list(new_triples)
 
     # Old nodes survive if a kept passage still mentions them (every phrase of a triple is in P).
-    P_kept_old = sp.csc_array(old.mentions)[:, keep]
-    alive = np.flatnonzero(np.diff(sp.csr_array(P_kept_old).indptr) > 0)
-    kept_phrases = [old.phrases[i] for i in alive.tolist()]
-    kept_set = set(kept_phrases)
-    added = sorted({p for doc in new_triples for s, _, o in doc for p in (s, o)} - kept_set)
+    if gone.size:
+        P_kept_old = sp.csc_array(old.mentions)[:, keep]
+        alive = np.flatnonzero(np.diff(sp.csr_array(P_kept_old).indptr) > 0)
+        kept_phrases = [old.phrases[i] for i in alive.tolist()]
+        kept_set = set(kept_phrases)
+    else:  # a pure add keeps every node: no scan of P or of the phrase list
+        alive = np.arange(old.n_nodes)
+        kept_phrases, kept_set = old.phrases, old.phrase_ids
+    mentioned = {p for doc in new_triples for s, _, o in doc for p in (s, o)}
+    added = sorted(p for p in mentioned if p not in kept_set)
     phrases = sorted(kept_phrases + added)  # two sorted runs: a linear merge for Timsort
     if not phrases:
         raise InvalidValueError("no phrase nodes: every passage has no usable triple")
@@ -238,7 +275,7 @@ def _update(index: HippoIndex, keep: np.ndarray, new_triples, new_dropped, new_t
         P = sp.csr_array(P + sp.csr_array((P_new.data, (P_new.row, P_new.col + keep.size)), shape=P.shape))
         P.sum_duplicates()
 
-    if settings["fit_encoder"] and hasattr(old.encoder, "fit"):
+    if refit:
         # Refitting changes every IDF, hence every row and cosine: recompute them as a build does.
         enc = prepare_encoder(old.encoder, phrases, fit=True)
         E = encode_phrases(enc, phrases)
@@ -259,6 +296,7 @@ def _update(index: HippoIndex, keep: np.ndarray, new_triples, new_dropped, new_t
             pairs.sum_duplicates()
         else:
             pairs = sp.csr_array((n, n))
+    counts = _added_counts(old, R_old, new_triples) if not gone.size else None
     dropped = np.r_[old.dropped[keep], np.asarray(new_dropped, dtype=np.int64)]
     texts = [old.passages[j] for j in keep.tolist()] + list(new_texts) if old.passages or new_texts else []
     return assemble_index(
@@ -272,7 +310,23 @@ def _update(index: HippoIndex, keep: np.ndarray, new_triples, new_dropped, new_t
         encoder=enc,
         passages=texts,
         settings=settings,
+        counts=counts,
     )
+
+
+def _added_counts(old: HippoIndex, R_old, new_triples):
+    """:func:`triple_counts` after appending ``new_triples``, without a pass over the old triples.
+
+    A new triple can repeat an old one only if its two phrases are old nodes joined by a relation
+    edge (or it is a self-loop, which has no edge); only then are the old triples scanned.
+    """
+    new = set().union(*new_triples) if new_triples else set()
+    ids = old.phrase_ids
+    for s, _, o in new:
+        if s == o or (s in ids and o in ids and R_old[ids[s], ids[o]] > 0):
+            return None  # assemble_index counts from scratch
+    n_self = sum(s == o for doc in new_triples for s, _, o in doc)
+    return old.stats.n_unique_triples + len(new), old.stats.triples_self_loop + n_self
 
 
 def _phrases_of(old: HippoIndex, triples) -> list[int]:
@@ -296,7 +350,7 @@ def _new_pairs(E, rows: np.ndarray, phrases: list[str], tau: float) -> sp.csr_ar
     """Pairs (both directions) between ``rows`` and every eligible node with cosine >= tau.
 
     The same product and threshold as :func:`~pathfinding.hipporag.index.cosine_neighbours`: for a
-    sparse E each cosine is summed over shared n-grams in column order whichever row is on the
+    sparse E each cosine is summed over shared n-grams in column order whichever operand is on the
     left, so the values are bit-identical to a fresh build's.
     """
     n = E.shape[0]
@@ -304,8 +358,9 @@ def _new_pairs(E, rows: np.ndarray, phrases: list[str], tau: float) -> sp.csr_ar
         return sp.csr_array((n, n))
     if sp.issparse(E):
         E = sp.csr_array(E)
-        S = sp.coo_array(E[rows] @ E.T)
-        r, c, v = S.row, S.col, S.data
+        # E @ E[rows].T, not E[rows] @ E.T: the big operand stays CSR, no transposed copy of it.
+        S = sp.coo_array(E @ sp.csr_array(E[rows].T))
+        c, r, v = S.row, S.col, S.data
         ok = v >= tau - 1e-12
     else:
         S = np.asarray(E)[rows] @ np.asarray(E).T
