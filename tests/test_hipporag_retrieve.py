@@ -4,6 +4,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pathfinding import reference
 from pathfinding.hipporag.evaluate import (
@@ -224,6 +226,17 @@ def test_top_k_ties_by_id_zeros_last():
     assert top_k([0.2, 0.0, 0.2, 0.5], 10).tolist() == [3, 0, 2, 1]
     assert top_k([0.2, 0.0, 0.2, 0.5], 2).tolist() == [3, 0]
     assert top_k([0.0, 0.0, 0.0], 2).tolist() == [0, 1]
+
+
+@given(
+    scores=st.lists(st.sampled_from([0.0, 0.25, 0.5, 1.0, 2.0]), min_size=1, max_size=300),
+    k=st.integers(1, 80),
+)
+def test_top_k_equals_a_full_sort(scores, k):
+    """The partial selection (k < n/4) returns what sorting every score does, ties included."""
+    s = np.asarray(scores)
+    want = np.lexsort((np.arange(s.size), -s))[:k]
+    np.testing.assert_array_equal(top_k(s, k), want)
 
 
 def test_bm25_ranker_pins_the_promised_tie_order():

@@ -51,6 +51,11 @@ def top_k(scores, k: int) -> np.ndarray:
     s = np.asarray(scores, dtype=np.float64)
     if s.ndim != 1:
         raise InvalidValueError(f"scores must be 1-D, got shape {s.shape}")
+    if k < s.size // 4:
+        # Only items scoring at least the k-th largest can be in the top k (ties at it included).
+        kth = np.partition(s, s.size - k)[s.size - k]
+        cand = np.flatnonzero(s >= kth)
+        return cand[np.lexsort((cand, -s[cand]))][:k].astype(np.int64)
     ids = np.arange(s.size)
     return np.lexsort((ids, -s))[:k].astype(np.int64)
 
