@@ -12,7 +12,9 @@ from numba import njit
 
 
 @njit(cache=True)
-def ppr_push(indptr, indices, weights, unit, inv_out, p, res, seen, touched, n_touched, alpha, eps, max_pushes):
+def ppr_push(
+    indptr, indices, weights, unit, inv_out, p, res, seen, touched, n_touched, alpha, eps, max_pushes
+):
     """Push residual mass until no node holds more than ``eps`` times its out-weight; resumable.
 
     Solves x = alpha r + (1 - alpha) W^T x (mass at a node without out-edges dropped, as in

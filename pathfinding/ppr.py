@@ -28,8 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from pathfinding import _kernels
-from pathfinding._push import push_solve
 from pathfinding._power import check_threads, power_single
+from pathfinding._push import push_solve
 from pathfinding._validation import check_float, check_int, check_node_ids, check_vector
 from pathfinding.errors import InvalidValueError
 from pathfinding.prepared import PPRGraph, prepare_graph, prepare_graph_cached

@@ -98,7 +98,9 @@ def test_readable_gauss_seidel_converges_to_the_linear_solve(graph, data, alpha)
     np.testing.assert_allclose(x / x.sum(), reference.ppr_linear_solve(graph, r, alpha), atol=1e-10)
 
 
-@given(graph=weighted_graphs(max_nodes=8), data=st.data(), alpha=alphas, eps=st.sampled_from([1e-1, 1e-3, 1e-6]))
+@given(
+    graph=weighted_graphs(max_nodes=8), data=st.data(), alpha=alphas, eps=st.sampled_from([1e-1, 1e-3, 1e-6])
+)
 def test_forward_push_matches_readable_push(graph, data, alpha, eps):
     n = graph.shape[0]
     r = data.draw(restart_vectors(n))
