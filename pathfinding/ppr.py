@@ -345,6 +345,7 @@ def ppr_top_k(
     restart_prob: float = 0.5,
     tol: float = 1e-10,
     max_iter: int = 1000,
+    margin: float = 0.0,
 ) -> TopKResult:
     """The top-k of PPR, stopping as soon as the order can no longer change.
 
@@ -370,6 +371,10 @@ def ppr_top_k(
         Rank only these nodes (default: all nodes).
     restart_prob, tol, max_iter
         As in :func:`personalized_pagerank`; ``tol`` is where the loop gives up on certifying.
+    margin : float, default 0
+        Certify only gaps larger than ``error_bound + margin``. The exact gaps then exceed
+        ``margin``, so any other solution within L1 distance ``margin`` of the exact one (another
+        solver run to ``tol=margin``) ranks the top k in the same order too.
 
     Returns
     -------
@@ -398,16 +403,12 @@ def ppr_top_k(
         raise InvalidValueError(
             f"ppr_top_k ranks one query at a time; got a block of {r.shape[1]} restart vectors"
         )
+    margin = check_float("margin", margin, low=0.0, high=np.inf, high_open=True)
     items = (
         np.arange(g.n_nodes) if candidates is None else check_node_ids("candidates", candidates, g.n_nodes)
     )
     n_items = items.size
-    if g.order is None:
-        items_internal = items
-    else:
-        position = np.empty(g.n_nodes, np.int64)
-        position[g.order] = np.arange(g.n_nodes)
-        items_internal = position[items]
+    items_internal = g.internal_ids(items)
     k = check_int("k", k, low=1, high=n_items)
     r_int = g.to_internal(r[:, 0])
     x = r_int.copy()
@@ -425,7 +426,7 @@ def ppr_top_k(
             rest = np.ones(n_items, bool)
             rest[head] = False
             gaps = np.append(gaps, scores[head[-1]] - scores[rest].max())
-        certified = bool(np.all(gaps > bound))
+        certified = bool(np.all(gaps > bound + margin))
         if certified or bound <= tol or it >= max_iter:
             break
     return TopKResult(

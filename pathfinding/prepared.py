@@ -44,7 +44,7 @@ class PPRGraph:
     bin_src: np.ndarray | None = None
     bin_dst: np.ndarray | None = None
     bin_weights: np.ndarray | None = None
-    _forward: dict = field(default_factory=dict, repr=False)
+    _cache: dict = field(default_factory=dict, repr=False)
 
     def forward_csr(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The forward CSR (row u lists u's out-neighbours and the weights A[u, v]), internal order.
@@ -54,17 +54,27 @@ class PPRGraph:
         """
         if self.symmetric:
             return self.indptr, self.indices, self.weights
-        if not self._forward:
+        if "forward" not in self._cache:
             data = np.ones(self.n_edges) if self.unit else self.weights
             AT = sp.csr_array((data, self.indices, self.indptr), shape=(self.n_nodes, self.n_nodes))
             A = sp.csr_array(AT.T)
             A.sort_indices()
-            self._forward["csr"] = (
+            self._cache["forward"] = (
                 A.indptr.astype(self.indptr.dtype),
                 A.indices.astype(self.indices.dtype),
                 np.zeros(0) if self.unit else A.data,
             )
-        return self._forward["csr"]
+        return self._cache["forward"]
+
+    def internal_ids(self, ids: np.ndarray) -> np.ndarray:
+        """Internal positions of original node ids (the inverse of ``order``, built once)."""
+        if self.order is None:
+            return ids
+        if "position" not in self._cache:
+            position = np.empty(self.n_nodes, np.int64)
+            position[self.order] = np.arange(self.n_nodes)
+            self._cache["position"] = position
+        return self._cache["position"][ids]
 
     def sweep_blocks(self, support: np.ndarray) -> np.ndarray:
         """Row ranges (internal order) of the components holding ``support`` (internal node ids).

@@ -4,6 +4,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pathfinding import reference
 from pathfinding.hipporag.evaluate import (
@@ -86,8 +88,23 @@ def test_hybrid_matches_the_dense_solve_with_passage_nodes(sample):
     b = bm.scores(q)
     restart = np.r_[0.7 * w / w.sum(), 0.3 * b / b.sum()]
     pi = reference.ppr_linear_solve(A, restart, 0.5)
-    np.testing.assert_allclose(r.scores, pi[n:][r.passages], rtol=1e-8)
+    # the walk stops once the top 3 are certified: exact order, scores within the certified bound
+    assert np.abs(r.scores - pi[n:][r.passages]).sum() <= r.walk_error
     assert r.passages.tolist() == np.argsort(-pi[n:], kind="stable").tolist()
+    assert 0 < r.walk_error < 0.1
+
+
+def test_hybrid_walk_runs_to_tol_when_a_tie_blocks_the_certificate():
+    # passages 0 and 1 are the same text with the same fact: their scores tie exactly
+    idx = build_index(
+        [[("Ed Wood", "directed", "Plan 9")]] * 2 + [[("Paris", "in", "France")]],
+        passages=["Ed Wood directed Plan 9.", "Ed Wood directed Plan 9.", "Paris is in France."],
+    )
+    ret = HippoRetriever(idx)
+    tied = ret.retrieve("Which film did Ed Wood direct?", k=1)
+    assert tied.passages.tolist() == [0] and tied.walk_error == ret.tol
+    far = ret.retrieve("Which country is Paris in?", k=1)
+    assert far.passages.tolist() == [2] and far.walk_error > ret.tol  # no tie: certified early
 
 
 def test_default_retriever_is_case_blind_without_capitals(sample):
@@ -202,6 +219,12 @@ def test_capitalised_spans_literals():
     assert capitalised_spans("Who founded the Center for Science and Law?") == ["Center for Science and Law"]
     assert capitalised_spans("In which year was Karl Deisseroth born?") == ["Karl Deisseroth"]
     assert capitalised_spans("what is this?") == []
+
+
+@given(st.lists(st.sampled_from([0.0, 0.1, 0.5, 2.0, 3.5]), min_size=1, max_size=40), st.integers(1, 45))
+def test_top_k_selection_equals_a_full_sort(scores, k):
+    s = np.array(scores)
+    assert top_k(s, k).tolist() == np.lexsort((np.arange(s.size), -s))[:k].tolist()
 
 
 def test_top_k_ties_by_id_zeros_last():

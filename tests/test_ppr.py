@@ -313,6 +313,20 @@ def test_certified_top_k_equals_the_exact_order(graph, data):
         assert np.any(np.abs(np.diff(s[: k + 1])) <= 1e-12)
 
 
+@given(graph=weighted_graphs(max_nodes=10), data=st.data())
+def test_top_k_margin_certifies_exact_gaps_beyond_it(graph, data):
+    n = graph.shape[0]
+    r = data.draw(restart_vectors(n))
+    k = data.draw(st.integers(1, n))
+    margin = data.draw(st.sampled_from([1e-6, 1e-3, 0.05]))
+    exact = np.sort(reference.ppr_linear_solve(graph, r, 0.5))[::-1]
+    res = ppr_top_k(graph, r, k, tol=1e-13, margin=margin)
+    if res.certified:
+        assert np.all(-np.diff(exact[: k + 1]) > margin)
+    if n > 1:  # one item has no gap to certify
+        assert not ppr_top_k(graph, r, k, margin=2.0).certified  # no gap of a distribution exceeds 2
+
+
 def test_top_k_bad_input():
     toy = star_pair(3)
     with pytest.raises(ValueError, match=r"k must be in \[1, 7\]"):

@@ -38,8 +38,14 @@ def top_k(scores, k: int) -> np.ndarray:
     s = np.asarray(scores, dtype=np.float64)
     if s.ndim != 1:
         raise InvalidValueError(f"scores must be 1-D, got shape {s.shape}")
-    ids = np.arange(s.size)
-    return np.lexsort((ids, -s))[:k].astype(np.int64)
+    if k >= s.size:
+        return np.lexsort((np.arange(s.size), -s)).astype(np.int64)
+    # O(n) selection, then a sort of the k chosen: a full lexsort of 10^6 fact scores cost ~13 ms a
+    # query. The k-th largest value splits the scores; of the scores equal to it, the lowest ids win.
+    kth = np.partition(s, s.size - k)[s.size - k]
+    above = np.flatnonzero(s > kth)
+    chosen = np.concatenate([above, np.flatnonzero(s == kth)[: k - above.size]])
+    return chosen[np.lexsort((chosen, -s[chosen]))].astype(np.int64)
 
 
 class BM25Ranker:
