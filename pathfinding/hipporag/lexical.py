@@ -41,10 +41,15 @@ def top_k(scores, k: int) -> np.ndarray:
     if k >= s.size:
         return np.lexsort((np.arange(s.size), -s)).astype(np.int64)
     # O(n) selection, then a sort of the k chosen: a full lexsort of 10^6 fact scores cost ~13 ms a
-    # query. The k-th largest value splits the scores; of the scores equal to it, the lowest ids win.
-    kth = np.partition(s, s.size - k)[s.size - k]
-    above = np.flatnonzero(s > kth)
-    chosen = np.concatenate([above, np.flatnonzero(s == kth)[: k - above.size]])
+    # query. With k positive scores the top k are among them (BM25 scores are mostly 0); the k-th
+    # largest value splits the rest, and of the scores equal to it the lowest ids win.
+    ids = np.flatnonzero(s > 0)
+    if ids.size < k:
+        ids = np.arange(s.size)
+    sub = s[ids]
+    kth = np.partition(sub, sub.size - k)[sub.size - k]
+    above = ids[sub > kth]
+    chosen = np.concatenate([above, ids[sub == kth][: k - above.size]])
     return chosen[np.lexsort((chosen, -s[chosen]))].astype(np.int64)
 
 
