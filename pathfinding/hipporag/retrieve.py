@@ -112,7 +112,10 @@ class HippoRetriever:
     restart_prob : float, default 0.5
     tol : float, default 1e-10
         Certified L1 error of the walk, as in :func:`~pathfinding.ppr.personalized_pagerank`
-        (``tol=0`` runs exactly 1000 power iterations).
+        (``tol=0`` runs exactly 1000 power iterations). With passage nodes the walk stops earlier,
+        as soon as the top k passages and their order are certified with a margin of ``tol``
+        (:func:`~pathfinding.ppr.ppr_top_k`): the ranking is then the one the walk to ``tol`` gives,
+        and :attr:`Retrieval.walk_error` bounds the scores' error.
     link_top_k : int, default 1
         Nodes linked per entity.
     bm25 : BM25Ranker, optional
