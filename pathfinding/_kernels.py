@@ -383,7 +383,7 @@ def _power_bin(
     result independent of the thread count.
     """
     # Unsigned row and edge counters: with the signed bounds of bin_rows, numba checked every
-    # pi[i], x_next[i], inv_out[i] for a negative index, and a bin's rows ran 1.2-1.3x slower per
+    # pi[i], x_next[i], inv_out[i] for a negative index, and a bin's rows ran 1.13-1.25x slower per
     # iteration than ppr_power's (ER graph, 10^6 edges, one thread) -- a cap on any threaded gain.
     lo = np.uint64(bin_rows[b])
     hi = np.uint64(bin_rows[b + 1])
