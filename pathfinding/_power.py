@@ -23,9 +23,9 @@ def check_threads(threads, method: str, n_vectors: int) -> int:
         raise InvalidValueError(
             f"threads={threads} runs one restart vector at a time, got a block of {n_vectors}"
         )
-    if threads > 1 and method == "gauss-seidel":
+    if threads > 1 and method in ("gauss-seidel", "push"):
         raise InvalidValueError(
-            f"threads={threads} runs the power iteration (Gauss-Seidel sweeps are sequential); "
+            f"threads={threads} runs the power iteration (Gauss-Seidel sweeps and pushes are sequential); "
             f"got method={method!r}: use method='auto' or 'power'"
         )
     return threads

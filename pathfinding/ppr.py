@@ -29,6 +29,7 @@ import numpy as np
 
 from pathfinding import _kernels
 from pathfinding._power import check_threads, power_single
+from pathfinding._push import push_solve
 from pathfinding._validation import check_float, check_int, check_node_ids, check_vector
 from pathfinding.errors import InvalidValueError
 from pathfinding.prepared import PPRGraph, prepare_graph, prepare_graph_cached
@@ -61,7 +62,8 @@ class PPRResult:
     pi : numpy.ndarray
         Stationary vector(s), shape (n,) or (n, b).
     iterations : int
-        Power iterations run.
+        Power iterations or Gauss-Seidel sweeps run; for ``method="push"``, push rounds (each a
+        four times smaller threshold).
     error_bound : float
         Certified bound on the L1 distance from ``pi`` to the exact solution (the largest over a
         block). ``inf`` with ``tol=0``: the exact-count power iteration does not track its change.
@@ -128,21 +130,24 @@ def _solve(graph, restart, *, restart_prob, tol, max_iter, method, threads=1) ->
     # Called only by the public ppr_solve and personalized_pagerank, so stacklevel=3 below names
     # the line of the user's code that called either of them.
     g, r, single, alpha, tol, max_iter = _solver_args(graph, restart, restart_prob, tol, max_iter)
-    if method not in ("auto", "power", "gauss-seidel"):
-        raise InvalidValueError(f"method must be 'auto', 'power' or 'gauss-seidel', got {method!r}")
+    if method not in ("auto", "power", "gauss-seidel", "push"):
+        raise InvalidValueError(f"method must be 'auto', 'power', 'gauss-seidel' or 'push', got {method!r}")
     threads = check_threads(threads, method, r.shape[1])
     if method == "auto" and threads > 1:
         method = "power"  # Gauss-Seidel is sequential by nature; the threaded kernel iterates by power
-    if method == "gauss-seidel" and not (single and tol > 0):
+    if method in ("gauss-seidel", "push") and not (single and tol > 0):
         raise InvalidValueError(
-            "method='gauss-seidel' needs one restart vector and tol > 0 (tol=0 means exactly max_iter "
+            f"method={method!r} needs one restart vector and tol > 0 (tol=0 means exactly max_iter "
             f"power iterations); got {r.shape[1]} restart vector(s), tol={tol}"
         )
     if method == "auto":
         method = "gauss-seidel" if single and tol > 0 else "power"
     r = g.to_internal(r)
     args = (g.indptr, g.indices, g.weights, g.unit, g.inv_out)
-    if method == "gauss-seidel":
+    if method == "push":
+        pi, it, bound, _ = push_solve(g, r[:, 0], alpha, tol, max_iter)
+        pi = pi[:, None]
+    elif method == "gauss-seidel":
         x = r[:, 0].copy()
         blocks = g.sweep_blocks(np.flatnonzero(x))
         it, bound, total = _kernels.ppr_gauss_seidel(*args, r[:, 0], x, alpha, tol, max_iter, blocks)
@@ -212,11 +217,16 @@ def personalized_pagerank(
         ``tol=0`` runs exactly ``max_iter`` power iterations.
     max_iter : int, default 1000
         Largest number of iterations (matrix-vector passes).
-    method : {"auto", "power", "gauss-seidel"}, default "auto"
+    method : {"auto", "power", "gauss-seidel", "push"}, default "auto"
         "power" is the plain power iteration (what ``tol=0`` always runs, so that ``max_iter=k``
         means exactly k iterations). "gauss-seidel" sweeps in place, using each new value at once:
-        fewer sweeps to the same certified ``tol`` on every graph we measured. "auto" picks
-        "gauss-seidel" for one restart vector with ``tol > 0``, else "power".
+        fewer sweeps to the same certified ``tol`` on every graph we measured. "push" is local
+        PPR by forward push [3]_: it moves residual mass from node to node and touches only the
+        nodes the mass reaches, in rounds of smaller thresholds until the residual left certifies
+        ``tol`` (``max_iter`` caps the rounds); one restart vector, ``tol > 0``, one thread. Its
+        cost does not grow with the graph for a loose ``tol``; at a tight one it visits the whole
+        component and is slower than Gauss-Seidel. "auto" picks "gauss-seidel" for one restart
+        vector with ``tol > 0``, else "power".
     threads : int, optional
         Run the power iteration on this many of numba's threads (at most ``NUMBA_NUM_THREADS``);
         one restart vector only, and "auto" then means "power". The bins of rows are summed in a
@@ -254,6 +264,8 @@ def personalized_pagerank(
     .. [1] B. J. Gutiérrez, Y. Shu, Y. Gu, M. Yasunaga, Y. Su. "HippoRAG: Neurobiologically
        Inspired Long-Term Memory for Large Language Models." NeurIPS 2024, arXiv:2405.14831.
     .. [2] T. H. Haveliwala. "Topic-sensitive PageRank." WWW 2002.
+    .. [3] R. Andersen, F. Chung, K. Lang. "Local Graph Partitioning using PageRank Vectors."
+       FOCS 2006.
 
     Examples
     --------
@@ -333,6 +345,7 @@ def ppr_top_k(
     restart_prob: float = 0.5,
     tol: float = 1e-10,
     max_iter: int = 1000,
+    margin: float = 0.0,
 ) -> TopKResult:
     """The top-k of PPR, stopping as soon as the order can no longer change.
 
@@ -358,6 +371,10 @@ def ppr_top_k(
         Rank only these nodes (default: all nodes).
     restart_prob, tol, max_iter
         As in :func:`personalized_pagerank`; ``tol`` is where the loop gives up on certifying.
+    margin : float, default 0
+        Certify only gaps larger than ``error_bound + margin``. The exact gaps then exceed
+        ``margin``, so any other solution within L1 distance ``margin`` of the exact one (another
+        solver run to ``tol=margin``) ranks the top k in the same order too.
 
     Returns
     -------
@@ -386,16 +403,12 @@ def ppr_top_k(
         raise InvalidValueError(
             f"ppr_top_k ranks one query at a time; got a block of {r.shape[1]} restart vectors"
         )
+    margin = check_float("margin", margin, low=0.0, high=np.inf, high_open=True)
     items = (
         np.arange(g.n_nodes) if candidates is None else check_node_ids("candidates", candidates, g.n_nodes)
     )
     n_items = items.size
-    if g.order is None:
-        items_internal = items
-    else:
-        position = np.empty(g.n_nodes, np.int64)
-        position[g.order] = np.arange(g.n_nodes)
-        items_internal = position[items]
+    items_internal = g.internal_ids(items)
     k = check_int("k", k, low=1, high=n_items)
     r_int = g.to_internal(r[:, 0])
     x = r_int.copy()
@@ -413,7 +426,7 @@ def ppr_top_k(
             rest = np.ones(n_items, bool)
             rest[head] = False
             gaps = np.append(gaps, scores[head[-1]] - scores[rest].max())
-        certified = bool(np.all(gaps > bound))
+        certified = bool(np.all(gaps > bound + margin))
         if certified or bound <= tol or it >= max_iter:
             break
     return TopKResult(

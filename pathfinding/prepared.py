@@ -9,9 +9,10 @@ is the package's one cache of prepared graphs. :mod:`pathfinding.ppr` runs the q
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
 from pathfinding import _kernels
@@ -43,6 +44,37 @@ class PPRGraph:
     bin_src: np.ndarray | None = None
     bin_dst: np.ndarray | None = None
     bin_weights: np.ndarray | None = None
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    def forward_csr(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The forward CSR (row u lists u's out-neighbours and the weights A[u, v]), internal order.
+
+        Forward push spreads mass along out-edges; the stored CSR is the transpose (in-edges), which
+        an undirected graph shares. A directed graph's transpose is built on first use and kept.
+        """
+        if self.symmetric:
+            return self.indptr, self.indices, self.weights
+        if "forward" not in self._cache:
+            data = np.ones(self.n_edges) if self.unit else self.weights
+            AT = sp.csr_array((data, self.indices, self.indptr), shape=(self.n_nodes, self.n_nodes))
+            A = sp.csr_array(AT.T)
+            A.sort_indices()
+            self._cache["forward"] = (
+                A.indptr.astype(self.indptr.dtype),
+                A.indices.astype(self.indices.dtype),
+                np.zeros(0) if self.unit else A.data,
+            )
+        return self._cache["forward"]
+
+    def internal_ids(self, ids: np.ndarray) -> np.ndarray:
+        """Internal positions of original node ids (the inverse of ``order``, built once)."""
+        if self.order is None:
+            return ids
+        if "position" not in self._cache:
+            position = np.empty(self.n_nodes, np.int64)
+            position[self.order] = np.arange(self.n_nodes)
+            self._cache["position"] = position
+        return self._cache["position"][ids]
 
     def sweep_blocks(self, support: np.ndarray) -> np.ndarray:
         """Row ranges (internal order) of the components holding ``support`` (internal node ids).

@@ -9,6 +9,7 @@ kernel                      twin
 ``ppr_power``               :func:`ppr_power_iteration` (and :func:`ppr_linear_solve`)
 ``ppr_power_block``         :func:`ppr_power_iteration_block`
 ``ppr_gauss_seidel``        :func:`gauss_seidel_sweeps`
+``_push.ppr_push``          :func:`forward_push`
 ``pull``                    :func:`matvec_loops`
 ``is_symmetric``            :func:`is_symmetric_dense`
 ``permute_csr``             :func:`relabel_dense`
@@ -28,6 +29,7 @@ __all__ = [
     "ppr_power_iteration",
     "ppr_power_iteration_block",
     "gauss_seidel_sweeps",
+    "forward_push",
     "matvec_loops",
     "is_symmetric_dense",
     "relabel_dense",
@@ -109,6 +111,42 @@ def gauss_seidel_sweeps(graph, restart, restart_prob=0.5, n_sweeps=1) -> np.ndar
             inflow = sum(W[j, i] * x[j] for j in range(n))  # x[j] is already new for j < i
             x[i] = a * r[i] + (1 - a) * inflow
     return x
+
+
+def forward_push(graph, restart, restart_prob=0.5, eps=1e-4) -> tuple[np.ndarray, np.ndarray]:
+    """Forward push (Andersen, Chung, Lang 2006) on x = a r + (1 - a) W^T x, to threshold ``eps``.
+
+    Start with all mass as residual (res = r, p = 0). Pushing node u banks a share ``a res[u]`` in
+    p[u] and hands the rest, ``(1 - a) res[u]``, to u's out-neighbours in proportion to the edge
+    weights (a node without out-edges hands it to nobody: that mass is dropped, as in
+    :func:`gauss_seidel_sweeps`). Nodes wait in a first-in, first-out queue; a node joins it when
+    its residual exceeds ``eps`` times its out-weight (any residual, for a node without out-edges).
+    Returns ``(p, res)``: x = p + (the same solution for res), so ``sum(res)`` bounds the L1 error.
+    """
+    W, dangling = transition_matrix(graph)
+    out_weight = _dense(graph).astype(np.float64).sum(axis=1)
+    a = restart_prob
+    n = W.shape[0]
+    p = np.zeros(n)
+    res = np.asarray(restart, dtype=np.float64).copy()
+
+    def above(u):
+        return res[u] > 0 and (dangling[u] or res[u] > eps * out_weight[u])
+
+    queue = [u for u in range(n) if above(u)]
+    while queue:
+        u = queue.pop(0)
+        mass = res[u]
+        p[u] += a * mass
+        res[u] = 0.0
+        if dangling[u]:
+            continue
+        for v in range(n):
+            if W[u, v] > 0:
+                res[v] += (1 - a) * mass * W[u, v]
+                if v not in queue and above(v):
+                    queue.append(v)
+    return p, res
 
 
 def matvec_loops(matrix, x) -> np.ndarray:

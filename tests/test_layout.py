@@ -8,7 +8,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted((ROOT / "pathfinding").rglob("*.py")) + sorted((ROOT / "notebooks").rglob("*.py"))
 # Package-private modules: named with an underscore so users leave them alone, shared inside.
-INTERNAL_MODULES = {"pathfinding._kernels", "pathfinding._power", "pathfinding._validation"}
+INTERNAL_MODULES = {
+    "pathfinding._kernels", "pathfinding._power", "pathfinding._push", "pathfinding._validation"
+}
 
 
 def _private_imports(path: Path) -> list[str]:

@@ -187,7 +187,7 @@ def test_bad_input(graph, restart, kwargs, error, match):
         personalized_pagerank(graph, restart, **kwargs)
 
 
-@pytest.mark.parametrize("method", ["auto", "gauss-seidel", "power"])
+@pytest.mark.parametrize("method", ["auto", "gauss-seidel", "power", "push"])
 @given(graph=weighted_graphs(), data=st.data(), alpha=alphas)
 def test_every_method_meets_its_certified_bound(method, graph, data, alpha):
     """The true L1 error (against the dense solve) is within the reported bound, itself <= tol."""
@@ -206,6 +206,33 @@ def test_gauss_seidel_needs_fewer_sweeps_than_power():
     gs = ppr_solve(toy.graph, toy.seeds, tol=1e-12, method="gauss-seidel")
     assert gs.iterations < 0.8 * power.iterations
     np.testing.assert_allclose(gs.pi, power.pi, atol=2e-12)
+
+
+@given(graph=weighted_graphs(), data=st.data(), alpha=alphas)
+def test_push_agrees_with_the_power_iteration_at_tight_tolerance(graph, data, alpha):
+    """Same restart convention (restart_prob is the jump probability) and dangling law as power."""
+    r = data.draw(restart_vectors(graph.shape[0]))
+    push = ppr_solve(graph, r, restart_prob=alpha, tol=1e-12, method="push")
+    power = ppr_solve(graph, r, restart_prob=alpha, tol=1e-12, method="power", max_iter=10_000)
+    assert np.abs(push.pi - power.pi).sum() <= 2e-12 + 1e-13
+
+
+def test_push_is_local_on_a_loose_tolerance():
+    """Two far-apart seeds on a long path: a loose tol leaves most of the path untouched (exactly 0)."""
+    n = 2000
+    A = sp.diags([np.ones(n - 1), np.ones(n - 1)], [-1, 1], format="csr")
+    res = ppr_solve(A, [0, n - 1], tol=1e-3, method="push")
+    assert res.error_bound <= 1e-3
+    assert np.count_nonzero(res.pi) < 100
+    exact = ppr_solve(A, [0, n - 1], tol=1e-13, method="gauss-seidel")
+    assert np.abs(res.pi - exact.pi).sum() <= res.error_bound
+
+
+def test_push_refuses_what_it_cannot_do():
+    with pytest.raises(ValueError, match="method='push' needs one restart vector and tol > 0"):
+        ppr_solve(star_pair(3).graph, [0], tol=0, method="push")
+    with pytest.raises(ValueError, match="2 restart vector"):
+        ppr_solve(star_pair(3).graph, np.ones((7, 2)), method="push")
 
 
 def test_gauss_seidel_refuses_what_it_cannot_do():
@@ -284,6 +311,20 @@ def test_certified_top_k_equals_the_exact_order(graph, data):
     else:  # only ties (within the tolerance) can block a certificate
         s = np.sort(exact)[::-1]
         assert np.any(np.abs(np.diff(s[: k + 1])) <= 1e-12)
+
+
+@given(graph=weighted_graphs(max_nodes=10), data=st.data())
+def test_top_k_margin_certifies_exact_gaps_beyond_it(graph, data):
+    n = graph.shape[0]
+    r = data.draw(restart_vectors(n))
+    k = data.draw(st.integers(1, n))
+    margin = data.draw(st.sampled_from([1e-6, 1e-3, 0.05]))
+    exact = np.sort(reference.ppr_linear_solve(graph, r, 0.5))[::-1]
+    res = ppr_top_k(graph, r, k, tol=1e-13, margin=margin)
+    if res.certified:
+        assert np.all(-np.diff(exact[: k + 1]) > margin)
+    if n > 1:  # one item has no gap to certify
+        assert not ppr_top_k(graph, r, k, margin=2.0).certified  # no gap of a distribution exceeds 2
 
 
 def test_top_k_bad_input():
