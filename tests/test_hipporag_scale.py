@@ -201,6 +201,17 @@ def test_thread_count_changes_nothing(musique_index):
             np.testing.assert_array_equal(a, b)
 
 
+def test_prefix_features_read_from_the_row_past_the_inline_ones(monkeypatch, musique_index):
+    """With one inline feature per posting entry the count reads the rest from the row: same result."""
+    from pathfinding.hipporag import neighbours
+
+    E = musique_index.node_embeddings
+    want = cosine_neighbours_allpairs(E, tau=0.8)
+    monkeypatch.setattr(neighbours, "_INLINE", 1)
+    got = cosine_neighbours_prefix(E, tau=0.8)
+    assert want.nnz > 1000 and (want != got).nnz == 0
+
+
 @pytest.mark.parametrize("threads", [0, 1.5])
 def test_prefix_rejects_a_bad_thread_count(threads):
     with pytest.raises((ValueError, TypeError), match="threads"):

@@ -31,16 +31,19 @@ order. Call a row's *prefix* its first q entries and its *rest* the others.
   one-feature prefixes (else all shared features sit in one row's rest), hence in both prefixes,
   and it is the first feature of x's prefix whose posting list holds y.
 
-The search (:func:`_join_rows`) indexes every row's prefix by feature (posting lists of rows).
-Each row x scans the lists of its prefix features, rarest first, for rows y > x: the first list
-that holds y applies the positional filter, later ones count shared features. A pair left by both
-filters gets its exact cosine: x is scattered into a dense vector and y's entries are summed in
-ascending feature order, the order of the all-pairs product, so values equal the reference's (to one
-ulp where scipy fuses a multiply-add). On the synthetic corpus at 40,000 passages (213k phrases)
-the scan visits about 600 million posting entries and checks 3.9 million pairs for 82 thousand
-found (:func:`candidate_pairs` counts the checked pairs; these counts were measured once, not
-pinned); either filter alone leaves 35 to 53 million. The posting lists of common n-grams still
-make the scan grow about quadratically with the node count (:mod:`pathfinding.hipporag.scale`).
+The search (:func:`_join_rows`) indexes every row's one-feature prefix by feature (posting lists
+of rows, each entry carrying the row's value, the norm after it, its level and its prefix features
+from there on). Each row x scans the lists of its one-feature prefix, rarest first, for rows y > x:
+the first list that holds y gives g and applies the positional filter; a pair it keeps counts its
+shared prefix features from g on (the earlier entries share none) against x's marked prefix. A
+pair left by both filters gets its exact cosine: x is scattered into a dense vector and y's entries
+are summed in ascending feature order, the order of the all-pairs product, so values equal the
+reference's (to one ulp where scipy fuses a multiply-add). On the synthetic corpus at 40,000
+passages (213k phrases) the scan visits 138 million posting entries, 52 million pairs pass the
+positional filter, 3.8 million the count and 82 thousand reach tau (:func:`candidate_pairs` counts
+the checked pairs; these counts were measured once, not pinned). Both lists and pairs still grow
+about quadratically with the node count, through the common n-grams of recurring words ("institute
+of technology", month names; :mod:`pathfinding.hipporag.scale`).
 
 Blocks of rows are searched on ``threads`` threads (the kernel releases the GIL); the blocks are
 fixed and their results joined in order, so the result does not depend on the thread count.
@@ -78,6 +81,8 @@ __all__ = ["NearestRows", "candidate_pairs", "cosine_neighbours_allpairs", "cosi
 
 _KEEP_SLACK = 1e-12
 """A pair is kept when its cosine is at least ``tau - _KEEP_SLACK`` (both implementations)."""
+_INLINE = 16
+"""Prefix features stored inline per posting entry (a longer rest is read from the row)."""
 _BOUND_SLACK = 1e-9
 """Extra room in the pruning bound for rounding in the norms (the bound must never cut a true pair)."""
 
@@ -220,20 +225,20 @@ def _grow(arr, cap):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def _join_rows(x_lo, x_hi, indptr, ranks, vals, after, plen, level, pptr, prow, pval, pafter,
-               Xp, Xi, Xd, bound, keep):  # pragma: no cover - compiled
+def _join_rows(x_lo, x_hi, indptr, ranks, vals, after, one, plen, level, pptr, prow, ppos, pval,
+               pafter, pleft, plevel, pranks, Xp, Xi, Xd, bound, keep):  # pragma: no cover - compiled
     """Pairs (x, y), x in [x_lo, x_hi) and y > x, that pass the filters and whose dot is >= ``keep``.
 
-    For each x, scan the posting list (rows y > x whose prefix holds the feature) of every feature
-    of x's prefix, rarest first. The first list that holds y gives the pair's first shared feature g
-    (module doc), where ``x_g y_g + |x after g| |y after g| < bound`` rules the pair out; later lists
-    count the prefix features the pair shares, which must reach the lower of the two rows' levels.
-    A pair left is checked exactly: x scattered into a dense vector, y's entries summed in ascending
-    feature order (the order of the all-pairs product).
+    Posting list of feature f: ``prow[pptr[f]:pptr[f + 1]]``, rows ascending, for the entries in a
+    one-feature prefix; per entry its position ``ppos`` in the rank-sorted row, value ``pval``, norm
+    after it ``pafter``, the row's level ``plevel``, the count ``pleft`` of the row's prefix entries
+    after it and the first ``_INLINE`` of those (from this entry on) in ``pranks``.
     """
     n = plen.size
-    state = np.zeros(n, dtype=np.uint8)  # 0 unseen, 255 ruled out, else 1 + shared features (max 4)
+    seen = np.zeros(n, dtype=np.uint8)
     touched = np.empty(n, dtype=np.int64)
+    cand = np.empty(n, dtype=np.int64)
+    mark = np.zeros(pptr.size - 1, dtype=np.uint8)
     dense = np.zeros(pptr.size - 1)
     cap = 1024
     out_a = np.empty(cap, dtype=np.int64)
@@ -241,33 +246,50 @@ def _join_rows(x_lo, x_hi, indptr, ranks, vals, after, plen, level, pptr, prow, 
     out_v = np.empty(cap)
     m = 0
     for x in range(x_lo, x_hi):
-        nt = 0
         lo = indptr[x]
-        for k in range(lo, lo + plen[x]):
+        end = lo + plen[x]
+        lx = level[x]
+        for k in range(lo, end):
+            mark[ranks[k]] = 1
+        nt = 0
+        nc = 0
+        for k in range(lo, lo + one[x]):
             f = ranks[k]
             a, b = pptr[f], pptr[f + 1]
             s = a + np.searchsorted(prow[a:b], x, side="right")
             xv, xa = vals[k], after[k]
             for t in range(s, b):
                 y = prow[t]
-                c = state[y]
-                if c == 0:
-                    touched[nt] = y
-                    nt += 1
-                    state[y] = 2 if xv * pval[t] + xa * pafter[t] >= bound else 255
-                elif c < 4:
-                    state[y] = c + 1
-        if nt == 0:
+                if seen[y]:
+                    continue
+                seen[y] = 1
+                touched[nt] = y
+                nt += 1
+                if xv * pval[t] + xa * pafter[t] < bound:
+                    continue
+                need = min(lx, plevel[t])
+                if need > 1:
+                    c = 0
+                    if pleft[t] < pranks.shape[1]:
+                        for j in range(pleft[t] + 1):
+                            c += mark[pranks[t, j]]
+                    else:
+                        for j in range(ppos[t], ppos[t] + pleft[t] + 1):
+                            c += mark[ranks[j]]
+                    if c < need:
+                        continue
+                cand[nc] = y
+                nc += 1
+        for i in range(nt):
+            seen[touched[i]] = 0
+        for k in range(lo, end):
+            mark[ranks[k]] = 0
+        if nc == 0:
             continue
         for j in range(Xp[x], Xp[x + 1]):
             dense[Xi[j]] = Xd[j]
-        lx = level[x]
-        for i in range(nt):
-            y = touched[i]
-            c = state[y]
-            state[y] = 0
-            if c == 255 or c - 1 < min(lx, level[y]):
-                continue
+        for i in range(nc):
+            y = cand[i]
             acc = 0.0
             for j in range(Xp[y], Xp[y + 1]):
                 w = dense[Xi[j]]
@@ -304,14 +326,25 @@ def _join(X: sp.csr_array, bound: float, keep: float, *, threads: int, progress=
     level = np.where(three >= 0, 3, np.where(two >= 0, 2, 1)).astype(np.uint8)
     plen = np.where(three >= 0, three, np.where(two >= 0, two, np.maximum(one, 0)))
     after = _norms_after(X.indptr, vals)
+    one = np.maximum(one, 0)  # an all-zero row has no prefix and no pair
     row = np.repeat(np.arange(n), np.diff(X.indptr))
-    inside = np.flatnonzero(np.arange(vals.size) - X.indptr[row] < plen[row])
+    inside = np.flatnonzero(np.arange(vals.size) - X.indptr[row] < one[row])
     inside = inside[np.argsort(ranks[inside], kind="stable")]  # by feature, rows ascending within
     pptr = np.r_[0, np.cumsum(np.bincount(ranks[inside], minlength=d))].astype(np.int64)
-    prow, pval, pafter = row[inside].astype(np.int32), vals[inside], after[inside]
-    del row, inside
-    args = (X.indptr.astype(np.int64), ranks, vals, after, plen.astype(np.int64), level, pptr, prow, pval,
-            pafter, X.indptr, X.indices, X.data, float(bound), float(keep))
+    prow = row[inside].astype(np.int32)
+    # Per posting entry, the row's level and the entries left in its prefix after this one.
+    pleft = (plen[row[inside]] - 1 - (inside - X.indptr[row[inside]])).astype(np.int32)
+    plevel = level[row[inside]]
+    # The same rows' prefix features from this entry on, inline, so the count reads them in order.
+    pranks = np.full((inside.size, _INLINE), -1, dtype=np.int32)
+    for j in range(_INLINE):
+        ok = np.flatnonzero(pleft >= j)
+        pranks[ok, j] = ranks[inside[ok] + j]
+    del row
+    indptr = X.indptr.astype(np.int64)
+    args = (indptr, ranks.astype(np.int32), vals, after, one.astype(np.int64), plen.astype(np.int64), level,
+            pptr, prow, inside, vals[inside], after[inside], pleft, plevel, pranks,
+            indptr, X.indices, X.data, float(bound), float(keep))
     # Fixed row ranges (not one per thread), so the work units and their order do not depend on
     # the thread count; early rows have the longest lists (y > x), so the ranges are many and small.
     step = max(1, -(-n // 64))
