@@ -170,6 +170,7 @@ def test_measure_size_small_and_the_section_judges_targets():
     assert row["n_passages"] == 300 and row["n_nodes"] > 300 and row["n_synonymy_edges"] > 0
     assert 0 < row["build_s"] and 0 < row["query_ms"] and row["peak_rss_gb"] > 0.05
     assert row["link_ms"] > 0 and row["ppr_ms"] > 0 and 0 <= row["recall_at_5"] <= 1
+    assert row["threads"] >= 1 and row["load_avg_1m"] >= 0
     musique = {"exact_edges": 10, "found_edges": 10, "extra_edges": 0, "recall": 1.0, "same_graph": True,
                "r5_exact": 0.5, "r5_prefix": 0.5, "allpairs_s": 1.0, "prefix_s": 0.1}
     result = {"rows": [row], "musique": musique, "exponent": float("nan"), "sizes": [300], "seed": 0,
@@ -177,6 +178,7 @@ def test_measure_size_small_and_the_section_judges_targets():
                            "status": "PASS"}]}
     text = format_section(result)
     assert "| 300 |" in text and "| recall | >= 0.99 | 1 | PASS |" in text
+    assert f"load average when each size started: {row['load_avg_1m']:.1f}" in text
 
 
 @pytest.mark.slow
