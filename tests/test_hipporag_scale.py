@@ -170,6 +170,7 @@ def test_measure_size_small_and_the_section_judges_targets():
     assert row["n_passages"] == 300 and row["n_nodes"] > 300 and row["n_synonymy_edges"] > 0
     assert 0 < row["build_s"] and 0 < row["query_ms"] and row["peak_rss_gb"] > 0.05
     assert row["link_ms"] > 0 and row["ppr_ms"] > 0 and 0 <= row["recall_at_5"] <= 1
+    assert row["threads"] >= 1 and row["load_avg_1m"] >= 0
     musique = {"exact_edges": 10, "found_edges": 10, "extra_edges": 0, "recall": 1.0, "same_graph": True,
                "r5_exact": 0.5, "r5_prefix": 0.5, "allpairs_s": 1.0, "prefix_s": 0.1}
     result = {"rows": [row], "musique": musique, "exponent": float("nan"), "sizes": [300], "seed": 0,
@@ -177,6 +178,7 @@ def test_measure_size_small_and_the_section_judges_targets():
                            "status": "PASS"}]}
     text = format_section(result)
     assert "| 300 |" in text and "| recall | >= 0.99 | 1 | PASS |" in text
+    assert f"load average when each size started: {row['load_avg_1m']:.1f}" in text
 
 
 @pytest.mark.slow
@@ -190,11 +192,32 @@ def test_run_scale_tiny_end_to_end():
     assert status["recall of the exact tau=0.8 synonymy edges (MuSiQue)"] == "PASS"
 
 
-def test_small_candidate_budget_changes_nothing(musique_index):
-    E = musique_index.node_embeddings[:4000]
-    want = cosine_neighbours_prefix(E, tau=0.8)
-    got = cosine_neighbours_prefix(E, tau=0.8, budget=1000)
-    assert want.nnz > 100 and (want != got).nnz == 0
+def test_thread_count_changes_nothing(musique_index):
+    E = musique_index.node_embeddings
+    one = cosine_neighbours_prefix(E, tau=0.8, threads=1)
+    assert one.nnz > 1000
+    for threads in (2, 3):
+        got = cosine_neighbours_prefix(E, tau=0.8, threads=threads)
+        # Bit for bit: the same pairs, values and order whatever the thread count.
+        for a, b in ((one.indptr, got.indptr), (one.indices, got.indices), (one.data, got.data)):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_prefix_features_read_from_the_row_past_the_inline_ones(monkeypatch, musique_index):
+    """With one inline feature per posting entry the count reads the rest from the row: same result."""
+    from pathfinding.hipporag import neighbours
+
+    E = musique_index.node_embeddings
+    want = cosine_neighbours_allpairs(E, tau=0.8)
+    monkeypatch.setattr(neighbours, "_INLINE", 1)
+    got = cosine_neighbours_prefix(E, tau=0.8)
+    assert want.nnz > 1000 and (want != got).nnz == 0
+
+
+@pytest.mark.parametrize("threads", [0, 1.5])
+def test_prefix_rejects_a_bad_thread_count(threads):
+    with pytest.raises((ValueError, TypeError), match="threads"):
+        cosine_neighbours_prefix(sp.csr_array(np.eye(3)), threads=threads)
 
 
 @pytest.mark.slow  # two fresh interpreters: about 9 s on the shared machine

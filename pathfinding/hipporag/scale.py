@@ -14,7 +14,9 @@ is counted. Per size it records:
   replaced), so linking goes through the encoder and the nearest-node search, not an exact hit;
 * ``link_ms``, ``ppr_ms``, ``scores_ms``: medians of the three parts of a misspelt query, and
   ``link_scan_ms`` what linking by a product with every node (the code before this module) costs;
-* ``recall_at_5`` on the corpus' own two-hop questions (a sanity check, not a claim).
+* ``recall_at_5`` on the corpus' own two-hop questions (a sanity check, not a claim);
+* ``threads`` (numba's, used by the synonymy search) and ``load_avg_1m``, the machine's 1-minute
+  load average when the size started (other work competing for the cores).
 
 On the vendored MuSiQue index it also measures the recall of the exact tau = 0.8 synonymy edge set
 (the all-pairs product) by the prefix-filtered one, and R@5 with either edge set.
@@ -30,11 +32,13 @@ import concurrent.futures as cf
 import dataclasses
 import json
 import multiprocessing
+import os
 import re
 import resource
 import sys
 import time
 
+import numba
 import numpy as np
 
 from pathfinding._validation import check_int
@@ -92,6 +96,7 @@ def measure_size(n_passages: int, *, rng: int = 0, n_queries: int = 100, memory_
     from pathfinding.ranking import passage_scores
 
     n_passages = check_int("n_passages", n_passages, low=2)
+    load_avg = os.getloadavg()[0]  # other work on the machine when this size starts
     if memory_limit_gb is not None:
         # A runaway build must fail with MemoryError here, not wake the machine's OOM killer.
         limit = int(memory_limit_gb * 2**30)
@@ -164,6 +169,8 @@ def measure_size(n_passages: int, *, rng: int = 0, n_queries: int = 100, memory_
         "query_misspelt_ms": 1000 * float(np.median(times_miss)),
         **{f"{k}_ms": 1000 * float(np.median(v)) for k, v in parts.items()},
         "n_queries": len(times),
+        "threads": int(numba.config.NUMBA_NUM_THREADS),
+        "load_avg_1m": load_avg,
         "recall_at_5": float(np.mean(hits)) if hits else float("nan"),
     }
 
@@ -337,9 +344,14 @@ def format_section(result: dict) -> str:
         lines.append(f"| {f['n_passages']:,} | the build process was killed after "
                      f"{f['seconds_until_killed']:.0f} s (out of memory?) | | | | | | | | | |")
     m = result["musique"]
+    load = ", ".join(f"{r['load_avg_1m']:.1f}" for r in result["rows"] if "load_avg_1m" in r)
+    threads = sorted({r["threads"] for r in result["rows"] if "threads" in r})
     lines += [
         "",
         f"Fitted exponent of build time vs passages: {result['exponent']:.2f}.",
+        *([f"The synonymy search ran on {'/'.join(map(str, threads))} threads; the machine's 1-minute load "
+           f"average when each size started: {load} (2 cores; above about 1, other work competed)."]
+          if load else []),
         "",
         f"MuSiQue (vendored, tau = 0.8): the all-pairs product finds {m['exact_edges']:,} directed "
         f"synonymy pairs in {m['allpairs_s']:.1f} s, the prefix filter finds {m['found_edges']:,} of them "
