@@ -10,7 +10,7 @@ Steps, as in HippoRAG v1 (``src/create_graph.py`` of the release), each a functi
 3. *synonymy edges* join phrases whose encoder cosine is at least ``tau`` (weight = the cosine),
    with at most ``max_synonyms`` neighbours per node; as in v1, phrases with fewer than three
    letters or digits get none (:func:`prepare_encoder`, :func:`encode_phrases`,
-   :func:`similar_pairs`, :func:`synonymy_edges`);
+   :func:`similar_pairs`, :func:`~pathfinding.hipporag.neighbours.synonymy_edges`);
 4. ``P[i, j]`` is the number of distinct triples of passage j that mention node i as subject or
    object (v1's docs-to-facts x facts-to-phrases product). The passages' ``extracted_entities``
    are *not* counted: v1 builds nodes and P from triples only, and so do we, which is what makes
@@ -41,6 +41,7 @@ import scipy.sparse as sp
 from pathfinding._validation import check_float, check_int
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.encoder import CharNgramEncoder
+from pathfinding.hipporag.neighbours import synonymy_edges
 from pathfinding.ppr import PPRGraph, prepare_graph
 from pathfinding.specificity import node_specificity
 
@@ -183,6 +184,7 @@ class HippoIndex:
     phrases : list of str
         Node id -> normalised phrase (sorted, so ids do not depend on triple order).
     phrase_ids : dict of str to int
+        Phrase -> node id (built on first use, then kept).
     relation_graph : scipy.sparse.csr_array, shape (n_nodes, n_nodes)
         Symmetric; weight = number of triples linking the pair.
     synonymy_graph : scipy.sparse.csr_array, shape (n_nodes, n_nodes)
@@ -209,7 +211,6 @@ class HippoIndex:
     """
 
     phrases: list[str]
-    phrase_ids: dict[str, int]
     relation_graph: sp.csr_array
     synonymy_graph: sp.csr_array
     mentions: sp.csr_array
@@ -224,6 +225,14 @@ class HippoIndex:
     settings: dict = field(default_factory=dict)
     _prepared: dict = field(default_factory=dict, repr=False)
     _embeddings_T: object = field(default=None, repr=False)
+    _phrase_ids: dict | None = field(default=None, repr=False)
+
+    @property
+    def phrase_ids(self) -> dict[str, int]:
+        """Phrase -> node id, built on first use (an update need not pay for a lookup it never uses)."""
+        if self._phrase_ids is None:
+            self._phrase_ids = dict(zip(self.phrases, range(len(self.phrases)), strict=True))
+        return self._phrase_ids
 
     @property
     def n_nodes(self) -> int:
@@ -397,24 +406,10 @@ def similar_pairs(E, eligible: np.ndarray, *, tau: float) -> sp.csr_array:
     return sp.csr_array(C.maximum(C.T))
 
 
-def synonymy_edges(pairs: sp.csr_array, R: sp.csr_array, *, max_synonyms: int) -> sp.csr_array:
-    """Step 3d: keep each node's ``max_synonyms`` best pairs, symmetrise, drop pairs with a relation edge.
-
-    Ties at the cap go to the lower node id, as in :func:`cosine_neighbours`.
-    """
-    n = pairs.shape[0]
-    C = sp.coo_array(pairs)
-    r, c, v = C.row.astype(np.int64), C.col.astype(np.int64), C.data
-    order = np.lexsort((c, -v, r))
-    r, c, v = r[order], c[order], v[order]
-    keep = (np.arange(r.size) - np.searchsorted(r, r, side="left")) < max_synonyms
-    S = sp.csr_array((v[keep], (r[keep], c[keep])), shape=(n, n))
-    S = S.maximum(S.T)
-    # A pair already linked by a triple keeps its relation count only.
-    S = sp.csr_array(S - S.multiply(R > 0))
-    S.eliminate_zeros()
-    S.sort_indices()
-    return S
+def _undirected_edges(A: sp.csr_array) -> int:
+    """Edges of a symmetric matrix, each pair once: the strict upper triangle's entries."""
+    off_diagonal = A.nnz - int(np.count_nonzero(A.diagonal()))
+    return off_diagonal // 2
 
 
 def triple_counts(triples) -> tuple[int, int]:
@@ -440,15 +435,14 @@ def assemble_index(
         n_triples=sum(map(len, triples)) + int(np.sum(dropped)),
         n_unique_triples=n_unique,
         n_nodes=n,
-        n_relation_edges=int(sp.triu(R, k=1).nnz),
-        n_synonymy_edges=int(sp.triu(S, k=1).nnz),
+        n_relation_edges=_undirected_edges(R),
+        n_synonymy_edges=_undirected_edges(S),
         triples_empty_phrase=int(np.sum(dropped)),
         triples_self_loop=n_self,
-        passages_without_nodes=int(np.sum(np.diff(sp.csc_array(P).indptr) == 0)),
+        passages_without_nodes=int(np.sum(np.bincount(P.indices, minlength=P.shape[1]) == 0)),
     )
     return HippoIndex(
         phrases=list(phrases),
-        phrase_ids=dict(zip(phrases, range(n), strict=True)),
         relation_graph=R,
         synonymy_graph=S,
         mentions=P,

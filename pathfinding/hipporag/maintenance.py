@@ -214,6 +214,10 @@ def _remap(M, row_map: np.ndarray, col_map: np.ndarray, shape) -> sp.csr_array:
     return out
 
 
+_FEW = 64
+"""Up to this many new phrases are inserted into the sorted list one by one; more are merged by a sort."""
+
+
 def _increasing(a: np.ndarray) -> bool:
     """True when ``a`` keeps every item (no -1) and keeps their order."""
     return bool(a.size == 0 or (a[0] >= 0 and np.all(a[1:] > a[:-1])))
@@ -241,7 +245,12 @@ def _update(
         kept_phrases, kept_set = old.phrases, old.phrase_ids
     mentioned = {p for doc in new_triples for s, _, o in doc for p in (s, o)}
     added = sorted(p for p in mentioned if p not in kept_set)
-    phrases = sorted(kept_phrases + added)  # two sorted runs: a linear merge for Timsort
+    if gone.size or len(added) > _FEW:
+        phrases = sorted(kept_phrases + added)  # two sorted runs: a linear merge for Timsort
+    else:  # a few phrases into a sorted list: inserts, no sort
+        phrases = list(kept_phrases)
+        for a in added:
+            phrases.insert(bisect.bisect_left(phrases, a), a)
     if not phrases:
         raise InvalidValueError("no phrase nodes: every passage has no usable triple")
     n = len(phrases)
@@ -340,10 +349,40 @@ def _merge_rows(E_old, old_rows, old_pos, E_add, add_pos, n):
     pos = np.r_[old_pos, add_pos]
     perm = np.empty(n, dtype=np.int64)
     perm[pos] = np.arange(n)
+    pure_add = old_rows.size == E_old.shape[0] and _increasing(old_pos) and _increasing(add_pos)
+    if sp.issparse(E_old) and pure_add:
+        return _insert_rows(sp.csr_array(E_old), sp.csr_array(E_add), add_pos)
     if sp.issparse(E_old):
         stacked = sp.vstack([sp.csr_array(E_old)[old_rows], sp.csr_array(E_add)], format="csr")
         return sp.csr_array(stacked[perm])
     return np.concatenate([np.asarray(E_old)[old_rows], np.asarray(E_add)])[perm]
+
+
+def _insert_rows(A: sp.csr_array, B: sp.csr_array, at: np.ndarray) -> sp.csr_array:
+    """Every row of ``A`` in order, with the rows of ``B`` placed at rows ``at`` (increasing) of the result.
+
+    A pure add: the old rows move as contiguous blocks (one copy per added row), not row by row.
+    """
+    n = A.shape[0] + B.shape[0]
+    cut = at - np.arange(at.size)  # old rows before each added row
+    edges = np.r_[0, cut, A.shape[0]]
+    data, indices = [], []
+    for i in range(at.size + 1):
+        lo, hi = A.indptr[edges[i]], A.indptr[edges[i + 1]]
+        data.append(A.data[lo:hi])
+        indices.append(A.indices[lo:hi])
+        if i < at.size:
+            data.append(B.data[B.indptr[i] : B.indptr[i + 1]])
+            indices.append(B.indices[B.indptr[i] : B.indptr[i + 1]])
+    lengths = np.zeros(n, dtype=np.int64)
+    lengths[np.setdiff1d(np.arange(n), at, assume_unique=True)] = np.diff(A.indptr)
+    lengths[at] = np.diff(B.indptr)
+    indptr = np.r_[0, np.cumsum(lengths)]
+    return sp.csr_array((np.concatenate(data), np.concatenate(indices), indptr), shape=(n, A.shape[1]))
+
+
+_DENSE_BLOCK = 8
+"""New rows compared with every node per dense block: one pass over E per block of this many."""
 
 
 def _new_pairs(E, rows: np.ndarray, phrases: list[str], tau: float) -> sp.csr_array:
@@ -358,16 +397,23 @@ def _new_pairs(E, rows: np.ndarray, phrases: list[str], tau: float) -> sp.csr_ar
         return sp.csr_array((n, n))
     if sp.issparse(E):
         E = sp.csr_array(E)
-        # E @ E[rows].T, not E[rows] @ E.T: the big operand stays CSR, no transposed copy of it.
-        S = sp.coo_array(E @ sp.csr_array(E[rows].T))
-        c, r, v = S.row, S.col, S.data
-        ok = v >= tau - 1e-12
+        # E @ (a few new rows, dense): one pass over E's entries per block, no transposed copy of E.
+        # Each sum runs over E's row in column order; the new row's zeros add exact +0.0 terms.
+        parts = []
+        for lo in range(0, rows.size, _DENSE_BLOCK):
+            block = rows[lo : lo + _DENSE_BLOCK]
+            D = E @ E[block].T.toarray()
+            c, j = np.nonzero(D >= tau - 1e-12)
+            parts.append((c, block[j], D[c, j]))
+        c, r, v = (np.concatenate(x) for x in zip(*parts, strict=True))
+        ok = np.ones(r.size, dtype=bool)
     else:
         S = np.asarray(E)[rows] @ np.asarray(E).T
         r, c = np.nonzero(S >= tau)
         v = S[r, c]
         ok = np.ones(r.size, dtype=bool)
-    r = rows[r]
+    if not sp.issparse(E):
+        r = rows[r]
     ok &= r != c
     cand = np.unique(c[ok])  # eligibility of the few candidate columns, not of every phrase
     eligible = np.zeros(n, dtype=bool)

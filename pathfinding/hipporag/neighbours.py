@@ -56,6 +56,9 @@ thresholds. The filter is numpy plus a few small loops compiled with numba. They
 the only code that calls them, and not in :mod:`pathfinding._kernels` (which holds the walk's
 kernels and would pass the package's 600-line limit with them).
 
+The edge rule applied to the pairs found (a cap per node, symmetry, no synonymy edge where a
+relation edge is) is :func:`synonymy_edges`, here beside the search.
+
 References
 ----------
 .. [1] R. J. Bayardo, Y. Ma, R. Srikant. "Scaling up all pairs similarity search." WWW 2007.
@@ -77,7 +80,13 @@ from numba import njit
 
 from pathfinding._validation import check_float, check_int
 
-__all__ = ["NearestRows", "candidate_pairs", "cosine_neighbours_allpairs", "cosine_neighbours_prefix"]
+__all__ = [
+    "NearestRows",
+    "candidate_pairs",
+    "cosine_neighbours_allpairs",
+    "cosine_neighbours_prefix",
+    "synonymy_edges",
+]
 
 _KEEP_SLACK = 1e-12
 """A pair is kept when its cosine is at least ``tau - _KEEP_SLACK`` (both implementations)."""
@@ -533,3 +542,31 @@ class NearestRows:
             if best_r.size == k and best_v[-1] > tail[m] + _BOUND_SLACK:
                 break
         return best_r, best_v
+
+
+def synonymy_edges(pairs: sp.csr_array, R: sp.csr_array, *, max_synonyms: int) -> sp.csr_array:
+    """Step 3d: keep each node's ``max_synonyms`` best pairs, symmetrise, drop pairs with a relation edge.
+
+    Ties at the cap go to the lower node id, as in
+    :func:`~pathfinding.hipporag.index.cosine_neighbours`.
+    """
+    n = pairs.shape[0]
+    C = sp.coo_array(pairs)
+    r, c, v = C.row.astype(np.int64), C.col.astype(np.int64), C.data
+    order = np.lexsort((c, -v, r))
+    r, c, v = r[order], c[order], v[order]
+    keep = (np.arange(r.size) - np.searchsorted(r, r, side="left")) < max_synonyms
+    S = sp.csr_array((v[keep], (r[keep], c[keep])), shape=(n, n))
+    S = sp.coo_array(S.maximum(S.T))
+    # A pair already linked by a triple keeps its relation count only: drop S's entries whose
+    # (row, column) key is among R's (CSR keys are sorted row-major, so a binary search finds them).
+    R = sp.csr_array(R)
+    R = R if R.has_sorted_indices else R.sorted_indices()
+    r_keys = np.repeat(np.arange(n, dtype=np.int64), np.diff(R.indptr)) * n + R.indices
+    s_keys = S.row.astype(np.int64) * n + S.col
+    at = np.searchsorted(r_keys, s_keys).clip(max=max(r_keys.size - 1, 0))
+    free = (r_keys[at] != s_keys) if r_keys.size else np.ones(s_keys.size, dtype=bool)
+    S = sp.csr_array((S.data[free], (S.row[free], S.col[free])), shape=(n, n))
+    S.eliminate_zeros()
+    S.sort_indices()
+    return S
