@@ -285,7 +285,7 @@ def _workloads() -> dict:
         "realtext_query_ms_p90": rt["query_ms_p90"],
         "realtext_query_ms_median_lower": rt["query_ms_median_lower"],
         "realtext_n_queries": rt["n_queries"],
-        "index_add": benchmark_add(trials=3),
+        "index_add": benchmark_add(trials=5),
     }
 
 

@@ -231,7 +231,7 @@ def _update(
     refit = refit and hasattr(old.encoder, "fit")  # an encoder with nothing to fit is always fixed
     settings = {**old.settings, "fit_encoder": refit}
     gone = np.setdiff1d(np.arange(old.n_passages), keep)
-    kept_triples = [old.triples[j] for j in keep.tolist()]
+    kept_triples = [old.triples[j] for j in keep.tolist()] if gone.size else list(old.triples)
     triples = kept_triples + list(new_triples)
 
     # Old nodes survive if a kept passage still mentions them (every phrase of a triple is in P).
@@ -242,9 +242,12 @@ def _update(
         kept_set = set(kept_phrases)
     else:  # a pure add keeps every node: no scan of P or of the phrase list
         alive = np.arange(old.n_nodes)
-        kept_phrases, kept_set = old.phrases, old.phrase_ids
+        kept_phrases = old.phrases
     mentioned = {p for doc in new_triples for s, _, o in doc for p in (s, o)}
-    added = sorted(p for p in mentioned if p not in kept_set)
+    if gone.size:
+        added = sorted(p for p in mentioned if p not in kept_set)
+    else:
+        added = sorted(p for p in mentioned if _old_id(old, p) < 0)
     if gone.size or len(added) > _FEW:
         phrases = sorted(kept_phrases + added)  # two sorted runs: a linear merge for Timsort
     else:  # a few phrases into a sorted list: inserts, no sort
@@ -307,7 +310,10 @@ def _update(
             pairs = sp.csr_array((n, n))
     counts = _added_counts(old, R_old, new_triples) if not gone.size else None
     dropped = np.r_[old.dropped[keep], np.asarray(new_dropped, dtype=np.int64)]
-    texts = [old.passages[j] for j in keep.tolist()] + list(new_texts) if old.passages or new_texts else []
+    texts = []
+    if old.passages or new_texts:  # an index built without texts keeps none
+        texts = [old.passages[j] for j in keep.tolist()] if gone.size else list(old.passages)
+        texts += list(new_texts)
     return assemble_index(
         phrases=phrases,
         triples=triples,
@@ -330,9 +336,9 @@ def _added_counts(old: HippoIndex, R_old, new_triples):
     edge (or it is a self-loop, which has no edge); only then are the old triples scanned.
     """
     new = set().union(*new_triples) if new_triples else set()
-    ids = old.phrase_ids
     for s, _, o in new:
-        if s == o or (s in ids and o in ids and R_old[ids[s], ids[o]] > 0):
+        i, j = _old_id(old, s), _old_id(old, o)
+        if s == o or (i >= 0 and j >= 0 and R_old[i, j] > 0):
             return None  # assemble_index counts from scratch
     n_self = sum(s == o for doc in new_triples for s, _, o in doc)
     return old.stats.n_unique_triples + len(new), old.stats.triples_self_loop + n_self
@@ -340,8 +346,18 @@ def _added_counts(old: HippoIndex, R_old, new_triples):
 
 def _phrases_of(old: HippoIndex, triples) -> list[int]:
     """Old node ids of the phrases that ``triples`` mention."""
-    ids = old.phrase_ids
-    return [ids[p] for p in {p for doc in triples for s, _, o in doc for p in (s, o)} if p in ids]
+    found = (_old_id(old, p) for p in {p for doc in triples for s, _, o in doc for p in (s, o)})
+    return [i for i in found if i >= 0]
+
+
+def _old_id(old: HippoIndex, phrase: str) -> int:
+    """Node id of ``phrase`` in ``old`` (-1 if absent), by bisection of the sorted phrase list.
+
+    An update touches a few phrases: bisection spares it building the whole ``phrase_ids`` dict.
+    """
+    i = bisect.bisect_left(old.phrases, phrase)
+    return i if i < len(old.phrases) and old.phrases[i] == phrase else -1
+
 
 
 def _merge_rows(E_old, old_rows, old_pos, E_add, add_pos, n):
