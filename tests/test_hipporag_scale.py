@@ -170,6 +170,7 @@ def test_measure_size_small_and_the_section_judges_targets():
     assert row["n_passages"] == 300 and row["n_nodes"] > 300 and row["n_synonymy_edges"] > 0
     assert 0 < row["build_s"] and 0 < row["query_ms"] and row["peak_rss_gb"] > 0.05
     assert row["link_ms"] > 0 and row["seeds_ms"] > 0 and row["bm25_ms"] > 0 and row["walk_ms"] > 0
+    assert 0 < row["add_s"] < row["build_s"]
     assert 0 <= row["recall_at_5"] <= 1
     assert row["threads"] >= 1 and row["load_avg_1m"] >= 0
     musique = {"exact_edges": 10, "found_edges": 10, "extra_edges": 0, "recall": 1.0, "same_graph": True,
