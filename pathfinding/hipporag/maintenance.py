@@ -235,18 +235,16 @@ def _update(
     triples = kept_triples + list(new_triples)
 
     # Old nodes survive if a kept passage still mentions them (every phrase of a triple is in P).
+    mentioned = {p for doc in new_triples for s, _, o in doc for p in (s, o)}
     if gone.size:
         P_kept_old = sp.csc_array(old.mentions)[:, keep]
         alive = np.flatnonzero(np.diff(sp.csr_array(P_kept_old).indptr) > 0)
         kept_phrases = [old.phrases[i] for i in alive.tolist()]
         kept_set = set(kept_phrases)
+        added = sorted(p for p in mentioned if p not in kept_set)
     else:  # a pure add keeps every node: no scan of P or of the phrase list
         alive = np.arange(old.n_nodes)
         kept_phrases = old.phrases
-    mentioned = {p for doc in new_triples for s, _, o in doc for p in (s, o)}
-    if gone.size:
-        added = sorted(p for p in mentioned if p not in kept_set)
-    else:
         added = sorted(p for p in mentioned if _old_id(old, p) < 0)
     if gone.size or len(added) > _FEW:
         phrases = sorted(kept_phrases + added)  # two sorted runs: a linear merge for Timsort
