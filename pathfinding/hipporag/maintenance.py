@@ -360,12 +360,12 @@ def _old_id(old: HippoIndex, phrase: str) -> int:
 
 def _merge_rows(E_old, old_rows, old_pos, E_add, add_pos, n):
     """Rows ``E_old[old_rows]`` and ``E_add`` put at rows ``old_pos`` and ``add_pos`` of an n-row matrix."""
-    pos = np.r_[old_pos, add_pos]
-    perm = np.empty(n, dtype=np.int64)
-    perm[pos] = np.arange(n)
     pure_add = old_rows.size == E_old.shape[0] and _increasing(old_pos) and _increasing(add_pos)
     if sp.issparse(E_old) and pure_add:
         return _insert_rows(sp.csr_array(E_old), sp.csr_array(E_add), add_pos)
+    pos = np.r_[old_pos, add_pos]
+    perm = np.empty(n, dtype=np.int64)
+    perm[pos] = np.arange(n)
     if sp.issparse(E_old):
         stacked = sp.vstack([sp.csr_array(E_old)[old_rows], sp.csr_array(E_add)], format="csr")
         return sp.csr_array(stacked[perm])
@@ -425,9 +425,8 @@ def _new_pairs(E, rows: np.ndarray, phrases: list[str], tau: float) -> sp.csr_ar
         S = np.asarray(E)[rows] @ np.asarray(E).T
         r, c = np.nonzero(S >= tau)
         v = S[r, c]
-        ok = np.ones(r.size, dtype=bool)
-    if not sp.issparse(E):
         r = rows[r]
+        ok = np.ones(r.size, dtype=bool)
     ok &= r != c
     cand = np.unique(c[ok])  # eligibility of the few candidate columns, not of every phrase
     eligible = np.zeros(n, dtype=bool)
