@@ -373,8 +373,7 @@ def binned_layout(indptr, indices, weights, with_weights, max_width, max_edges):
 
 @njit(cache=True)
 def _power_bin(
-    b, bin_rows, indptr, indices, weights, src, dst, bin_weights, binned, unit, x, pi, pi_next, x_next,
-    inv_out, beta, track, part,
+    b, bin_rows, indptr, src, dst, bin_weights, unit, x, pi, pi_next, x_next, inv_out, beta, track, part,
 ):
     """One bin of rows of one power iteration; writes its rows of pi_next/x_next and its two partial sums.
 
@@ -387,28 +386,8 @@ def _power_bin(
     # iteration than ppr_power's (ER graph, 10^6 edges, one thread) -- a cap on any threaded gain.
     lo = np.uint64(bin_rows[b])
     hi = np.uint64(bin_rows[b + 1])
-    one = np.uint64(1)
     d = 0.0
     lost = 0.0
-    if not binned:  # one fused pass over the rows, as in ppr_power
-        for i in range(lo, hi):
-            s = 0.0
-            if unit:
-                for k in range(indptr[i], indptr[i + one]):
-                    s += x[indices[k]]
-            else:
-                for k in range(indptr[i], indptr[i + one]):
-                    s += weights[k] * x[indices[k]]
-            p = beta * s
-            if track:
-                d += abs(p - pi[i])
-            pi_next[i] = p
-            x_next[i] = p * inv_out[i]
-            if inv_out[i] == 0.0:
-                lost += p
-        part[b, 0] = d
-        part[b, 1] = lost
-        return
     for i in range(lo, hi):
         pi_next[i] = 0.0
     if unit:
@@ -465,14 +444,13 @@ def _power_restart(pi, pi_next, x_next, inv_out, r_idx, r_val, alpha, beta, lost
 
 @njit(cache=True)
 def ppr_power_bins(
-    bin_rows, indptr, indices, weights, src, dst, bin_weights, binned, unit, inv_out, r_idx, r_val, alpha,
-    tol_delta, max_iter,
+    bin_rows, indptr, src, dst, bin_weights, unit, inv_out, r_idx, r_val, alpha, tol_delta, max_iter,
 ):
     """:func:`ppr_power` computed bin by bin (rows ``bin_rows[b]:bin_rows[b + 1]``), on one thread.
 
-    With ``binned`` the bins come from :func:`binned_layout` (``src``/``dst``/``bin_weights``);
-    otherwise each bin pulls its rows from the CSR. Same iterate as :func:`ppr_power` up to the order
-    in which the per-bin L1 change and dangling mass are added; bitwise the same as
+    The bins come from :func:`binned_layout` (``src``/``dst``/``bin_weights``; ``indptr`` gives each
+    bin's edge range). Same iterate as :func:`ppr_power` up to the order in which the per-bin L1
+    change and dangling mass are added; bitwise the same as
     :func:`ppr_power_bins_parallel` on the same bins, whatever its thread count.
     """
     beta = 1.0 - alpha
@@ -487,8 +465,8 @@ def ppr_power_bins(
     while it < max_iter:
         for b in range(nb):
             _power_bin(
-                b, bin_rows, indptr, indices, weights, src, dst, bin_weights, binned, unit, x, pi, pi_next,
-                x_next, inv_out, beta, track, part,
+                b, bin_rows, indptr, src, dst, bin_weights, unit, x, pi, pi_next, x_next, inv_out, beta,
+                track, part,
             )
         delta = 0.0
         lost_next = 0.0
@@ -511,8 +489,7 @@ def ppr_power_bins(
 
 @njit(cache=True, parallel=True)
 def ppr_power_bins_parallel(
-    bin_rows, indptr, indices, weights, src, dst, bin_weights, binned, unit, inv_out, r_idx, r_val, alpha,
-    tol_delta, max_iter,
+    bin_rows, indptr, src, dst, bin_weights, unit, inv_out, r_idx, r_val, alpha, tol_delta, max_iter,
 ):
     """:func:`ppr_power_bins` with the bins of each iteration spread over numba's threads.
 
@@ -531,8 +508,8 @@ def ppr_power_bins_parallel(
     while it < max_iter:
         for b in prange(nb):
             _power_bin(
-                b, bin_rows, indptr, indices, weights, src, dst, bin_weights, binned, unit, x, pi, pi_next,
-                x_next, inv_out, beta, track, part,
+                b, bin_rows, indptr, src, dst, bin_weights, unit, x, pi, pi_next, x_next, inv_out, beta,
+                track, part,
             )
         delta = 0.0
         lost_next = 0.0

@@ -7,7 +7,6 @@ the choice of kernel is the only logic here.
 from __future__ import annotations
 
 import numba
-import numpy as np
 
 from pathfinding import _kernels
 from pathfinding._validation import check_int
@@ -32,18 +31,13 @@ def check_threads(threads, method: str, n_vectors: int) -> int:
 
 
 def power_single(g, r_idx, r_val, alpha, tol_delta, max_iter, threads: int):
-    """One restart vector by power iteration: row-wise pull, or bin by bin (binned layout or threads)."""
+    """One restart vector by power iteration: row-wise pull, or bin by bin (the binned layout, and always
+    with threads: :meth:`PPRGraph.bins` builds it on first use)."""
     if threads == 1 and g.bin_rows is None:
         args = (g.indptr, g.indices, g.weights, g.unit, g.inv_out)
         return _kernels.ppr_power(*args, r_idx, r_val, alpha, tol_delta, max_iter)
-    if g.bin_rows is None:
-        # 64 row blocks of equal edge count, fixed whatever the thread count (same sums for any count)
-        cuts = np.searchsorted(g.indptr, np.linspace(0, g.n_edges, 65)[1:-1], side="right").clip(0, g.n_nodes)
-        bin_rows = np.unique(np.concatenate([[0], cuts, [g.n_nodes]])).astype(np.int64)
-        binned = (np.zeros(0, g.indices.dtype), np.zeros(0, np.uint16), np.zeros(0))
-    else:
-        bin_rows, binned = g.bin_rows, (g.bin_src, g.bin_dst, g.bin_weights)
-    args = (bin_rows, g.indptr, g.indices, g.weights, *binned, g.bin_rows is not None, g.unit, g.inv_out)
+    bin_rows, src, dst, bin_weights = g.bins()
+    args = (bin_rows, g.indptr, src, dst, bin_weights, g.unit, g.inv_out)
     if threads == 1:
         return _kernels.ppr_power_bins(*args, r_idx, r_val, alpha, tol_delta, max_iter)
     before = numba.get_num_threads()

@@ -99,6 +99,20 @@ class PPRGraph:
         out[self.order] = vectors
         return out
 
+    def bins(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(bin_rows, bin_src, bin_dst, bin_weights)``: the binned layout, built on first use if absent.
+
+        The threaded power iteration always runs bin by bin. On a graph prepared without the binned
+        layout (fewer than ``BINNED_AUTO_MIN_NODES`` nodes, or ``layout="csr"``) the first threaded
+        solve builds it here and keeps it: two threads pulling row blocks of the CSR measured
+        1.15-1.45x one thread on the 10^6-edge benchmark graphs, the binned bins 1.37-1.84x.
+        """
+        if self.bin_rows is not None:
+            return self.bin_rows, self.bin_src, self.bin_dst, self.bin_weights
+        if "bins" not in self._cache:
+            self._cache["bins"] = _binned_layout(self.indptr, self.indices, self.weights, self.unit)
+        return self._cache["bins"]
+
     @property
     def n_edges(self) -> int:
         """Number of stored (directed) edges."""
@@ -199,8 +213,7 @@ def prepare_graph(graph, *, reorder="auto", layout="auto") -> PPRGraph:
     np.divide(1.0, out_weight, out=inv_out, where=out_weight > 0)
     binned = {}
     if layout == "binned" or (layout == "auto" and n >= BINNED_AUTO_MIN_NODES):
-        cap = max(1, -(-len(indices) // 8))  # splits hub rows over several bins, for threads to share
-        arrays = _kernels.binned_layout(indptr, indices, np.asarray(weights, float), not unit, 1 << 16, cap)
+        arrays = _binned_layout(indptr, indices, weights, unit)
         binned = dict(zip(("bin_rows", "bin_src", "bin_dst", "bin_weights"), arrays, strict=True))
     return PPRGraph(
         n_nodes=n,
@@ -214,6 +227,13 @@ def prepare_graph(graph, *, reorder="auto", layout="auto") -> PPRGraph:
         component_ptr=component_ptr,
         **binned,
     )
+
+
+def _binned_layout(indptr, indices, weights, unit):
+    """Bins of at most 65,536 rows and, where whole rows allow, an eighth of the edges (so hub rows
+    spread over several bins, for threads to share)."""
+    cap = max(1, -(-len(indices) // 8))
+    return _kernels.binned_layout(indptr, indices, np.asarray(weights, float), not unit, 1 << 16, cap)
 
 
 _PREPARED: dict[int, tuple[weakref.ref, PPRGraph]] = {}

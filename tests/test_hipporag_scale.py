@@ -173,6 +173,8 @@ def test_measure_size_small_and_the_section_judges_targets():
     assert 0 < row["add_s"] < row["build_s"]
     assert 0 <= row["recall_at_5"] <= 1
     assert row["threads"] >= 1 and row["load_avg_1m"] >= 0
+    assert row["walk_edges"] > 2 * row["n_passages"] and 1 <= row["restart_passages"] <= 300
+    assert row["walk_sweeps"] >= 1
     musique = {"exact_edges": 10, "found_edges": 10, "extra_edges": 0, "recall": 1.0, "same_graph": True,
                "r5_exact": 0.5, "r5_prefix": 0.5, "allpairs_s": 1.0, "prefix_s": 0.1}
     result = {"rows": [row], "musique": musique, "exponent": float("nan"), "sizes": [300], "seed": 0,
@@ -181,6 +183,7 @@ def test_measure_size_small_and_the_section_judges_targets():
     text = format_section(result)
     assert "| 300 |" in text and "| recall | >= 0.99 | 1 | PASS |" in text
     assert f"load average when each size started: {row['load_avg_1m']:.1f}" in text
+    assert f"certifying the top 5 took a median of {row['walk_sweeps']:.0f} sweeps" in text
 
 
 @pytest.mark.slow

@@ -92,6 +92,20 @@ def test_large_graphs_get_the_binned_layout_by_default():
     assert prepare_graph(A, layout="csr").bin_rows is None
 
 
+def test_a_threaded_solve_on_a_csr_graph_builds_its_bins_once():
+    n = 1000
+    i = np.arange(n)
+    A = sp.csr_array((np.ones(2 * n), (np.r_[i, (i + 1) % n], np.r_[(i + 1) % n, i])), shape=(n, n))
+    g = prepare_graph(A, layout="csr")
+    one = ppr_solve(g, [0, 500], tol=0, max_iter=20).pi
+    assert g.bin_rows is None and "bins" not in g._cache  # one thread: the row-wise kernel
+    many = ppr_solve(g, [0, 500], tol=0, max_iter=20, threads=THREADS).pi
+    bins = g.bins()
+    assert g.bins()[0] is bins[0] and len(bins[0]) - 1 >= 8  # kept; an eighth of the edges at most per bin
+    np.testing.assert_array_equal(bins[0], prepare_graph(A, layout="binned").bin_rows)
+    np.testing.assert_allclose(many, one, rtol=0, atol=1e-15)
+
+
 def test_meet_node_toy_with_threads():
     from pathfinding.toy import meet_node_toy
 

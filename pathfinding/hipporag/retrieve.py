@@ -216,6 +216,15 @@ class HippoRetriever:
             w[nodes] = np.maximum(w[nodes], self.fact_weight * rel)
         return w
 
+    def hybrid_restart(self, question: str, weights: np.ndarray) -> np.ndarray:
+        """The restart over :meth:`graph_with_passages` (``passage_weight > 0``): ``1 - beta`` on the
+        seeds in proportion to ``weights`` (one per phrase node, after specificity, not all zero),
+        ``beta`` on the passages in proportion to their BM25 scores (``beta = 0`` when none scores)."""
+        bm = self.bm25.scores(question)
+        beta = self.passage_weight if bm.sum() > 0 else 0.0
+        bm = bm / bm.sum() if bm.sum() > 0 else bm
+        return np.concatenate([(1.0 - beta) * weights / weights.sum(), beta * bm])
+
     def node_scores(self, restart) -> np.ndarray:
         """Node scores for a restart vector over the phrase nodes: the walk or an ablation."""
         return NODE_SCORERS[self.scorer](self._graph, restart, restart_prob=self.restart_prob, tol=self.tol)
@@ -262,10 +271,7 @@ class HippoRetriever:
         if self.passage_weight == 0:
             scores = passage_scores(self.node_scores(w / w.sum()), self.index.mentions)
         else:
-            bm = self.bm25.scores(question)
-            beta = self.passage_weight if bm.sum() > 0 else 0.0
-            bm = bm / bm.sum() if bm.sum() > 0 else bm
-            restart = np.concatenate([(1.0 - beta) * w / w.sum(), beta * bm])
+            restart = self.hybrid_restart(question, w)
             g = self.graph_with_passages()
             # Sweep only until the top k passages and their order are certified, with a margin of
             # tol: then the walk run to tol (the fallback below) ranks them identically too. On the

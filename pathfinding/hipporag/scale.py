@@ -20,6 +20,10 @@ address space) is its own and no earlier size's garbage is counted. Per size it 
   BM25 scores (the hybrid restart), and the rest (the walk over phrase and passage nodes, stopped
   once the top k are certified, and the ranking); ``link_scan_ms`` is what linking by a product
   with every node (the code before this module) costs;
+* ``walk_edges`` (stored directed edges of the phrase + passage graph), ``restart_passages`` (median
+  passages with a share of the restart: those BM25 scores above zero) and ``walk_sweeps`` (median
+  Gauss-Seidel sweeps until the top 5 are certified): the walk costs about sweeps x one pass over
+  every edge, which is what the query target is up against;
 * ``recall_at_5`` on the corpus' own two-hop questions (a sanity check, not a claim);
 * ``threads`` (numba's, used by the synonymy search) and ``load_avg_1m``, the machine's 1-minute
   load average when the size started (other work competing for the cores).
@@ -116,6 +120,7 @@ def measure_size(n_passages: int, *, rng: int = 0, n_queries: int = 100, memory_
     from pathfinding.hipporag.query import link_entities
     from pathfinding.hipporag.retrieve import HippoRetriever
     from pathfinding.hipporag.synthetic import synthetic_corpus
+    from pathfinding.ppr import ppr_top_k
 
     n_passages = check_int("n_passages", n_passages, low=2)
     load_avg = os.getloadavg()[0]  # other work on the machine when this size starts
@@ -156,6 +161,9 @@ def measure_size(n_passages: int, *, rng: int = 0, n_queries: int = 100, memory_
     peak = _peak_rss_gb()
 
     ret = HippoRetriever(idx, extractor="capitalised")
+    walk_graph = ret.graph_with_passages()
+    passage_nodes = np.arange(idx.n_nodes, walk_graph.n_nodes)
+    sweeps, spread = [], []
     times, times_miss, hits = [], [], []
     parts = {"link": [], "link_scan": [], "seeds": [], "bm25": [], "walk": []}
     ET = idx.embeddings_T()
@@ -185,6 +193,15 @@ def measure_size(n_passages: int, *, rng: int = 0, n_queries: int = 100, memory_
         spent_parts = (t1 - t0, t2 - t1, t3 - t2, t4 - t3, max(total - (t4 - t2), 0.0))
         for key, dt in zip(parts, spent_parts, strict=True):
             parts[key].append(dt)
+        # What the walk has to do (untimed): how many passages the restart touches, and how many
+        # sweeps certify the top 5 -- the walk costs about sweeps x one sweep over every edge.
+        w = ret.seed_weights(q.question, miss) * idx.specificity
+        if w.any():
+            restart = ret.hybrid_restart(q.question, w)
+            spread.append(np.count_nonzero(restart[idx.n_nodes :]))
+            top = ppr_top_k(walk_graph, restart, 5, candidates=passage_nodes,
+                            restart_prob=ret.restart_prob, tol=ret.tol, margin=ret.tol)
+            sweeps.append(top.iterations)
     return {
         "n_passages": n_passages,
         "n_nodes": idx.n_nodes,
@@ -199,6 +216,9 @@ def measure_size(n_passages: int, *, rng: int = 0, n_queries: int = 100, memory_
         "query_ms": 1000 * float(np.median(times)),
         "query_misspelt_ms": 1000 * float(np.median(times_miss)),
         **{f"{k}_ms": 1000 * float(np.median(v)) for k, v in parts.items()},
+        "walk_edges": walk_graph.n_edges,
+        "restart_passages": float(np.median(spread)) if spread else float("nan"),
+        "walk_sweeps": float(np.median(sweeps)) if sweeps else float("nan"),
         "n_queries": len(times),
         "threads": int(numba.config.NUMBA_NUM_THREADS),
         "load_avg_1m": load_avg,
@@ -382,6 +402,7 @@ def format_section(result: dict) -> str:
     lines += [
         "",
         f"Fitted exponent of build time vs passages: {result['exponent']:.2f}.",
+        *_walk_lines(result["rows"]),
         *([f"The synonymy search ran on {'/'.join(map(str, threads))} threads; the machine's 1-minute load "
            f"average when each size started: {load} (2 cores; above about 1, other work competed)."]
           if load else []),
@@ -401,6 +422,20 @@ def format_section(result: dict) -> str:
         shown = "—" if v is None else (f"{v:.3g}" if isinstance(v, float) else str(v))
         lines.append(f"| {t['name']} | {t['target']} | {shown} | {t['status']} |")
     return "\n".join(lines) + "\n"
+
+
+def _walk_lines(rows) -> list[str]:
+    """What the largest size's walk had to do (rows measured before these fields existed: none)."""
+    r = max(rows, key=lambda r: r["n_passages"], default=None)
+    if r is None or "walk_sweeps" not in r:
+        return []
+    per_sweep = r["walk_ms"] / r["walk_sweeps"] if r["walk_sweeps"] > 0 else float("nan")
+    return [
+        f"The walk at {r['n_passages']:,} passages: {r['walk_edges']:,} stored edges (phrases and "
+        f"passages); the restart reaches a median of {r['restart_passages']:,.0f} passages (every one "
+        f"with a BM25 score above zero), and certifying the top 5 took a median of {r['walk_sweeps']:.0f} "
+        f"sweeps, about {per_sweep:.1f} ms each."
+    ]
 
 
 def main(argv=None) -> int:
