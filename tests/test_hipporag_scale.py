@@ -166,9 +166,10 @@ def test_fit_exponent_recovers_a_power_law():
 def test_measure_size_small_and_the_section_judges_targets():
     from pathfinding.hipporag.scale import TARGETS, format_section, measure_size
 
-    row = measure_size(300, n_queries=10)
+    row = measure_size(300, n_queries=10, builds_per_size=2)
     assert row["n_passages"] == 300 and row["n_nodes"] > 300 and row["n_synonymy_edges"] > 0
     assert 0 < row["build_s"] and 0 < row["query_ms"] and row["peak_rss_gb"] > 0.05
+    assert row["builds"] == 2 and row["build_s"] <= row["build_s_slowest"]
     assert row["link_ms"] > 0 and row["seeds_ms"] > 0 and row["bm25_ms"] > 0 and row["walk_ms"] > 0
     assert 0 < row["add_s"] < row["build_s"]
     assert 0 <= row["recall_at_5"] <= 1
@@ -182,6 +183,7 @@ def test_measure_size_small_and_the_section_judges_targets():
                            "status": "PASS"}]}
     text = format_section(result)
     assert "| 300 |" in text and "| recall | >= 0.99 | 1 | PASS |" in text
+    assert "the fastest of 2 builds per size" in text
     assert f"load average when each size started: {row['load_avg_1m']:.1f}" in text
     assert f"certifying the top 5 took a median of {row['walk_sweeps']:.0f} sweeps" in text
 
