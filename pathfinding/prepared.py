@@ -107,8 +107,9 @@ class PPRGraph:
         solve builds it here and keeps it. It replaced 64 row blocks of the CSR, which numba handed
         out one at a time: on the 10^6-edge benchmark graphs, in interleaved same-process runs (not
         a command in this repo), two threads on those blocks ran at about 0.4x the speed of the same
-        blocks under numba's default static schedule, and the bins on two threads were the fastest
-        threaded form on both graphs (62-65 ms against 83-98 ms for 30 iterations).
+        blocks under numba's default static schedule; in the two runs that timed both forms side by
+        side, the bins on two threads were the faster on both graphs (62-65 ms against 87-98 ms for
+        30 iterations).
         """
         if self.bin_rows is not None:
             return self.bin_rows, self.bin_src, self.bin_dst, self.bin_weights
