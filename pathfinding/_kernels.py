@@ -493,12 +493,16 @@ def ppr_power_bins(
 
 @njit(cache=True, parallel=True)
 def ppr_power_bins_parallel(
-    bin_rows, indptr, src, dst, bin_weights, unit, inv_out, r_idx, r_val, alpha, tol_delta, max_iter,
+    group_ptr, group_bins, bin_rows, indptr, src, dst, bin_weights, unit, inv_out, r_idx, r_val, alpha,
+    tol_delta, max_iter,
 ):
-    """:func:`ppr_power_bins` with the bins of each iteration spread over numba's threads.
+    """:func:`ppr_power_bins` with the bins dealt to threads once, for every iteration.
 
-    The text is :func:`ppr_power_bins` with ``prange`` for the bin loop; numba compiles it (and
-    starts its thread pool) on the first call only, so the single-threaded path never pays for it.
+    Thread t runs the bins ``group_bins[group_ptr[t]:group_ptr[t + 1]]`` (one group per thread,
+    :meth:`pathfinding.prepared.PPRGraph.thread_groups`), so a bin's rows of pi and x stay in one
+    core's cache from one iteration to the next. The text is otherwise :func:`ppr_power_bins`;
+    numba compiles it (and starts its thread pool) on the first call only, so the single-threaded
+    path never pays for it.
     """
     beta = 1.0 - alpha
     track = tol_delta >= 0.0
@@ -510,11 +514,12 @@ def ppr_power_bins_parallel(
     delta = np.nan
     it = 0
     while it < max_iter:
-        for b in prange(nb):
-            _power_bin(
-                b, bin_rows, indptr, src, dst, bin_weights, unit, x, pi, pi_next, x_next, inv_out, beta,
-                track, part,
-            )
+        for t in prange(group_ptr.shape[0] - 1):
+            for j in range(group_ptr[t], group_ptr[t + 1]):
+                _power_bin(
+                    group_bins[j], bin_rows, indptr, src, dst, bin_weights, unit, x, pi, pi_next, x_next,
+                    inv_out, beta, track, part,
+                )
         delta = 0.0
         lost_next = 0.0
         for b in range(nb):

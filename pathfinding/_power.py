@@ -42,9 +42,9 @@ def power_single(g, r_idx, r_val, alpha, tol_delta, max_iter, threads: int):
         return _kernels.ppr_power_bins(*args, r_idx, r_val, alpha, tol_delta, max_iter)
     before = numba.get_num_threads()
     numba.set_num_threads(threads)
-    chunk = numba.set_parallel_chunksize(1)  # hand out bins one at a time: hub bins are heavier
     try:
-        return _kernels.ppr_power_bins_parallel(*args, r_idx, r_val, alpha, tol_delta, max_iter)
+        return _kernels.ppr_power_bins_parallel(
+            *g.thread_groups(threads), *args, r_idx, r_val, alpha, tol_delta, max_iter
+        )
     finally:
-        numba.set_parallel_chunksize(chunk)
         numba.set_num_threads(before)

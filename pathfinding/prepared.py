@@ -117,6 +117,39 @@ class PPRGraph:
             self._cache["bins"] = _binned_layout(self.indptr, self.indices, self.weights, self.unit)
         return self._cache["bins"]
 
+    def thread_groups(self, threads: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(group_ptr, group_bins)``: the bins of :meth:`bins` dealt to ``threads`` threads by edges.
+
+        The heaviest bin goes first to the thread with the fewest edges so far (longest processing
+        time first); each thread keeps its bins, in increasing order, for every iteration. Handing
+        the bins out one at a time instead (numba's chunk size 1), which changes which core writes a
+        bin's rows each iteration, ran two threads at 1.47x the one-thread binned kernel on the
+        power-law graph with 10^7 edges, against 2.05x for these fixed groups, interleaved in one
+        process (``/tmp`` probe, not a command in this repo; ER: 1.66x against 1.89x).
+
+        Examples
+        --------
+        >>> import scipy.sparse as sp
+        >>> from pathfinding.ppr import prepare_graph
+        >>> g = prepare_graph(sp.random_array((6, 6), density=0.5, random_state=0), layout="binned")
+        >>> ptr, bins = g.thread_groups(2)
+        >>> ptr.size, sorted(bins.tolist()) == list(range(g.bins()[0].size - 1))
+        (3, True)
+        """
+        key = ("groups", threads)
+        if key not in self._cache:
+            bin_rows = self.bins()[0]
+            edges = np.diff(self.indptr[bin_rows]).astype(np.int64)
+            load = np.zeros(threads, np.int64)
+            groups = [[] for _ in range(threads)]
+            for b in np.argsort(-edges, kind="stable"):
+                t = int(np.argmin(load))
+                groups[t].append(int(b))
+                load[t] += edges[b]
+            ptr = np.cumsum([0] + [len(gr) for gr in groups]).astype(np.int64)
+            self._cache[key] = (ptr, np.array([b for gr in groups for b in sorted(gr)], np.int64))
+        return self._cache[key]
+
     @property
     def n_edges(self) -> int:
         """Number of stored (directed) edges."""
