@@ -411,24 +411,14 @@ def ppr_top_k(
     items_internal = g.internal_ids(items)
     k = check_int("k", k, low=1, high=n_items)
     r_int = g.to_internal(r[:, 0])
-    x = r_int.copy()
-    args = (g.indptr, g.indices, g.weights, g.unit, g.inv_out, r_int, x, alpha)
-    blocks = g.sweep_blocks(np.flatnonzero(r_int))
-    it = 0
-    while True:
-        steps, bound, total = _kernels.ppr_gauss_seidel(*args, 0.0, 1, blocks)
-        it += steps
-        scores = x[items_internal] / total
-        head = np.argpartition(-scores, k - 1)[:k] if k < n_items else np.arange(n_items)
-        head = head[np.argsort(-scores[head], kind="stable")]
-        gaps = -np.diff(scores[head])
-        if k < n_items:
-            rest = np.ones(n_items, bool)
-            rest[head] = False
-            gaps = np.append(gaps, scores[head[-1]] - scores[rest].max())
-        certified = bool(np.all(gaps > bound + margin))
-        if certified or bound <= tol or it >= max_iter:
-            break
+    # One compiled loop: the sweep, then the k + 1 best candidates in one pass and their gaps. With
+    # a kernel call per sweep and numpy's gather, argpartition and mask over the candidates after
+    # it, a query on the 100,000-passage scale corpus took 1.09x as long (median of 60 paired
+    # runs, 205 ms against 193 on a slow spell of the machine; a /tmp probe, same rankings).
+    it, bound, head, scores, certified = _kernels.ppr_gauss_seidel_top_k(
+        g.indptr, g.indices, g.weights, g.unit, g.inv_out, r_int, r_int.copy(), alpha, tol, max_iter,
+        g.sweep_blocks(np.flatnonzero(r_int)), items_internal, k, margin,
+    )
     return TopKResult(
-        top=items[head], scores=scores[head], iterations=it, certified=certified, error_bound=float(bound)
+        top=items[head], scores=scores, iterations=it, certified=bool(certified), error_bound=float(bound)
     )

@@ -313,6 +313,28 @@ def test_certified_top_k_equals_the_exact_order(graph, data):
         assert np.any(np.abs(np.diff(s[: k + 1])) <= 1e-12)
 
 
+@given(graph=weighted_graphs(max_nodes=12), data=st.data())
+def test_top_k_ranks_the_iterate_of_its_sweeps(graph, data):
+    from pathfinding import _kernels
+    from pathfinding.ppr import _solver_args
+
+    n = graph.shape[0]
+    r = data.draw(restart_vectors(n))
+    cand = np.array(sorted(data.draw(st.sets(st.integers(0, n - 1), min_size=1))))
+    k = data.draw(st.integers(1, cand.size))
+    res = ppr_top_k(graph, r, k, candidates=cand, max_iter=data.draw(st.integers(1, 30)))
+    # the same sweeps, then the ranking in numpy: equal scores by candidate position
+    g, rr, _, alpha, _, _ = _solver_args(graph, r, 0.5, 1e-10, 1000)
+    x = g.to_internal(rr[:, 0]).copy()
+    args = (g.indptr, g.indices, g.weights, g.unit, g.inv_out, g.to_internal(rr[:, 0]), x, alpha)
+    _, bound, total = _kernels.ppr_gauss_seidel(*args, 0.0, res.iterations, g.sweep_blocks(np.flatnonzero(x)))
+    scores = g.to_original(x)[cand] / total
+    order = np.lexsort((np.arange(cand.size), -scores))[:k]
+    assert res.top.tolist() == cand[order].tolist()
+    np.testing.assert_array_equal(res.scores, scores[order])
+    assert res.error_bound == bound
+
+
 @given(graph=weighted_graphs(max_nodes=10), data=st.data())
 def test_top_k_margin_certifies_exact_gaps_beyond_it(graph, data):
     n = graph.shape[0]
