@@ -118,14 +118,24 @@ class PPRGraph:
         return self._cache["bins"]
 
     def thread_groups(self, threads: int) -> tuple[np.ndarray, np.ndarray]:
-        """``(group_ptr, group_bins)``: the bins of :meth:`bins` dealt to ``threads`` threads by edges.
+        """``(group_ptr, group_bins)``: the bins of :meth:`bins` dealt to ``threads`` threads by cost.
 
-        The heaviest bin goes first to the thread with the fewest edges so far (longest processing
-        time first); each thread keeps its bins, in increasing order, for every iteration. Handing
-        the bins out one at a time instead (numba's chunk size 1), which changes which core writes a
-        bin's rows each iteration, ran two threads at 1.47x the one-thread binned kernel on the
-        power-law graph with 10^7 edges, against 2.05x for these fixed groups, interleaved in one
-        process (``/tmp`` probe, not a command in this repo; ER: 1.66x against 1.89x).
+        The costliest bin goes first to the thread with the least cost so far (longest processing
+        time first); each thread keeps its bins, in increasing order, for every iteration, so a
+        bin's rows of pi and x stay in one core's cache.
+
+        A bin costs its edges plus ``ROW_COST`` per row. One thread on the power-law graph with 10^6
+        edges took 0.19 ms for a bin of 250k edges over 165 rows and 0.44 ms for 250k edges over
+        53,601 rows: about 0.74 ns an edge and 4.7 ns a row.
+
+        Measured in ``/tmp`` probes (not commands in this repo; ``make bench`` measures the result),
+        interleaved in one process:
+
+        * handing bins out one at a time (numba's chunk size 1) ran two threads at 1.47x the
+          one-thread binned kernel on the power-law graph with 10^7 edges, fixed groups by edges at
+          2.05x (ER: 1.66x and 1.89x);
+        * counting the rows too took the power-law graph with 10^6 edges from 53.6 to 47.5 ms
+          (30 iterations, medians of 15) and left 10^7 edges within the noise.
 
         Examples
         --------
@@ -139,13 +149,13 @@ class PPRGraph:
         key = ("groups", threads)
         if key not in self._cache:
             bin_rows = self.bins()[0]
-            edges = np.diff(self.indptr[bin_rows]).astype(np.int64)
+            cost = np.diff(self.indptr[bin_rows]).astype(np.int64) + ROW_COST * np.diff(bin_rows)
             load = np.zeros(threads, np.int64)
             groups = [[] for _ in range(threads)]
-            for b in np.argsort(-edges, kind="stable"):
+            for b in np.argsort(-cost, kind="stable"):
                 t = int(np.argmin(load))
                 groups[t].append(int(b))
-                load[t] += edges[b]
+                load[t] += cost[b]
             ptr = np.cumsum([0] + [len(gr) for gr in groups]).astype(np.int64)
             self._cache[key] = (ptr, np.array([b for gr in groups for b in sorted(gr)], np.int64))
         return self._cache[key]
@@ -159,6 +169,8 @@ class PPRGraph:
 REORDER_AUTO_MIN_NODES = 20_000
 # x (8 bytes a node) no longer fits a 2 MB L2 from here on: the binned power iteration pays.
 BINNED_AUTO_MIN_NODES = 262_144
+# What one destination row of a bin costs a thread, in edges (see PPRGraph.thread_groups).
+ROW_COST = 6
 
 
 def prepare_graph(graph, *, reorder="auto", layout="auto") -> PPRGraph:

@@ -81,18 +81,20 @@ def test_binned_layout_is_the_csr_regrouped(graph, width, cap):
 
 
 @given(graph=weighted_graphs(max_nodes=40), threads=st.integers(1, 5))
-def test_thread_groups_deal_every_bin_once_and_balance_the_edges(graph, threads):
+def test_thread_groups_deal_every_bin_once_and_balance_the_cost(graph, threads):
+    from pathfinding.prepared import ROW_COST
+
     g = prepare_graph(graph, layout="binned")
     ptr, bins = g.thread_groups(threads)
     nb = g.bin_rows.size - 1
     assert ptr.size == threads + 1 and ptr[0] == 0 and ptr[-1] == nb
     assert sorted(bins.tolist()) == list(range(nb))
-    edges = np.diff(g.indptr[g.bin_rows].astype(np.int64))
-    load = [int(edges[bins[a:b]].sum()) for a, b in zip(ptr[:-1], ptr[1:], strict=True)]
+    cost = np.diff(g.indptr[g.bin_rows].astype(np.int64)) + ROW_COST * np.diff(g.bin_rows)
+    load = [int(cost[bins[a:b]].sum()) for a, b in zip(ptr[:-1], ptr[1:], strict=True)]
     for a, b in zip(ptr[:-1], ptr[1:], strict=True):
         assert np.all(np.diff(bins[a:b]) > 0)  # each thread sweeps its bins in order
     # longest processing time first: the busiest thread took its last bin while it was the idlest
-    assert max(load) - min(load) <= edges.max()
+    assert max(load) - min(load) <= cost.max()
     assert g.thread_groups(threads)[1] is bins  # kept
 
 
