@@ -16,7 +16,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
 from pathfinding import _kernels
-from pathfinding._validation import as_csr
+from pathfinding._validation import as_csr, check_int
 from pathfinding.errors import InvalidValueError
 
 __all__ = ["PPRGraph", "prepare_graph", "prepare_graph_cached"]
@@ -146,6 +146,7 @@ class PPRGraph:
         >>> ptr.size, sorted(bins.tolist()) == list(range(g.bins()[0].size - 1))
         (3, True)
         """
+        threads = check_int("threads", threads, low=1)
         key = ("groups", threads)
         if key not in self._cache:
             bin_rows = self.bins()[0]

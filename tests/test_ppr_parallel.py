@@ -98,6 +98,12 @@ def test_thread_groups_deal_every_bin_once_and_balance_the_cost(graph, threads):
     assert g.thread_groups(threads)[1] is bins  # kept
 
 
+def test_thread_groups_need_a_thread():
+    g = prepare_graph(np.ones((3, 3)), layout="binned")
+    with pytest.raises(ValueError, match="threads"):
+        g.thread_groups(0)
+
+
 def test_large_graphs_get_the_binned_layout_by_default():
     from pathfinding.prepared import BINNED_AUTO_MIN_NODES
 
