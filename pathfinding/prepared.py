@@ -124,18 +124,14 @@ class PPRGraph:
         time first); each thread keeps its bins, in increasing order, for every iteration, so a
         bin's rows of pi and x stay in one core's cache.
 
-        A bin costs its edges plus ``ROW_COST`` per row. One thread on the power-law graph with 10^6
-        edges took 0.19 ms for a bin of 250k edges over 165 rows and 0.44 ms for 250k edges over
-        53,601 rows: about 0.74 ns an edge and 4.7 ns a row.
+        A bin costs its edges plus ``ROW_COST`` per row: of two bins with equal edges, the one
+        over more rows scatters into a wider slice of pi and takes longer (one-thread per-bin
+        timings on the power-law graph with 10^6 edges, in a probe that is not a command here).
 
-        Measured in ``/tmp`` probes (not commands in this repo; ``make bench`` measures the result),
-        interleaved in one process:
-
-        * handing bins out one at a time (numba's chunk size 1) ran two threads at 1.47x the
-          one-thread binned kernel on the power-law graph with 10^7 edges, fixed groups by edges at
-          2.05x (ER: 1.66x and 1.89x);
-        * counting the rows too took the power-law graph with 10^6 edges from 53.6 to 47.5 ms
-          (30 iterations, medians of 15) and left 10^7 edges within the noise.
+        Before the groups, numba handed the bins out one at a time, so a bin's rows changed cores
+        between iterations: ``make bench`` measured two threads on the power-law graph with 10^7
+        edges at 1.32-1.41x one thread in every committed run up to commit 92cba13, and 1.82-1.84x
+        in the three runs since (commits 9034b87, 0d2395a, 84c4918).
 
         Examples
         --------
