@@ -192,15 +192,19 @@ def restart_matrix(restart, n: int) -> tuple[np.ndarray, bool]:
             )
         return restart_vector(n, arr)[:, None], True
     if arr.ndim == 1:
-        r = check_vector("restart", arr, n)[:, None]
-        single = True
-    elif arr.ndim == 2:
-        if arr.shape[0] != n or arr.shape[1] == 0:
-            raise InvalidValueError(f"a block of restart vectors must have shape ({n}, b), got {arr.shape}")
-        r = np.array([check_vector(f"restart[:, {c}]", arr[:, c], n) for c in range(arr.shape[1])]).T
-        single = False
-    else:
+        v = check_vector("restart", arr, n)
+        if v.min() < 0:
+            raise InvalidValueError(f"restart must be non-negative, found {v.min()!r}")
+        total = v.sum()
+        if not total > 0:
+            raise InvalidValueError("restart must have positive total mass, column 0 sums to 0")
+        v /= total  # check_vector's copy: 1-D reductions, no (n, 1) temporaries
+        return v[:, None], True
+    if arr.ndim != 2:
         raise InvalidValueError(f"restart must be 1-D or 2-D, got shape {arr.shape}")
+    if arr.shape[0] != n or arr.shape[1] == 0:
+        raise InvalidValueError(f"a block of restart vectors must have shape ({n}, b), got {arr.shape}")
+    r = np.array([check_vector(f"restart[:, {c}]", arr[:, c], n) for c in range(arr.shape[1])]).T
     if np.any(r < 0):
         raise InvalidValueError(f"restart must be non-negative, found {r.min()!r}")
     totals = r.sum(axis=0)
@@ -208,4 +212,4 @@ def restart_matrix(restart, n: int) -> tuple[np.ndarray, bool]:
         raise InvalidValueError(
             f"restart must have positive total mass, column {int(np.argmin(totals))} sums to 0"
         )
-    return np.ascontiguousarray(r / totals), single
+    return np.ascontiguousarray(r / totals), False

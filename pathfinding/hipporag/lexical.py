@@ -165,9 +165,10 @@ class FactLinker:
         top = top[s[top] > 0]
         if top.size == 0:
             return np.zeros(0, np.int64), np.zeros(0)
-        weight = np.zeros(self.n_nodes)
         rel = s[top] / s[top[0]]
-        np.maximum.at(weight, self.heads[top], rel)
-        np.maximum.at(weight, self.tails[top], rel)
-        nodes = np.flatnonzero(weight)
-        return nodes.astype(np.int64), weight[nodes]
+        # each node keeps its best fact's weight (a few facts: no array over all nodes)
+        nodes = np.concatenate([self.heads[top], self.tails[top]]).astype(np.int64)
+        rel = np.concatenate([rel, rel])
+        order = np.lexsort((-rel, nodes))
+        nodes, first = np.unique(nodes[order], return_index=True)
+        return nodes, rel[order][first]
