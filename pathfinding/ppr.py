@@ -29,7 +29,7 @@ import numpy as np
 
 from pathfinding import _kernels
 from pathfinding._power import check_threads, power_single
-from pathfinding._push import push_solve
+from pathfinding._push import ppr_push_top_k, push_solve
 from pathfinding._validation import check_float, check_int, check_node_ids, check_vector
 from pathfinding.errors import InvalidValueError
 from pathfinding.prepared import PPRGraph, prepare_graph, prepare_graph_cached
@@ -318,15 +318,17 @@ class TopKResult:
     top : numpy.ndarray of int
         The ``k`` best candidate node ids, best first.
     scores : numpy.ndarray of float
-        Their scores under the returned iterate.
+        Their scores under the returned estimate of pi.
     iterations : int
-        Gauss-Seidel sweeps run.
+        Gauss-Seidel sweeps run, or push rounds when ``method`` is ``"push"``.
     certified : bool
         True when the error bound proves ``top`` is exactly the top-k, in this order, of the exact
         PPR scores. False when the loop reached ``tol`` or ``max_iter`` first (for instance because
         two items tie exactly, which no finite bound can separate).
     error_bound : float
-        Certified L1 bound on the node vector's error when the loop stopped.
+        Certified L1 bound on the estimate's error when the loop stopped.
+    method : str
+        The solver that produced the result: ``"push"`` or ``"gauss-seidel"``.
     """
 
     top: np.ndarray
@@ -334,6 +336,7 @@ class TopKResult:
     iterations: int
     certified: bool
     error_bound: float
+    method: str = "gauss-seidel"
 
 
 def ppr_top_k(
@@ -346,14 +349,25 @@ def ppr_top_k(
     tol: float = 1e-10,
     max_iter: int = 1000,
     margin: float = 0.0,
+    method: str = "auto",
 ) -> TopKResult:
     """The top-k of PPR, stopping as soon as the order can no longer change.
 
-    Retrieval needs the order of the best few candidates, not every digit of pi. After
-    each Gauss-Seidel sweep the iterate v has a certified bound ``||v - pi||_1 <= eps``; two node
-    scores then move by at most ``eps`` *together* (both errors come out of the same L1 budget), so
-    a gap larger than ``eps`` between consecutive items of the top k, and between the k-th and the
-    rest, fixes the order for good.
+    Retrieval needs the order of the best few candidates, not every digit of pi. Two ways to
+    certify it:
+
+    * **Gauss-Seidel** (any graph). After each sweep the iterate v has a certified bound
+      ``||v - pi||_1 <= eps``; two node scores then move by at most ``eps`` *together* (both
+      errors come out of the same L1 budget), so a gap larger than ``eps`` between consecutive
+      items of the top k, and between the k-th and the rest, fixes the order for good. Every
+      sweep visits every edge.
+    * **Forward push** (undirected graphs only). Push keeps an estimate p and a residual, and on
+      an undirected graph the exact score of node j lies in ``[p_j, p_j + e d_j]``, with d_j its
+      weighted degree and e the largest residual per unit of degree (Andersen, Chung and Lang's
+      bound; :func:`pathfinding._push.ppr_push_top_k` derives it). A few-edge candidate (a
+      passage node) gets a narrow interval long before the L1 error is small, and push only
+      touches the nodes its mass reaches. It runs in rounds of a shrinking threshold until the
+      intervals separate, or gives up after as many pushes as one sweep visits nodes and edges.
 
     It ranks nodes only. A passage-scoring option (``pi . P``) was removed after it measured slower
     than PPR to the default tolerance plus ``pi . P`` on the MuSiQue questions (``realtext-bench`` in
@@ -370,11 +384,15 @@ def ppr_top_k(
     candidates : array_like of int, optional
         Rank only these nodes (default: all nodes).
     restart_prob, tol, max_iter
-        As in :func:`personalized_pagerank`; ``tol`` is where the loop gives up on certifying.
+        As in :func:`personalized_pagerank`, for the Gauss-Seidel loop; ``tol`` is where it gives
+        up on certifying.
     margin : float, default 0
-        Certify only gaps larger than ``error_bound + margin``. The exact gaps then exceed
-        ``margin``, so any other solution within L1 distance ``margin`` of the exact one (another
-        solver run to ``tol=margin``) ranks the top k in the same order too.
+        Certify only exact gaps larger than ``margin``, so any other solution within L1 distance
+        ``margin`` of the exact one (another solver run to ``tol=margin``) ranks the top k in the
+        same order too.
+    method : {"auto", "gauss-seidel"}, default "auto"
+        ``"auto"``: push on an undirected graph, then Gauss-Seidel if push did not certify within
+        its budget; Gauss-Seidel on a directed one. ``"gauss-seidel"``: sweeps only.
 
     Returns
     -------
@@ -382,14 +400,16 @@ def ppr_top_k(
 
     Examples
     --------
-    On the two stars the answer (node 2) is certified first long before pi has converged (the sweep
-    counts are regression pins, the solver's own output):
+    On the two stars the answer (node 2) is certified first long before pi has converged (the
+    round and sweep counts are regression pins, the solvers' own output):
 
     >>> from pathfinding.toy import star_pair
     >>> toy = star_pair(9)
     >>> res = ppr_top_k(toy.graph, toy.seeds, 1, candidates=toy.candidates)
-    >>> res.top.tolist(), bool(res.certified), res.iterations
-    ([2], True, 5)
+    >>> res.top.tolist(), bool(res.certified), res.method, res.iterations
+    ([2], True, 'push', 5)
+    >>> ppr_top_k(toy.graph, toy.seeds, 1, candidates=toy.candidates, method="gauss-seidel").iterations
+    5
     >>> ppr_solve(toy.graph, toy.seeds).iterations
     18
 
@@ -404,19 +424,38 @@ def ppr_top_k(
             f"ppr_top_k ranks one query at a time; got a block of {r.shape[1]} restart vectors"
         )
     margin = check_float("margin", margin, low=0.0, high=np.inf, high_open=True)
+    if method not in ("auto", "gauss-seidel"):
+        raise InvalidValueError(f"method must be 'auto' or 'gauss-seidel', got {method!r}")
     items = (
         np.arange(g.n_nodes) if candidates is None else check_node_ids("candidates", candidates, g.n_nodes)
     )
     n_items = items.size
     items_internal = g.internal_ids(items)
     k = check_int("k", k, low=1, high=n_items)
+    if method == "auto" and g.symmetric:
+        # O(support) work from here on, not O(nodes): push touches only what its mass reaches.
+        support = np.flatnonzero(r[:, 0] != 0)  # faster than flatnonzero on the floats
+        values = r[support, 0]
+        inv = g.inv_out[items_internal]
+        max_deg = float(1.0 / inv[inv > 0].min()) if np.any(inv > 0) else 0.0
+        # First threshold: no item's interval wider than the k-th largest restart weight, the
+        # scale of the scores to separate; each round halves it.
+        kth = np.partition(values, max(values.size - k, 0))[max(values.size - k, 0)]
+        eps = kth / max_deg if max_deg > 0 else 1.0
+        with g.push_workspace() as scratch:
+            rounds, _, head, scores, certified, bound = ppr_push_top_k(
+                g.indptr, g.indices, g.weights, g.unit, g.inv_out, g.internal_ids(support), values,
+                items_internal, max_deg, k, alpha, eps, margin, g.n_nodes + g.n_edges, *scratch,
+            )
+        if certified:
+            return TopKResult(items[head], scores, int(rounds), True, float(bound), "push")
     r_int = g.to_internal(r[:, 0])
     # One compiled loop: the sweep, then the k + 1 best candidates in one pass over them and their
     # gaps, instead of a kernel call per sweep followed by numpy's gather, argpartition and mask
     # over every candidate (several temporary arrays of n_items per sweep).
     it, bound, head, scores, certified = _kernels.ppr_gauss_seidel_top_k(
         g.indptr, g.indices, g.weights, g.unit, g.inv_out, r_int, r_int.copy(), alpha, tol, max_iter,
-        g.sweep_blocks(np.flatnonzero(r_int)), items_internal, k, margin,
+        g.sweep_blocks(np.flatnonzero(r_int != 0)), items_internal, k, margin,
     )
     return TopKResult(
         top=items[head], scores=scores, iterations=it, certified=bool(certified), error_bound=float(bound)

@@ -9,6 +9,7 @@ is the package's one cache of prepared graphs. :mod:`pathfinding.ppr` runs the q
 from __future__ import annotations
 
 import weakref
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -75,6 +76,26 @@ class PPRGraph:
             position[self.order] = np.arange(self.n_nodes)
             self._cache["position"] = position
         return self._cache["position"][ids]
+
+    @contextmanager
+    def push_workspace(self):
+        """Scratch arrays for one forward push (``p, res, seen, touched, queue, queued, item_pos``).
+
+        They are zero, False and -1 on entry, the kernels leave them so, and they are kept from
+        query to query: allocated afresh, they cost a short push more than its work, because the
+        operating system hands out zeroed pages on first touch and a push over a few thousand
+        nodes spread across the ids touches most pages of every array. A query that finds them in
+        use (another thread) gets its own; after an error they are dropped, not reused.
+        """
+        arrays = self._cache.pop("push", None)  # one atomic step: two threads never share them
+        if arrays is None:
+            n = self.n_nodes
+            arrays = (
+                np.zeros(n), np.zeros(n), np.zeros(n, np.bool_), np.empty(n, np.int64),
+                np.empty(n, np.int64), np.zeros(n, np.bool_), np.full(n, -1, np.int64),
+            )
+        yield arrays
+        self._cache["push"] = arrays  # not reached when the body raised
 
     def sweep_blocks(self, support: np.ndarray) -> np.ndarray:
         """Row ranges (internal order) of the components holding ``support`` (internal node ids).

@@ -175,7 +175,8 @@ def test_measure_size_small_and_the_section_judges_targets():
     assert 0 <= row["recall_at_5"] <= 1
     assert row["threads"] >= 1 and row["load_avg_1m"] >= 0
     assert row["walk_edges"] > 2 * row["n_passages"] and 1 <= row["restart_passages"] <= 300
-    assert row["walk_sweeps"] >= 1
+    assert row["walk_sweeps"] >= 1 and row["walk_gs_ms"] > 0 and 0 <= row["walk_push_share"] <= 1
+    assert row["query_misspelt_p90_ms"] >= row["query_misspelt_ms"]
     musique = {"exact_edges": 10, "found_edges": 10, "extra_edges": 0, "recall": 1.0, "same_graph": True,
                "r5_exact": 0.5, "r5_prefix": 0.5, "allpairs_s": 1.0, "prefix_s": 0.1}
     result = {"rows": [row], "musique": musique, "exponent": float("nan"), "sizes": [300], "seed": 0,
@@ -185,7 +186,8 @@ def test_measure_size_small_and_the_section_judges_targets():
     assert "| 300 |" in text and "| recall | >= 0.99 | 1 | PASS |" in text
     assert "the fastest of 2 builds per size" in text
     assert f"load average when each size started: {row['load_avg_1m']:.1f}" in text
-    assert f"certifying the top 5 took a median of {row['walk_sweeps']:.0f} sweeps" in text
+    assert f"Forward push certified the top 5 in {100 * row['walk_push_share']:.0f}% of the misspelt" in text
+    assert f"took a median of {row['walk_sweeps']:.0f} sweeps over every edge" in text
 
 
 @pytest.mark.slow

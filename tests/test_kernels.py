@@ -112,9 +112,12 @@ def test_forward_push_matches_readable_push(graph, data, alpha, eps):
     seen[support] = True
     touched = np.empty(n, np.int64)
     touched[: support.size] = support
+    queued = np.zeros(n, np.bool_)
     n_touched, pushes, left = _push.ppr_push(
-        indptr, indices, weights, g.unit, g.inv_out, p, res, seen, touched, support.size, alpha, eps, 2**62
+        indptr, indices, weights, g.unit, g.inv_out, p, res, seen, touched, support.size,
+        np.empty(n, np.int64), queued, alpha, eps, 2**62,
     )
+    assert not queued.any()
     want_p, want_res = reference.forward_push(graph, r, alpha, eps)
     np.testing.assert_allclose(p, want_p, rtol=0, atol=1e-13)
     np.testing.assert_allclose(res, want_res, rtol=0, atol=1e-13)

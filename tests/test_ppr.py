@@ -281,11 +281,14 @@ def test_top_k_certifies_the_answer_first_and_saves_sweeps(hops, rng):
     from pathfinding.instances import make_instance
 
     inst = make_instance(hops, rng=rng)
-    res = ppr_top_k(inst.graph, inst.seeds, 1, candidates=inst.candidates)
+    res = ppr_top_k(inst.graph, inst.seeds, 1, candidates=inst.candidates, method="gauss-seidel")
     full = ppr_solve(inst.graph, inst.seeds)
-    assert res.certified and res.top.tolist() == [inst.answer]
+    assert res.certified and res.top.tolist() == [inst.answer] and res.method == "gauss-seidel"
     # never more sweeps than full convergence (at one hop Gauss-Seidel can converge in 3 sweeps)
     assert res.iterations <= full.iterations
+    # the instances are undirected, so the default certifies by push
+    push = ppr_top_k(inst.graph, inst.seeds, 1, candidates=inst.candidates)
+    assert push.certified and push.top.tolist() == [inst.answer] and push.method == "push"
 
 
 def test_top_k_saves_most_sweeps_on_average():
@@ -294,23 +297,115 @@ def test_top_k_saves_most_sweeps_on_average():
     saved = []
     for seed in range(50):
         inst = make_instance(2, rng=seed)
-        top = ppr_top_k(inst.graph, inst.seeds, 1, candidates=inst.candidates)
+        top = ppr_top_k(inst.graph, inst.seeds, 1, candidates=inst.candidates, method="gauss-seidel")
         saved.append(ppr_solve(inst.graph, inst.seeds).iterations - top.iterations)
     assert np.mean(saved) > 5
 
 
-@given(graph=weighted_graphs(max_nodes=10), data=st.data())
-def test_certified_top_k_equals_the_exact_order(graph, data):
+@pytest.mark.parametrize("method", ["auto", "gauss-seidel"])
+@given(graph=weighted_graphs(max_nodes=10), data=st.data(), alpha=alphas)
+def test_certified_top_k_equals_the_exact_order(method, graph, data, alpha):
     n = graph.shape[0]
     r = data.draw(restart_vectors(n))
     k = data.draw(st.integers(1, n))
-    exact = reference.ppr_linear_solve(graph, r, 0.5)
-    res = ppr_top_k(graph, r, k, tol=1e-13)
+    exact = reference.ppr_linear_solve(graph, r, alpha)
+    res = ppr_top_k(graph, r, k, restart_prob=alpha, tol=1e-13, method=method)
     if res.certified:
         assert res.top.tolist() == np.argsort(-exact, kind="stable")[:k].tolist()
     else:  # only ties (within the tolerance) can block a certificate
         s = np.sort(exact)[::-1]
         assert np.any(np.abs(np.diff(s[: k + 1])) <= 1e-12)
+
+
+def _exact_push_solution(graph, r, alpha):
+    """x = alpha r + (1 - alpha) W^T x, the mass of a node without edges dropped (push's equation)."""
+    W, _ = reference.transition_matrix(graph)
+    return np.linalg.solve(np.eye(W.shape[0]) - (1 - alpha) * W.T, alpha * r)
+
+
+@given(
+    graph=weighted_graphs(max_nodes=12, symmetric=True), data=st.data(), alpha=alphas,
+    eps=st.sampled_from([0.3, 1e-2, 1e-4]),
+)
+def test_push_leaves_every_node_inside_its_interval(graph, data, alpha, eps):
+    # The bound ppr_top_k certifies with: on an undirected graph, after pushing to any threshold,
+    # v = p + alpha res <= x <= v + (1 - alpha) min(e d, sum(res)), e = max res / d (d: weighted
+    # degree). The e d term is the one that makes a low-degree node's interval narrow.
+    r = data.draw(restart_vectors(graph.shape[0]))
+    p, res = reference.forward_push(graph, r, alpha, eps)
+    d = np.asarray(graph.sum(axis=1)).ravel()
+    e = np.max(np.where(d > 0, res / np.where(d > 0, d, 1), 0.0))
+    x = _exact_push_solution(graph, r, alpha)
+    v = p + alpha * res
+    assert np.all(v <= x + 1e-12)
+    assert np.all(x <= v + (1 - alpha) * e * d + 1e-12)
+    assert np.all(x <= v + (1 - alpha) * res.sum() + 1e-12)
+
+
+@given(
+    graph=weighted_graphs(max_nodes=12, symmetric=True), data=st.data(), budget=st.integers(0, 40),
+    alpha=alphas,
+)
+def test_push_top_k_certifies_on_any_budget_and_leaves_its_scratch_clean(graph, data, budget, alpha):
+    from pathfinding._push import ppr_push_top_k
+
+    n = graph.shape[0]
+    r = data.draw(restart_vectors(n))
+    cand = np.array(sorted(data.draw(st.sets(st.integers(0, n - 1), min_size=1))))
+    k = data.draw(st.integers(1, cand.size))
+    g = prepare_graph(graph)
+    items = g.internal_ids(cand)
+    support = g.internal_ids(np.flatnonzero(r))
+    inv = g.inv_out[items]
+    max_deg = float(1 / inv[inv > 0].min()) if np.any(inv > 0) else 0.0
+    with g.push_workspace() as scratch:
+        out = ppr_push_top_k(
+            g.indptr, g.indices, g.weights, g.unit, g.inv_out, support, r[np.flatnonzero(r)], items,
+            max_deg, k, alpha, 0.1, 0.0, budget, *scratch,
+        )
+        p, res, seen, _, _, queued, item_pos = scratch
+        assert not p.any() and not res.any() and not seen.any() and not queued.any()
+        assert np.all(item_pos == -1)
+    assert out[1] <= budget  # pushes spent
+    if out[4]:  # certified, even on a budget: the exact order
+        exact = _exact_push_solution(graph, r, alpha)[cand]
+        assert cand[out[2]].tolist() == cand[np.lexsort((np.arange(cand.size), -exact))[:k]].tolist()
+
+
+@pytest.mark.parametrize(
+    "restart, alpha",
+    [
+        # item 1 holds less restart than the isolated item 0, but its neighbour 2 sends it more
+        ([0.6, 0.05, 0.35], 0.15),
+        # item 1 holds no restart at all: push has not touched it when the budget is spent
+        ([0.2, 0.0, 0.8], 0.5),
+    ],
+)
+def test_push_top_k_counts_the_mass_still_owed(restart, alpha):
+    from pathfinding._push import ppr_push_top_k
+
+    graph = sp.csr_array(np.array([[0.0, 0, 0], [0, 0, 1], [0, 1, 0]]))  # node 0 alone, 1 - 2
+    r = np.array(restart)
+    exact = _exact_push_solution(graph, r, alpha)
+    assert exact[1] > exact[0]
+    g = prepare_graph(graph)
+    support = np.flatnonzero(r)
+    with g.push_workspace() as scratch:  # no push allowed: the residual is all still owed
+        out = ppr_push_top_k(
+            g.indptr, g.indices, g.weights, g.unit, g.inv_out, g.internal_ids(support), r[support],
+            g.internal_ids(np.array([0, 1])), 1.0, 1, alpha, 1.0, 0.0, 0, *scratch,
+        )
+    assert not out[4]  # item 0 leads on what has been banked; the intervals must not certify it
+    assert ppr_top_k(graph, r, 1, candidates=[0, 1], restart_prob=alpha).top.tolist() == [1]
+
+
+def test_top_k_method():
+    toy = star_pair(3)
+    directed = sp.csr_array(np.triu(np.ones((4, 4)), 1))
+    assert ppr_top_k(directed, [0], 1).method == "gauss-seidel"  # push's interval needs an undirected graph
+    assert ppr_top_k(toy.graph, toy.seeds, 1, candidates=toy.candidates).method == "push"
+    with pytest.raises(ValueError, match="method must be 'auto' or 'gauss-seidel', got 'push'"):
+        ppr_top_k(toy.graph, toy.seeds, 1, method="push")
 
 
 @given(graph=weighted_graphs(max_nodes=12), data=st.data())
@@ -322,7 +417,8 @@ def test_top_k_ranks_the_iterate_of_its_sweeps(graph, data):
     r = data.draw(restart_vectors(n))
     cand = np.array(sorted(data.draw(st.sets(st.integers(0, n - 1), min_size=1))))
     k = data.draw(st.integers(1, cand.size))
-    res = ppr_top_k(graph, r, k, candidates=cand, max_iter=data.draw(st.integers(1, 30)))
+    max_iter = data.draw(st.integers(1, 30))
+    res = ppr_top_k(graph, r, k, candidates=cand, max_iter=max_iter, method="gauss-seidel")
     # the same sweeps, then the ranking in numpy: equal scores by candidate position
     g, rr, _, alpha, _, _ = _solver_args(graph, r, 0.5, 1e-10, 1000)
     x = g.to_internal(rr[:, 0]).copy()
@@ -335,18 +431,19 @@ def test_top_k_ranks_the_iterate_of_its_sweeps(graph, data):
     assert res.error_bound == bound
 
 
+@pytest.mark.parametrize("method", ["auto", "gauss-seidel"])
 @given(graph=weighted_graphs(max_nodes=10), data=st.data())
-def test_top_k_margin_certifies_exact_gaps_beyond_it(graph, data):
+def test_top_k_margin_certifies_exact_gaps_beyond_it(method, graph, data):
     n = graph.shape[0]
     r = data.draw(restart_vectors(n))
     k = data.draw(st.integers(1, n))
     margin = data.draw(st.sampled_from([1e-6, 1e-3, 0.05]))
     exact = np.sort(reference.ppr_linear_solve(graph, r, 0.5))[::-1]
-    res = ppr_top_k(graph, r, k, tol=1e-13, margin=margin)
+    res = ppr_top_k(graph, r, k, tol=1e-13, margin=margin, method=method)
     if res.certified:
         assert np.all(-np.diff(exact[: k + 1]) > margin)
-    if n > 1:  # one item has no gap to certify
-        assert not ppr_top_k(graph, r, k, margin=2.0).certified  # no gap of a distribution exceeds 2
+    if n > 1:  # one item has no gap to certify, and no gap of a distribution exceeds 2
+        assert not ppr_top_k(graph, r, k, margin=2.0, method=method).certified
 
 
 def test_top_k_bad_input():

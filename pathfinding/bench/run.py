@@ -85,6 +85,7 @@ def _top_k_summary(res: ppr.TopKResult, reference: np.ndarray, k: int) -> dict:
     want = np.argsort(-reference, kind="stable")[:k]
     return {
         "iterations": res.iterations,
+        "method": res.method,
         "certified": res.certified,
         # ties at the boundary make any order among equal scores correct
         "matches_reference": bool(np.allclose(reference[res.top], reference[want], rtol=0, atol=1e-13)),
