@@ -361,13 +361,16 @@ def ppr_top_k(
       errors come out of the same L1 budget), so a gap larger than ``eps`` between consecutive
       items of the top k, and between the k-th and the rest, fixes the order for good. Every
       sweep visits every edge.
-    * **Forward push** (undirected graphs only). Push keeps an estimate p and a residual, and on
-      an undirected graph the exact score of node j lies in ``[p_j, p_j + e d_j]``, with d_j its
-      weighted degree and e the largest residual per unit of degree (Andersen, Chung and Lang's
-      bound; :func:`pathfinding._push.ppr_push_top_k` derives it). A few-edge candidate (a
-      passage node) gets a narrow interval long before the L1 error is small, and push only
-      touches the nodes its mass reaches. It runs in rounds of a shrinking threshold until the
-      intervals separate, or gives up after as many pushes as one sweep visits nodes and edges.
+    * **Forward push** (undirected graphs only). Push keeps banked mass p and a residual res. On
+      an undirected graph the exact unnormalised score x_j (pi is x over its sum: the same
+      order) lies in ``[v_j, v_j + (1 - a) e d_j]``, with
+      ``v = p + a res`` (a: ``restart_prob``), d_j the node's weighted degree and e the largest
+      residual per unit of degree (Andersen, Chung and Lang's per-node bound;
+      :func:`pathfinding._push.ppr_push_top_k` derives it and also caps the width by the L1
+      bound). A few-edge candidate (a passage node) gets a narrow interval long before the L1
+      error is small, and push only touches the nodes its mass reaches. It runs in rounds of a
+      shrinking threshold until the intervals separate, or gives up after as many pushes as one
+      sweep visits nodes and edges.
 
     It ranks nodes only. A passage-scoring option (``pi . P``) was removed after it measured slower
     than PPR to the default tolerance plus ``pi . P`` on the MuSiQue questions (``realtext-bench`` in

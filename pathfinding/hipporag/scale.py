@@ -470,7 +470,7 @@ def _walk_lines(rows) -> list[str]:
         f"passages); the restart reaches a median of {r['restart_passages']:,.0f} passages (every one "
         f"with a BM25 score above zero). Forward push certified the top 5 in "
         f"{100 * r['walk_push_share']:.0f}% of the misspelt queries (a median of "
-        f"{r['walk_push_rounds']:.0f} rounds), Gauss-Seidel the rest; the misspelt queries' 90th "
+        f"{r['walk_push_rounds']:.0f} rounds), Gauss-Seidel any others; the misspelt queries' 90th "
         f"percentile was {r['query_misspelt_p90_ms']:.1f} ms. Gauss-Seidel alone, on the same "
         f"restarts, took a median of {r['walk_sweeps']:.0f} sweeps over every edge, "
         f"{r['walk_gs_ms']:.1f} ms.",
