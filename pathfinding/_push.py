@@ -143,14 +143,15 @@ def ppr_push_top_k(
     with the graph.
 
     ``items`` are internal node ids; ``item_max_deg`` is the largest weighted degree of an item,
-    which bounds the items push has not touched yet. ``p``, ``res``, ``seen``, ``touched``,
-    ``queue``, ``queued`` and ``item_pos`` (int64, n) are scratch arrays, zero / False / -1 on entry
-    (:meth:`~pathfinding.prepared.PPRGraph.push_workspace`), and left so on return: the work is
-    proportional to the nodes touched, not to n. After each
-    round the k best items by ``v`` (equal values: the lower position first) are certified when
-    ``v`` of each exceeds the upper end of the next one's interval by more than ``margin``, and
-    the k-th's exceeds that of every other item. Each round halves ``eps``. Stops when certified,
-    when no residual is left, or once ``max_pushes`` pushes are spent.
+    which bounds the items push has not touched yet. ``p, res, seen, touched, queue, queued,
+    item_pos`` are the scratch arrays of :meth:`~pathfinding.prepared.PPRGraph.push_workspace`,
+    zero / False / -1 on entry and left so on return: the work is proportional to the nodes
+    touched, not to n.
+
+    After each round the k best items by ``v`` (equal values: the lower position first) are
+    certified when ``v`` of each exceeds the upper end of the next one's interval by more than
+    ``margin``, and the k-th's exceeds that of every other item. Each round halves ``eps``. Stops
+    when certified, when no residual is left, or once ``max_pushes`` pushes are spent.
 
     Returns ``(rounds, pushes, head, scores, certified, bound)``: ``head`` holds positions among
     the items, best first, ``scores`` their ``v / sum(v)``, and ``bound`` the L1 bound on
