@@ -146,7 +146,6 @@ class FactLinker:
         order = np.lexsort((edges.col, edges.row))
         self.heads = edges.row[order].astype(np.int64)
         self.tails = edges.col[order].astype(np.int64)
-        self.n_nodes = index.n_nodes
         texts = [
             f"{index.phrases[h]} {index.phrases[t]}" for h, t in zip(self.heads, self.tails, strict=True)
         ]
