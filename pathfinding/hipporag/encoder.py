@@ -76,8 +76,26 @@ class CharNgramEncoder:
         )
 
     def fit(self, texts: Sequence[str]) -> CharNgramEncoder:
-        """Learn the n-gram vocabulary and IDF from ``texts`` (the node phrases)."""
-        self._set(self._make_vectorizer().fit(list(texts)))
+        """Learn the n-gram vocabulary and IDF from ``texts`` (the node phrases).
+
+        Raises
+        ------
+        ValueError
+            If no text has a character n-gram (every one is blank), so there is nothing to learn.
+        """
+        texts = list(texts)
+        vectorizer = self._make_vectorizer()
+        try:
+            vectorizer.fit(texts)
+        except ValueError as err:  # scikit-learn's "empty vocabulary", said in our terms
+            if any(vectorizer.build_analyzer()(t) for t in texts):
+                raise
+            shown = texts if len(texts) <= 5 else [*texts[:5], "..."]
+            raise InvalidValueError(
+                f"the encoder needs at least one text with a character n-gram to fit, got {len(texts)} "
+                f"text(s) with none: {shown!r}"
+            ) from err
+        self._set(vectorizer)
         return self
 
     def _set(self, vectorizer) -> None:
