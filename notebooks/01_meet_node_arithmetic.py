@@ -30,10 +30,10 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from pathfinding.draw import show
-from pathfinding.ppr import personalized_pagerank, ppr_solve
-from pathfinding.teaching import check
-from pathfinding.toy import star_pair
+from pathfinding.core.ppr import personalized_pagerank, ppr_solve
+from pathfinding.course.draw import show
+from pathfinding.course.teaching import check
+from pathfinding.synthetic.toy import star_pair
 
 toy = star_pair(9)
 u, w, a, d1 = 0, 1, 2, 3
@@ -54,7 +54,7 @@ check(
 # passage written on its edge: every passage is one fact and mentions exactly two nodes.
 
 # %%
-from pathfinding.draw import draw_instance, draw_mass_spreading  # noqa: E402
+from pathfinding.course.draw import draw_instance, draw_mass_spreading  # noqa: E402
 
 fig, (ax_big, ax_small) = plt.subplots(1, 2, figsize=(12, 4.6), layout="constrained")
 draw_instance(toy, ax=ax_big, title="star_pair(9): the chapter's two stars")
@@ -235,7 +235,7 @@ show(fig, "01_figure_2")
 # derivation the chapter calls "README exercise 2".
 
 # %%
-from pathfinding import exercises
+from pathfinding.course import exercises
 
 
 def one_step(d, alpha):

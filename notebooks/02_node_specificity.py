@@ -30,12 +30,13 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from pathfinding.draw import show
-from pathfinding.incremental import replay_additions
-from pathfinding.instances import make_instance
-from pathfinding.ranking import RANKERS, passage_scores, rank_of
-from pathfinding.specificity import node_specificity, passage_counts, restart_vector
-from pathfinding.teaching import check
+from pathfinding.core.incremental import replay_additions
+from pathfinding.core.scoring import passage_scores, rank_of
+from pathfinding.core.specificity import node_specificity, passage_counts, restart_vector
+from pathfinding.course.draw import show
+from pathfinding.course.teaching import check
+from pathfinding.synthetic.instances import make_instance
+from pathfinding.synthetic.rankers import RANKERS
 
 # %% [markdown]
 # ## The worked example
@@ -56,7 +57,7 @@ check(
 )
 
 # %%
-from pathfinding.diagrams import draw_matrix_p, draw_restart_bars  # noqa: E402
+from pathfinding.course.diagrams import draw_matrix_p, draw_restart_bars  # noqa: E402
 
 fig, ax = plt.subplots(figsize=(5.4, 3.4), layout="constrained")
 draw_restart_bars((20, 5), names=("seed in 20 passages", "seed in 5 passages"), ax=ax)
@@ -252,7 +253,7 @@ show(fig, "02_figure_1")
 # or baked into a restart vector is stale. `s_i` does not read `N`: a passage that does not mention
 # node `i` leaves `s_i` exactly as it was.
 #
-# `pathfinding.incremental.replay_additions` adds the passages of an instance one by one to a
+# `pathfinding.core.incremental.replay_additions` adds the passages of an instance one by one to a
 # `SpecificityIndex` and counts, after each addition, how many nodes' weights changed under each
 # scheme. We use an instance with a hub and many distractors so the corpus is not tiny.
 
@@ -330,8 +331,8 @@ check(
 # passages, say, with `passage_count_matrix`) and check that one too.
 
 # %%
-from pathfinding import exercises
-from pathfinding.toy import passage_count_matrix
+from pathfinding.course import exercises
+from pathfinding.synthetic.toy import passage_count_matrix
 
 P = passage_count_matrix((20, 5))
 my_restart = ...  # one number per node

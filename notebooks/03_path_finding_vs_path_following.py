@@ -23,7 +23,7 @@
 # * **path-finding**: several entities are given and the answer is whatever connects them
 #   ("Who is it that Vera Udall recruited someone who painted, and that Wanda Varga visited
 #   someone who befriended?" — the question trial 0 at two hops asks, generated from the instance by
-#   `pathfinding.following.question_text` and checked in the last section). No passage names the
+#   `pathfinding.synthetic.following.question_text` and checked in the last section). No passage names the
 #   seeds together, so there is nothing to chain from.
 #
 # The synthetic generator builds exactly the second kind. Each of two seeds has 8 dead-end chains
@@ -41,9 +41,9 @@
 # %%
 import matplotlib.pyplot as plt
 
-from pathfinding.draw import draw_instance, draw_mass_spreading, draw_scores_side_by_side, show
-from pathfinding.instances import make_instance
-from pathfinding.ranking import RANKERS
+from pathfinding.course.draw import draw_instance, draw_mass_spreading, draw_scores_side_by_side, show
+from pathfinding.synthetic.instances import make_instance
+from pathfinding.synthetic.rankers import RANKERS
 
 drawn = make_instance(2, rng=0)
 scores = {"PPR with specificity": RANKERS["ppr"](drawn), "mention count": RANKERS["mention_count"](drawn)}
@@ -71,11 +71,12 @@ show(fig, "03_mass_spreading")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from pathfinding.draw import show
-from pathfinding.experiment import regenerate, run_experiment
-from pathfinding.ranking import RANKERS, mention_count_scores, rank_of
-from pathfinding.stats import chance_interval
-from pathfinding.teaching import check
+from pathfinding.core.scoring import mention_count_scores, rank_of
+from pathfinding.course.draw import show
+from pathfinding.course.teaching import check
+from pathfinding.experiments.hop_depth import regenerate, run_experiment
+from pathfinding.experiments.stats import chance_interval
+from pathfinding.synthetic.rankers import RANKERS
 
 TRIALS = 200
 result = run_experiment(hops=(1, 2, 3), trials=TRIALS, seed=0, progress=False)
@@ -154,7 +155,7 @@ show(fig, "03_figure_1")
 #
 # How much should it wobble? One uniform rank on 1..17 has variance `(17² - 1)/12 = 24`, so the
 # mean of `N` of them has standard error `sqrt(24 / N)`, and 95% of runs land within
-# `1.96 · sqrt(24 / N)` of 9 (`pathfinding.stats.chance_interval`, which FINDINGS.md uses too).
+# `1.96 · sqrt(24 / N)` of 9 (`pathfinding.experiments.stats.chance_interval`, which FINDINGS.md uses too).
 
 # %%
 ranks = np.arange(1, 18)
@@ -293,8 +294,8 @@ check(
 # mass compare with a seed's, or with a node one hop from a seed?
 
 # %%
-from pathfinding.passages import meet_mass, passage_ranks
-from pathfinding.ranking import passage_scores
+from pathfinding.core.scoring import passage_scores
+from pathfinding.experiments.passages import meet_mass, passage_ranks
 
 scores = passage_scores(pi, inst.mentions)
 order = np.argsort(-scores, kind="stable")
@@ -356,11 +357,11 @@ print(f"ratio {mm[answer] / mm[dead].max():.0f}; PPR's single walk: {pi[answer] 
 # the answer path, which is what a retriever reads.
 
 # %%
-from pathfinding.chaining import iterative_retrieve
-from pathfinding.contrast import VARIATION, run_budget_sweep, run_contrast, settle_ties
-from pathfinding.experiment import trial_streams
-from pathfinding.following import make_following_instance, path_passages, question_text
-from pathfinding.plotting import plot_budget_sweep, plot_frontier_rounds
+from pathfinding.experiments.contrast import VARIATION, run_budget_sweep, run_contrast, settle_ties
+from pathfinding.experiments.hop_depth import trial_streams
+from pathfinding.experiments.plotting import plot_budget_sweep, plot_frontier_rounds
+from pathfinding.synthetic.chaining import iterative_retrieve
+from pathfinding.synthetic.following import make_following_instance, path_passages, question_text
 
 following = make_following_instance(2, rng=trial_streams(0, 0)[0])
 finding = regenerate(0, 0, 2)
@@ -554,7 +555,7 @@ check(vcells["ppr"].hit_at_1 < 0.5, idea="a dead end one hop closer to a seed be
 # expected rank under a ranker that ties every candidate? Answer for 5 distractors.
 
 # %%
-from pathfinding import exercises
+from pathfinding.course import exercises
 
 chance_with_5 = ...
 exercises.check_chance_rank(5, chance_with_5)

@@ -39,11 +39,11 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from pathfinding.draw import show
-from pathfinding.experiment import run_experiment
-from pathfinding.instances import make_instance
-from pathfinding.ranking import RANKERS
-from pathfinding.teaching import check
+from pathfinding.course.draw import show
+from pathfinding.course.teaching import check
+from pathfinding.experiments.hop_depth import run_experiment
+from pathfinding.synthetic.instances import make_instance
+from pathfinding.synthetic.rankers import RANKERS
 
 TRIALS = 40
 
@@ -68,7 +68,7 @@ def cell(row):
 # before reading the sections below: in which panels does the star lose?
 
 # %%
-from pathfinding.draw import draw_instance  # noqa: E402
+from pathfinding.course.draw import draw_instance  # noqa: E402
 
 shapes = {
     "the default: 2 hops": (make_instance(2, rng=0), "ppr"),
@@ -365,10 +365,10 @@ show(fig, "04_figure_3")
 #
 # **4.1 Defeat PPR with a shape of your own.** Build a path-finding instance (two or more seeds, no
 # passage naming two seeds) on which PPR does not rank the answer first. `make_instance` has knobs;
-# `pathfinding.instances.instance_from_facts` builds any graph you can write as a list of facts.
+# `pathfinding.synthetic.instances.instance_from_facts` builds any graph you can write as a list of facts.
 
 # %%
-from pathfinding import exercises
+from pathfinding.course import exercises
 
 my_instance = ...
 exercises.check_defeating_shape(my_instance)

@@ -22,25 +22,25 @@
 #
 # Which bill is smaller depends on how many passages you index and how many questions you then
 # ask. This notebook writes the bill as a function of both, with every assumption a parameter
-# of `pathfinding.costs.CostModel`, and then measures the part of the online path that replaced
+# of `pathfinding.course.costs.CostModel`, and then measures the part of the online path that replaced
 # the LLM: the PPR walk itself.
 
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
 
-from pathfinding.costs import (
+from pathfinding.bench.timing import time_ppr
+from pathfinding.course.costs import (
     CostModel,
     break_even_queries,
     iterative_calls,
     offline_calls,
     offline_share,
     online_calls,
-    time_ppr,
 )
-from pathfinding.draw import show
-from pathfinding.graphs import er_graph
-from pathfinding.teaching import check
+from pathfinding.course.draw import show
+from pathfinding.course.teaching import check
+from pathfinding.synthetic.graphs import er_graph
 
 # %% [markdown]
 # ## The assumptions, stated as parameters
@@ -198,7 +198,7 @@ check(np.allclose(gap, 19.0), idea="with the paper's ratio the dashed line sits 
 #
 # The online path keeps one LLM call and adds a walk over the whole graph. We time
 # `personalized_pagerank` (tolerance `1e-8`, the package's default solver, median of 3 runs after
-# one warm-up) on random graphs from `pathfinding.graphs.er_graph` with an average degree of 10, up
+# one warm-up) on random graphs from `pathfinding.synthetic.graphs.er_graph` with an average degree of 10, up
 # to half a million edges. These are wall-clock numbers on whatever machine runs this notebook, so
 # nothing here asserts on them.
 
@@ -263,7 +263,7 @@ show(fig, "05_figure_3")
 # 10 NER calls? And at 30?
 
 # %%
-from pathfinding import exercises
+from pathfinding.course import exercises
 
 break_even_at_10x = ...
 exercises.check_break_even(10_000, 10, break_even_at_10x)

@@ -26,7 +26,7 @@
 # * **labelled quality** (needs the gold answer, so unavailable in production): hit@1 and the
 #   answer's mean rank under PPR;
 # * **label-free monitors** (computable from the index and the query alone), from
-#   `pathfinding.monitoring.index_health`:
+#   `pathfinding.course.monitoring.index_health`:
 #   * the share of queries with an entity that links to **no** node (the entity's passages were all lost),
 #   * the seeds' mean **degree**,
 #   * whether the seeds still share a **connected component** (otherwise no meet node exists),
@@ -39,9 +39,9 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from pathfinding.draw import show
-from pathfinding.monitoring import recall_sweep
-from pathfinding.teaching import check
+from pathfinding.course.draw import show
+from pathfinding.course.monitoring import recall_sweep
+from pathfinding.course.teaching import check
 
 fractions = [0.0, 0.03, 0.06, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5]
 TRIALS = 200
@@ -137,7 +137,8 @@ show(fig, "06_figure_1")
 # The honest caveat: in this generator the seeds are connected *only* through the answer, which
 # makes connectivity a sharp signal. In a real knowledge graph, hubs connect almost everything, so
 # a component test would rarely fire. A graded version is how much PPR mass the seeds' separate
-# walks put on common nodes, the meet-node mass itself: `pathfinding.passages.meet_mass` computes it,
+# walks put on common nodes, the meet-node mass itself: `pathfinding.experiments.passages.meet_mass`
+# computes it,
 # and exercise 6.2 below measures it as a monitor.
 
 # %% [markdown]
@@ -151,7 +152,7 @@ show(fig, "06_figure_1")
 # above.
 
 # %%
-from pathfinding import exercises
+from pathfinding.course import exercises
 
 p_connected = ...
 exercises.check_connected_probability(36, 4, 4, p_connected)
@@ -160,7 +161,7 @@ exercises.check_connected_probability(36, 4, 4, p_connected)
 # **6.2 (open) A graded monitor.** Seed connectivity is a yes/no signal. Write
 # `monitor(instance, pi)` that returns a number computed *without* the answer and that follows hit@1
 # as facts are deleted (the check runs a deletion sweep and wants |correlation| ≥ 0.9). One idea to
-# try: `pathfinding.passages.meet_mass`, the mass that every seed's own walk puts on a node.
+# try: `pathfinding.experiments.passages.meet_mass`, the mass that every seed's own walk puts on a node.
 
 
 # %%

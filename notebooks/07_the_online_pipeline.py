@@ -31,8 +31,13 @@ import warnings
 import matplotlib.pyplot as plt
 import numpy as np
 
-from pathfinding.diagrams import draw_brain_map, draw_matrix_p, draw_pipelines
-from pathfinding.draw import draw_graph, show
+from pathfinding.core.ppr import personalized_pagerank
+from pathfinding.core.scoring import passage_scores
+from pathfinding.core.specificity import passage_counts, restart_vector
+from pathfinding.course.diagrams import draw_brain_map, draw_matrix_p, draw_pipelines
+from pathfinding.course.draw import draw_graph, show
+from pathfinding.course.teaching import check, expect
+from pathfinding.experiments.realtext import load_realtext
 from pathfinding.hipporag import (
     BM25Ranker,
     HippoRetriever,
@@ -43,11 +48,6 @@ from pathfinding.hipporag import (
     recall_at_k,
     supporting_ids,
 )
-from pathfinding.hipporag.realtext import load_realtext
-from pathfinding.ppr import personalized_pagerank
-from pathfinding.ranking import passage_scores
-from pathfinding.specificity import passage_counts, restart_vector
-from pathfinding.teaching import check, expect
 
 # BM25's library asks for Jupyter widgets to draw a progress bar; the bar is not needed here.
 warnings.filterwarnings("ignore", message="IProgress not found")
@@ -382,7 +382,7 @@ show(fig, "07_recall")
 # `real.mentions`, without calling `restart_vector`.
 
 # %%
-from pathfinding import exercises
+from pathfinding.course import exercises
 
 my_real_restart = ...  # a vector of length real.n_nodes
 exercises.check_restart(real.mentions, seeds, my_real_restart)

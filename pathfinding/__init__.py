@@ -1,12 +1,58 @@
 """pathfinding: HippoRAG's path-finding claim as code a student can run, poke and measure.
 
 HippoRAG (Gutiérrez et al., NeurIPS 2024, arXiv:2405.14831) answers multi-hop questions by spreading
-Personalized PageRank mass from the query's entities over a knowledge graph. This package builds the
-synthetic path-finding instances of the chapter, the rankers that compete on them, and the
-experiments that measure them.
+Personalized PageRank mass from the query's entities over a knowledge graph. The package is layered,
+one folder a layer:
+
+* :mod:`pathfinding.core` -- what the chapter computes: the PPR kernels, the prepared graph, node
+  specificity, passage scores, and slow readable twins of every kernel (:mod:`~pathfinding.core.reference`);
+* :mod:`pathfinding.synthetic` -- the path-finding generator, the named toys, variations,
+  path-following instances and the chaining retrievers;
+* :mod:`pathfinding.hipporag` -- the engine on real text: loaders, OpenIE, the index, query, retrieval;
+* :mod:`pathfinding.experiments` -- the sweeps behind every FINDINGS.md row;
+* :mod:`pathfinding.course` -- the notebooks' exercise checks, teaching checks and drawings;
+* :mod:`pathfinding.bench` -- every timing.
+
+The engine (``core``, ``synthetic``, ``hipporag``) imports none of ``experiments``, ``course`` and
+``bench``. The names a user and the course call are exported here, so nobody has to learn the tree
+first:
+
+>>> from pathfinding import personalized_pagerank, star_pair
+>>> toy = star_pair(9)
+>>> pi = personalized_pagerank(toy.graph, toy.seeds)
+>>> float(pi[toy.answer] / pi[toy.candidates[1]])  # the meet node against a dead end
+2.0
 """
 
-from pathfinding.instances import PathFindingInstance, make_instance
+from pathfinding._lazy import lazy_exports
 
-__all__ = ["PathFindingInstance", "make_instance"]
+_EXPORTS = {
+    # Step 6: the walk
+    **dict.fromkeys(
+        ["personalized_pagerank", "ppr_solve", "ppr_top_k", "walk_step", "PPRResult", "TopKResult",
+         "ConvergenceWarning"],
+        "pathfinding.core.ppr",
+    ),
+    **dict.fromkeys(["prepare_graph", "PPRGraph"], "pathfinding.core.prepared"),
+    # Step 5: node specificity and the restart vector
+    **dict.fromkeys(
+        ["node_specificity", "passage_counts", "restart_vector", "specificity_from_counts"],
+        "pathfinding.core.specificity",
+    ),
+    # Step 7: scores and ranks
+    **dict.fromkeys(
+        ["passage_scores", "mention_count_scores", "query_node_scores", "query_neighbour_scores",
+         "query_two_hop_scores", "rank_of", "NODE_SCORERS"],
+        "pathfinding.core.scoring",
+    ),
+    # Step 9: the generator, the toys and the rankers that compete on them
+    **dict.fromkeys(["make_instance", "instance_from_facts", "PathFindingInstance"],
+    "pathfinding.synthetic.instances"),
+    **dict.fromkeys(["star_pair", "meet_node_toy", "passage_count_matrix"], "pathfinding.synthetic.toy"),
+    "RANKERS": "pathfinding.synthetic.rankers",
+    **dict.fromkeys(["InvalidValueError", "InvalidTypeError"], "pathfinding.errors"),
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__all__ = sorted(_EXPORTS)
 __version__ = "0.1.0"

@@ -7,29 +7,17 @@ import importlib
 import os
 import sys
 
+from pathfinding._validation import positive_int, whole_number
+
 __all__ = ["main", "positive_int", "whole_number"]
 
 # Modules that provide ``add_parser(subparsers)`` for their own subcommands.
-_COMMAND_MODULES: tuple[str, ...] = ("pathfinding.findings", "pathfinding.hipporag.cli", "pathfinding.bench")
+_COMMAND_MODULES: tuple[str, ...] = (
+    "pathfinding.experiments.findings",
+    "pathfinding.experiments.cli",
+    "pathfinding.bench",
+)
 
-
-def whole_number(low: int):
-    """An argparse ``type`` accepting whole numbers ``>= low``, with a message naming the value."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"expected a whole number >= {low}, got {value}")
-        return value
-
-    return parse
-
-
-positive_int = whole_number(1)
-"""An argparse ``type`` for whole numbers >= 1."""
 
 # What a shell reports for a process that SIGPIPE killed (128 + signal 13), as for `yes | head -1`.
 BROKEN_PIPE_STATUS = 141
@@ -47,7 +35,7 @@ def _instance_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _make(args):
-    from pathfinding.instances import make_instance
+    from pathfinding.synthetic.instances import make_instance
 
     return make_instance(args.hops, distractors=args.distractors, seeds=args.seeds, rng=args.seed)
 
@@ -69,7 +57,8 @@ def _cmd_instance(args) -> int:
 
 
 def _cmd_rank(args) -> int:
-    from pathfinding.ranking import RANKERS, rank_of
+    from pathfinding.core.scoring import rank_of
+    from pathfinding.synthetic.rankers import RANKERS
 
     inst = _make(args)
     scores = RANKERS[args.method](inst)
@@ -88,7 +77,7 @@ def _cmd_rank(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for tests and documentation)."""
-    from pathfinding.ranking import RANKERS
+    from pathfinding.synthetic.rankers import RANKERS
 
     parser = argparse.ArgumentParser(
         prog="pathfinding",
@@ -108,6 +97,11 @@ def build_parser() -> argparse.ArgumentParser:
     # Larger commands live beside their code; each module registers its own subcommands.
     for module in _COMMAND_MODULES:
         importlib.import_module(module).add_parser(sub)
+    # The engine's own group; the benchmark adds its timing command to it.
+    from pathfinding.bench.cli import add_hipporag_commands
+    from pathfinding.hipporag.cli import add_parser as add_hipporag_group
+
+    add_hipporag_commands(add_hipporag_group(sub))
     return parser
 
 

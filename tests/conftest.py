@@ -19,11 +19,10 @@ if not os.environ.get("CI"):
 @pytest.fixture(scope="session", autouse=True)
 def _warm_kernels():
     """Compile (or load from cache) every kernel once, before any test is timed by Hypothesis."""
-    from pathfinding import ranking
-    from pathfinding.toy import meet_node_toy
+    from pathfinding import RANKERS, meet_node_toy, passage_scores, personalized_pagerank
 
     toy = meet_node_toy()
-    for score in ranking.RANKERS.values():
+    for score in RANKERS.values():
         score(toy)
-    ranking.personalized_pagerank(toy.graph, np.full((5, 2), 0.2))
-    ranking.passage_scores(np.full(5, 0.2), toy.mentions)
+    personalized_pagerank(toy.graph, np.full((5, 2), 0.2))
+    passage_scores(np.full(5, 0.2), toy.mentions)

@@ -13,9 +13,10 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from pathfinding import bench, graphs
+from pathfinding import bench
 from pathfinding.bench.targets import evaluate_targets
-from pathfinding.reference import ppr_power_iteration
+from pathfinding.core.reference import ppr_power_iteration
+from pathfinding.synthetic import graphs
 
 
 @pytest.mark.parametrize("build", [graphs.er_graph, graphs.power_law_graph])

@@ -6,14 +6,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy.sparse.csgraph import shortest_path
 
-from pathfinding.chaining import beam_retrieve, intersection_scores, iterative_retrieve, nodes_at_distance
-from pathfinding.contrast import VARIATION, run_budget_sweep, run_contrast, settle_ties
-from pathfinding.following import make_following_instance
-from pathfinding.instances import make_instance
-from pathfinding.ranking import rank_of
-from pathfinding.reference import nodes_at_distance_bfs
-from pathfinding.toy import meet_node_toy
-from pathfinding.variation import make_varied_instance
+from pathfinding.core.reference import nodes_at_distance_bfs
+from pathfinding.core.scoring import rank_of
+from pathfinding.experiments.contrast import VARIATION, run_budget_sweep, run_contrast, settle_ties
+from pathfinding.synthetic.chaining import (
+    beam_retrieve,
+    intersection_scores,
+    iterative_retrieve,
+    nodes_at_distance,
+)
+from pathfinding.synthetic.following import make_following_instance
+from pathfinding.synthetic.instances import make_instance
+from pathfinding.synthetic.toy import meet_node_toy
+from pathfinding.synthetic.variation import make_varied_instance
 
 from .strategies import weighted_graphs
 

@@ -55,7 +55,7 @@ def test_an_internal_bug_keeps_its_traceback(monkeypatch):
     def broken(*args, **kwargs):
         raise ValueError("a bug, not bad input")
 
-    monkeypatch.setattr("pathfinding.instances.make_instance", broken)
+    monkeypatch.setattr("pathfinding.synthetic.instances.make_instance", broken)
     with pytest.raises(ValueError, match="a bug, not bad input"):
         main(["instance"])
 

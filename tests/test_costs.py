@@ -5,18 +5,18 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from pathfinding import costs
-from pathfinding.costs import (
+from pathfinding.bench import timing as bench_timing
+from pathfinding.bench.timing import time_ppr
+from pathfinding.core.ppr import ppr_solve
+from pathfinding.course.costs import (
     CostModel,
     break_even_queries,
     iterative_calls,
     offline_calls,
     offline_share,
     online_calls,
-    time_ppr,
 )
-from pathfinding.ppr import ppr_solve
-from pathfinding.toy import star_pair
+from pathfinding.synthetic.toy import star_pair
 
 
 def test_bills_by_hand():
@@ -66,6 +66,6 @@ def test_time_ppr_reports_graph_and_iterations():
 def test_time_ppr_reports_the_median_of_its_runs(monkeypatch):
     """A fake clock: prepare takes 2 s, the three timed runs 1, 5 and 6 s; the median is 5 (mean 4)."""
     ticks = iter([0.0, 2.0, 10.0, 11.0, 20.0, 25.0, 30.0, 36.0])
-    monkeypatch.setattr(costs, "time", SimpleNamespace(perf_counter=lambda: next(ticks)))
+    monkeypatch.setattr(bench_timing, "time", SimpleNamespace(perf_counter=lambda: next(ticks)))
     t = time_ppr(star_pair(3).graph, [0, 1], repeats=3)
     assert (t.prepare_seconds, t.seconds) == (2.0, 5.0)

@@ -11,11 +11,11 @@ import scipy.sparse as sp  # noqa: E402
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from pathfinding import diagrams, draw  # noqa: E402
-from pathfinding.instances import make_instance  # noqa: E402
-from pathfinding.plotting import save_figure  # noqa: E402
-from pathfinding.ranking import RANKERS  # noqa: E402
-from pathfinding.toy import meet_node_toy, star_pair  # noqa: E402
+from pathfinding.course import diagrams, draw  # noqa: E402
+from pathfinding.experiments.plotting import save_figure  # noqa: E402
+from pathfinding.synthetic.instances import make_instance  # noqa: E402
+from pathfinding.synthetic.rankers import RANKERS  # noqa: E402
+from pathfinding.synthetic.toy import meet_node_toy, star_pair  # noqa: E402
 from tests.strategies import weighted_graphs  # noqa: E402
 
 SHAPES = {
@@ -151,3 +151,27 @@ def test_show_saves_outside_jupyter(tmp_path):
     fig, _ = plt.subplots()
     path = draw.show(fig, "x", directory=tmp_path)
     assert path == tmp_path / "x.png" and path.exists()
+
+
+def _named_objects():
+    """Every "module.name" a diagram prints under a box, as it is printed."""
+    from pathfinding.course import diagrams
+
+    rows = [m for *_, m in diagrams.OFFLINE_STEPS + diagrams.ONLINE_STEPS] + [
+        m for _, _, m, _ in diagrams.BRAIN_MAP
+    ]
+    names = []
+    for text in rows:
+        for line in text.split("\n"):
+            name = line.split(" (")[0].strip()
+            if name and name != "-":
+                names.append(name)
+    return names
+
+
+@pytest.mark.parametrize("name", _named_objects())
+def test_every_name_a_diagram_prints_resolves(name):
+    import importlib
+
+    module, _, attr = f"pathfinding.{name}".rpartition(".")
+    assert hasattr(importlib.import_module(module), attr), f"pathfinding.{name} does not exist"

@@ -2,7 +2,7 @@
 the hint meant for it, and an unanswered exercise neither passes nor crashes.
 
 The "correct" answers here are measured (PPR runs, brute force, enumeration), not copied from the
-formulas inside pathfinding.exercises, so a wrong formula in a check fails these tests.
+formulas inside pathfinding.course.exercises, so a wrong formula in a check fails these tests.
 """
 
 import itertools
@@ -11,13 +11,14 @@ import math
 import numpy as np
 import pytest
 
-from pathfinding import exercises as ex
-from pathfinding.costs import CostModel, break_even_queries, offline_share
-from pathfinding.instances import make_instance
-from pathfinding.ppr import personalized_pagerank
-from pathfinding.ranking import RANKERS, rank_of
-from pathfinding.specificity import node_specificity, restart_vector
-from pathfinding.toy import passage_count_matrix, star_pair
+from pathfinding.core.ppr import personalized_pagerank
+from pathfinding.core.scoring import rank_of
+from pathfinding.core.specificity import node_specificity, restart_vector
+from pathfinding.course import exercises as ex
+from pathfinding.course.costs import CostModel, break_even_queries, offline_share
+from pathfinding.synthetic.instances import make_instance
+from pathfinding.synthetic.rankers import RANKERS
+from pathfinding.synthetic.toy import passage_count_matrix, star_pair
 
 
 def _one_step_measured(d, alpha):
@@ -151,7 +152,7 @@ def test_defeating_shape():
     assert not plain and "still ranks the answer first" in plain.message
     one_hop = make_instance(1, rng=0)
     # join the seeds with a passage of their own: no longer a path-finding question
-    from pathfinding.instances import instance_from_facts
+    from pathfinding.synthetic.instances import instance_from_facts
 
     joined = instance_from_facts(
         np.vstack([one_hop.facts, one_hop.seeds[:2]]),
@@ -210,8 +211,8 @@ def test_monitor():
 
 
 def test_missed_question_on_real_text():
+    from pathfinding.experiments.realtext import load_realtext
     from pathfinding.hipporag import HippoRetriever, index_from_openie, supporting_ids
-    from pathfinding.hipporag.realtext import load_realtext
 
     data = load_realtext()
     retriever = HippoRetriever(index_from_openie(data["openie"]))

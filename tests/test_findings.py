@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from pathfinding.cli import main
-from pathfinding.findings import compare, produce
+from pathfinding.experiments.findings import compare, produce
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module")
 def full_text():
     """FINDINGS.md as the code produces it now, with the committed performance section."""
-    from pathfinding.findings import bench_section
+    from pathfinding.experiments.findings import bench_section
 
     committed = (ROOT / "FINDINGS.md").read_text()
     text, _, _ = produce(seed=0, trials=1000, quick=False, progress=False, bench=bench_section(committed))

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from pathfinding.cli import main
-from pathfinding.hipporag.index import build_index
+from pathfinding.hipporag.index.build import build_index
+from pathfinding.hipporag.index.persistence import load_index, save_index
 from pathfinding.hipporag.io import load_openie, vendored
-from pathfinding.hipporag.persistence import load_index
 from tests.test_hipporag_maintenance import assert_same_index
 
 QUESTION = "Who founded the Journal of Psychotherapy Integration?"
@@ -91,7 +91,7 @@ def test_errors_are_one_line(files, capsys):
     code, _, err = _run(capsys, ["hipporag", "query", str(bad), QUESTION])
     assert code == 2 and "bad.hippo: index format version 0" in err
     good = files / "good.hippo"
-    build_index([[("Ed Wood", "directed", "Plan 9")]], passages=["x"]).save(good)
+    save_index(build_index([[("Ed Wood", "directed", "Plan 9")]], passages=["x"]), good)
     raw = bytearray(good.read_bytes())
     raw[len(raw) // 2] ^= 0xFF
     bad.write_bytes(bytes(raw))
@@ -107,7 +107,7 @@ def test_pipe_into_head_is_quiet(tmp_path):
     texts = [f"Passage {j} about Ed Wood. " + "x" * 400 for j in range(n)]
     idx = build_index([[("Ed Wood", "wrote", f"Book {j}")] for j in range(n)], passages=texts)
     path = tmp_path / "p.hippo"
-    idx.save(path)
+    save_index(idx, path)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     query = f'hipporag query "{path}" "Who is Ed Wood?" -k {n}'
     cmd = f'"{sys.executable}" -m pathfinding {query} | head -n 3; exit ${{PIPESTATUS[0]}}'

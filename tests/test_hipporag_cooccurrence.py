@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from pathfinding.hipporag.cooccurrence import (
+from pathfinding.experiments.cooccurrence import cooccurrence_findings_section
+from pathfinding.hipporag.extract.cooccurrence import (
     RELATION,
     cooccurrence_docs,
-    cooccurrence_findings_section,
     cooccurrence_openie,
     cooccurrence_triples,
     named_spans,
 )
-from pathfinding.hipporag.index import index_from_openie
+from pathfinding.hipporag.index.build import index_from_openie
 from pathfinding.hipporag.io import Passage, load_openie
 from pathfinding.hipporag.retrieve import HippoRetriever
 

@@ -5,7 +5,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pathfinding.hipporag.index import CharNgramEncoder, build_index, cosine_neighbours, normalize_phrase
+from pathfinding.hipporag.index.build import build_index, cosine_neighbours, normalize_phrase
+from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.io import load_openie, vendored
 
 TOY = [

@@ -6,8 +6,9 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathfinding.hipporag.index import CharNgramEncoder, build_index
-from pathfinding.hipporag.maintenance import add_passages, delete_passages, renumber_after_delete
+from pathfinding.hipporag.index.build import build_index
+from pathfinding.hipporag.index.encoder import CharNgramEncoder
+from pathfinding.hipporag.index.maintenance import add_passages, delete_passages, renumber_after_delete
 from pathfinding.hipporag.retrieve import HippoRetriever
 
 # Near-duplicates so that synonymy edges exist at every tau drawn below, short phrases that are not
@@ -89,13 +90,13 @@ def test_random_add_delete_sequences_equal_a_fresh_build(initial, ops, frozen, t
         if op == "add":
             new_texts = [f"new {len(corpus) + i}" for i in range(len(arg))]
             corpus, texts = corpus + arg, texts + new_texts
-            idx = idx.add_passages(arg, new_texts, refit=refit)
+            idx = add_passages(idx, arg, new_texts, refit=refit)
         else:
             gone = sorted({i % len(corpus) for i in arg})
             corpus = [c for j, c in enumerate(corpus) if j not in gone]
             texts = [t for j, t in enumerate(texts) if j not in gone]
             try:
-                idx = idx.delete_passages(gone, refit=refit)
+                idx = delete_passages(idx, gone, refit=refit)
             except ValueError as exc:
                 assert "no phrase nodes" in str(exc)
                 with pytest.raises(ValueError, match="no phrase nodes"):
@@ -117,18 +118,18 @@ def test_frozen_add_costs_only_the_new_rows():
 
     idx = build_index([[("Alice", "knows", "Bob")]], encoder=Counting(), fit_encoder=False, tau=0.5)
     calls.clear()
-    idx.add_passages([[("Alice Smith", "in", "Paris")]])
+    add_passages(idx, [[("Alice Smith", "in", "Paris")]])
     assert calls == [["alice smith", "paris"]]
 
 
 def test_refit_mode_refits_a_copy_and_matches():
     """refit=True: the TF-IDF is refit on the new phrase set (every IDF changes with it)."""
     a = build_index([[("Alice", "knows", "Bob")]], tau=0.5)
-    kept = a.add_passages([[("Alice Smith", "in", "Paris")]])
+    kept = add_passages(a, [[("Alice Smith", "in", "Paris")]])
     assert kept.encoder is a.encoder and kept.settings["fit_encoder"] is False
     with pytest.raises(TypeError, match="refit must be True or False"):
-        a.add_passages([], refit="yes")
-    b = a.add_passages([[("Alice Smith", "in", "Paris")]], refit=True)
+        add_passages(a, [], refit="yes")
+    b = add_passages(a, [[("Alice Smith", "in", "Paris")]], refit=True)
     assert b.encoder is not a.encoder
     idf = [e._idf[e._vocab["ali"]] for e in (a.encoder, b.encoder)]
     assert idf[0] == pytest.approx(np.log(3 / 2) + 1) and idf[1] == pytest.approx(np.log(5 / 3) + 1)
@@ -143,12 +144,12 @@ def test_dense_custom_encoder_frozen():
         return np.array([table.get(t, [0.0, 0.0]) for t in texts])
 
     a = build_index([[("cat", "is a", "pet")]], encoder=enc, tau=0.8)
-    b = a.add_passages([[("kitten", "likes", "dog")]])
+    b = add_passages(a, [[("kitten", "likes", "dog")]])
     ref = build_index([[("cat", "is a", "pet")], [("kitten", "likes", "dog")]], encoder=enc, tau=0.8)
     assert b.phrases == ref.phrases
     np.testing.assert_allclose(b.synonymy_graph.toarray(), ref.synonymy_graph.toarray(), rtol=0, atol=1e-12)
     assert (b.relation_graph != ref.relation_graph).nnz == 0
-    c = b.delete_passages([0])
+    c = delete_passages(b, [0])
     assert c.phrases == ["dog", "kitten"] and c.node_embeddings.tolist() == [[0.0, 1.0], [0.6, 0.8]]
 
 
@@ -157,11 +158,11 @@ def test_ids_after_add_and_delete():
         [[("Alice", "knows", "Bob")], [("Bob", "in", "Paris")], [("Ed Wood", "directed", "Plan 9")]],
         passages=["p0", "p1", "p2"],
     )
-    grown = idx.add_passages([[("Alice", "in", "Berlin")]], ["p3"])
+    grown = add_passages(idx, [[("Alice", "in", "Berlin")]], ["p3"])
     assert grown.passages == ["p0", "p1", "p2", "p3"]
     # "berlin" sorts before "bob": every later node id moves up by one; phrases are the stable key.
     assert idx.phrase_ids["bob"] == 1 and grown.phrase_ids["bob"] == 2
-    shrunk = grown.delete_passages([0, 2])
+    shrunk = delete_passages(grown, [0, 2])
     assert shrunk.passages == ["p1", "p3"]
     assert renumber_after_delete(4, [0, 2]).tolist() == [-1, 0, -1, 1]
     assert "ed wood" not in shrunk.phrase_ids and "alice" in shrunk.phrase_ids
@@ -171,24 +172,24 @@ def test_ids_after_add_and_delete():
 def test_bad_input_is_named():
     idx = build_index([[("Alice", "knows", "Bob")], [("Bob", "in", "Paris")]], passages=["p0", "p1"])
     with pytest.raises(ValueError, match="passage id 2 is out of range: the index has 2 passages"):
-        idx.delete_passages([2])
+        delete_passages(idx, [2])
     with pytest.raises(ValueError, match="passage id 1 is given more than once"):
-        idx.delete_passages([1, 1])
+        delete_passages(idx, [1, 1])
     with pytest.raises(TypeError, match="passage ids must be integers, got '1'"):
-        idx.delete_passages(["1"])
+        delete_passages(idx, ["1"])
     with pytest.raises(TypeError, match="must be integers, got the string"):
-        idx.delete_passages("1")
+        delete_passages(idx, "1")
     with pytest.raises(ValueError, match="no phrase nodes"):
-        idx.delete_passages([0, 1])
+        delete_passages(idx, [0, 1])
     with pytest.raises(ValueError, match="keeps passage texts: pass passages="):
-        idx.add_passages([[("a b c", "r", "d e f")]])
+        add_passages(idx, [[("a b c", "r", "d e f")]])
     with pytest.raises(ValueError, match=r"one text per new passage \(1\), got 2"):
-        idx.add_passages([[("a b c", "r", "d e f")]], ["x", "y"])
+        add_passages(idx, [[("a b c", "r", "d e f")]], ["x", "y"])
     with pytest.raises(ValueError, match=r"triples_per_passage\[0\]\[0\] must be three strings"):
-        idx.add_passages([[("a", "b")]], ["x"])
+        add_passages(idx, [[("a", "b")]], ["x"])
     bare = build_index([[("Alice", "knows", "Bob")]])
     with pytest.raises(ValueError, match="keeps no passage texts"):
-        bare.add_passages([[("Alice", "knows", "Carol")]], ["x"])
+        add_passages(bare, [[("Alice", "knows", "Carol")]], ["x"])
     with pytest.raises(TypeError, match="index must be a HippoIndex"):
         add_passages("index", [])
     with pytest.raises(TypeError, match="index must be a HippoIndex"):
@@ -216,8 +217,8 @@ def test_custom_encoder_with_fit_is_copied_and_refit():
     mine = FittingTable()
     a = build_index([[("cat", "is a", "pet")]], encoder=mine)
     assert mine.vocab is None and a.encoder.vocab == ["cat", "pet"]
-    assert a.add_passages([[("dog", "is a", "pet")]]).encoder is a.encoder  # kept unless refit
-    b = a.add_passages([[("dog", "is a", "pet")]], refit=True)
+    assert add_passages(a, [[("dog", "is a", "pet")]]).encoder is a.encoder  # kept unless refit
+    b = add_passages(a, [[("dog", "is a", "pet")]], refit=True)
     assert a.encoder.vocab == ["cat", "pet"] and b.encoder.vocab == ["cat", "dog", "pet"]
     ref = build_index([[("cat", "is a", "pet")], [("dog", "is a", "pet")]], encoder=mine)
     assert_same_index(b, ref)

@@ -20,10 +20,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pathfinding.hipporag.extract.cli import add_openie_command
+from pathfinding.hipporag.extract.llm import ChatClient, LLMError, LLMFatalError
+from pathfinding.hipporag.extract.openie import ResponseCache, llm_query_ner, run_openie, write_openie
 from pathfinding.hipporag.io import load_corpus, load_openie, vendored
-from pathfinding.hipporag.llm import ChatClient, LLMError, LLMFatalError
-from pathfinding.hipporag.openie import ResponseCache, llm_query_ner, run_openie, write_openie
-from pathfinding.hipporag.openie_cli import add_openie_command
 
 sys.path.insert(0, str(Path(__file__).parent))
 from replay_server import ReplayServer  # noqa: E402
@@ -155,7 +155,7 @@ def test_cli_process_killed_then_resumed(released, tmp_path):
     out = tmp_path / "openie.json"
     script = (
         "import argparse, sys\n"
-        "from pathfinding.hipporag.openie_cli import add_openie_command\n"
+        "from pathfinding.hipporag.extract.cli import add_openie_command\n"
         "p = argparse.ArgumentParser()\n"
         "add_openie_command(p.add_subparsers(dest='command', required=True))\n"
         "a = p.parse_args(sys.argv[1:])\n"
@@ -269,7 +269,7 @@ def test_retries_are_bounded_and_back_off_exponentially(released):
 
 
 def test_query_ner_is_one_cached_call_per_question(released, tmp_path):
-    from pathfinding.hipporag.index import index_from_openie
+    from pathfinding.hipporag.index.build import index_from_openie
     from pathfinding.hipporag.io import load_questions
     from pathfinding.hipporag.query import capitalised_spans
     from pathfinding.hipporag.retrieve import HippoRetriever
@@ -312,7 +312,7 @@ def test_client_validation():
 def test_full_replay_reproduces_the_release_and_its_recall(released, tmp_path):
     """All 1,890 passages; the index built from the output gives the recall of FINDINGS' v1 row."""
     from pathfinding.hipporag.evaluate import recall_at_k, supporting_ids
-    from pathfinding.hipporag.index import index_from_openie
+    from pathfinding.hipporag.index.build import index_from_openie
     from pathfinding.hipporag.io import load_questions
     from pathfinding.hipporag.retrieve import HippoRetriever
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pathfinding.hipporag.parsing import extract_json_list, parse_entities, parse_triples
+from pathfinding.hipporag.extract.parsing import extract_json_list, parse_entities, parse_triples
 
 
 @pytest.mark.parametrize(

@@ -11,9 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathfinding.hipporag.index import CharNgramEncoder, build_index, index_from_openie
+from pathfinding.hipporag.index.build import build_index, index_from_openie
+from pathfinding.hipporag.index.encoder import CharNgramEncoder
+from pathfinding.hipporag.index.maintenance import add_passages
+from pathfinding.hipporag.index.persistence import FORMAT_VERSION, MAGIC, load_index, save_index
 from pathfinding.hipporag.io import FormatError, load_openie, vendored
-from pathfinding.hipporag.persistence import FORMAT_VERSION, MAGIC, load_index, save_index
 from pathfinding.hipporag.retrieve import HippoRetriever
 from tests.test_hipporag_maintenance import FROZEN, assert_same_index, assert_same_retrieval, passage_st
 
@@ -38,7 +40,7 @@ def _questions(idx):
 def test_round_trip_is_bit_identical_on_real_passages(tmp_path, musique):
     idx = index_from_openie(musique)
     path = tmp_path / "m.hippo"
-    idx.save(path)
+    save_index(idx, path)
     back = load_index(path)
     assert_same_index(back, idx)
     assert type(back.encoder) is CharNgramEncoder and back.encoder is not idx.encoder
@@ -51,7 +53,7 @@ def test_round_trip_is_bit_identical_on_real_passages(tmp_path, musique):
         np.testing.assert_array_equal(x.seeds, y.seeds)
     # An index that was saved, loaded and grown equals one grown without the detour.
     more = [d.triples for d in musique[:2]]
-    assert_same_index(back.add_passages(more, ["x", "y"]), idx.add_passages(more, ["x", "y"]))
+    assert_same_index(add_passages(back, more, ["x", "y"]), add_passages(idx, more, ["x", "y"]))
 
 
 def test_file_holds_no_pickle(tmp_path):
@@ -69,7 +71,7 @@ def test_file_holds_no_pickle(tmp_path):
 def test_round_trip_keeps_settings_dropped_and_frozen_mode(tmp_path):
     enc = CharNgramEncoder(ngram_range=(2, 3)).fit(["ed wood", "plan 9", "paris"])
     idx = build_index(TRIPLES, encoder=enc, fit_encoder=False, tau=0.4, max_synonyms=3)
-    idx.save(tmp_path / "f.hippo")
+    save_index(idx, tmp_path / "f.hippo")
     back = load_index(tmp_path / "f.hippo")
     assert_same_index(back, idx)
     assert back.settings == {"tau": 0.4, "max_synonyms": 3, "synonymy": True, "fit_encoder": False}
@@ -167,7 +169,7 @@ class TableEncoder:
 def test_custom_encoder_must_be_passed_again(tmp_path):
     idx = build_index([[("cat", "is a", "pet")], [("kitten", "likes", "dog")]], encoder=TableEncoder())
     path = tmp_path / "c.hippo"
-    idx.save(path)
+    save_index(idx, path)
     with pytest.raises(
         ValueError, match=r"custom encoder \(.*TableEncoder\).*load_index\(path, encoder=\.\.\.\)"
     ):
@@ -181,7 +183,7 @@ def test_custom_encoder_must_be_passed_again(tmp_path):
     with pytest.raises(ValueError, match="does not reproduce the embeddings"):
         load_index(path, encoder=Wrong())
     default = tmp_path / "d.hippo"
-    build_index(TRIPLES).save(default)
+    save_index(build_index(TRIPLES), default)
     with pytest.raises(ValueError, match="stores its own CharNgramEncoder"):
         load_index(default, encoder=TableEncoder())
 
@@ -195,7 +197,7 @@ def test_round_trip_of_random_indexes(corpus, frozen, synonymy):
     except ValueError:
         return
     with tempfile.TemporaryDirectory() as d:
-        idx.save(os.path.join(d, "r.hippo"))
+        save_index(idx, os.path.join(d, "r.hippo"))
         back = load_index(os.path.join(d, "r.hippo"))
     assert_same_index(back, idx)
     assert_same_retrieval(back, idx, [["alice"], ["paris city", "bob"], ["zzz"]])

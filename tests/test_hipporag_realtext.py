@@ -6,8 +6,9 @@ import json
 import numpy as np
 import pytest
 
-from pathfinding.hipporag import cli as hcli
-from pathfinding.hipporag.realtext import format_report, run_realtext
+from pathfinding.bench import cli as bench_cli
+from pathfinding.experiments import cli as experiments_cli
+from pathfinding.experiments.realtext import format_report, run_realtext
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +48,8 @@ def test_deterministic_for_a_seed(slice10):
 def test_cli_registers_and_runs(tmp_path, capsys):
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="command", required=True)
-    hcli.add_parser(sub)
+    experiments_cli.add_parser(sub)
+    bench_cli.add_parser(sub)
     out = tmp_path / "rt.json"
     args = parser.parse_args(["realtext", "--quick", "--boot", "50", "--seed", "3", "--json", str(out)])
     assert args.func(args) == 0
@@ -58,14 +60,14 @@ def test_cli_registers_and_runs(tmp_path, capsys):
     assert "AR@5" in data["methods"]["default (lower)"]["all_recall"]
     with pytest.raises(SystemExit):
         parser.parse_args(["realtext", "--boot", "0"])
-    assert parser.parse_args(["realtext-bench"]).func is hcli._cmd_bench
+    assert parser.parse_args(["realtext-bench"]).func is bench_cli._cmd_realtext_bench
 
 
 def test_weight_grid_at_the_defaults_matches_the_default_rows(slice10):
     import inspect
 
+    from pathfinding.experiments.sensitivity import format_grid, weight_grid
     from pathfinding.hipporag.retrieve import HippoRetriever
-    from pathfinding.hipporag.sensitivity import format_grid, weight_grid
 
     # regression pin: the defaults FINDINGS and README describe (10 questions cannot tell 0.2 from 0.3)
     params = inspect.signature(HippoRetriever).parameters

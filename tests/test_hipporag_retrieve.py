@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pathfinding import reference
+from pathfinding.core import reference
 from pathfinding.hipporag.evaluate import (
     all_recall_at_k,
     bootstrap_indices,
@@ -16,7 +16,7 @@ from pathfinding.hipporag.evaluate import (
     recall_at_k,
     supporting_ids,
 )
-from pathfinding.hipporag.index import build_index, index_from_openie
+from pathfinding.hipporag.index.build import build_index, index_from_openie
 from pathfinding.hipporag.io import load_corpus, load_openie, load_query_ner, load_questions, vendored
 from pathfinding.hipporag.lexical import FactLinker
 from pathfinding.hipporag.query import capitalised_spans, link_entities, ner_lookup, node_ngrams

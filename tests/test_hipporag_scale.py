@@ -11,27 +11,28 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathfinding.hipporag.index import CharNgramEncoder, build_index, normalize_phrase
-from pathfinding.hipporag.neighbours import (
+from pathfinding.hipporag.index.build import build_index, normalize_phrase
+from pathfinding.hipporag.index.encoder import CharNgramEncoder
+from pathfinding.hipporag.index.neighbours import (
     NearestRows,
     candidate_pairs,
     cosine_neighbours_allpairs,
     cosine_neighbours_prefix,
 )
 from pathfinding.hipporag.query import EXTRACTORS, link_entities
-from pathfinding.hipporag.synthetic import corpus_stats, synthetic_corpus
+from pathfinding.synthetic.corpus import corpus_stats, synthetic_corpus
 
 
 @pytest.fixture(scope="module")
 def musique_index():
-    from pathfinding.hipporag.realtext import musique_index as build
+    from pathfinding.experiments.realtext import musique_index as build
 
     return build(0.8)
 
 
 @pytest.fixture(scope="module")
 def musique_questions():
-    from pathfinding.hipporag.realtext import load_realtext
+    from pathfinding.experiments.realtext import load_realtext
 
     return load_realtext()["questions"]
 
@@ -157,14 +158,14 @@ def test_synthetic_corpus_rejects_bad_input(bad):
 
 
 def test_fit_exponent_recovers_a_power_law():
-    from pathfinding.hipporag.scale import _fit_exponent
+    from pathfinding.bench.scale import _fit_exponent
 
     rows = [{"n_passages": n, "build_s": 0.01 * n**1.5} for n in (10_000, 20_000, 40_000)]
     assert _fit_exponent(rows) == pytest.approx(1.5)
 
 
 def test_measure_size_small_and_the_section_judges_targets():
-    from pathfinding.hipporag.scale import TARGETS, format_section, measure_size
+    from pathfinding.bench.scale import TARGETS, format_section, measure_size
 
     row = measure_size(300, n_queries=10, builds_per_size=2)
     assert row["n_passages"] == 300 and row["n_nodes"] > 300 and row["n_synonymy_edges"] > 0
@@ -192,7 +193,7 @@ def test_measure_size_small_and_the_section_judges_targets():
 
 @pytest.mark.slow
 def test_run_scale_tiny_end_to_end():
-    from pathfinding.hipporag.scale import run_scale
+    from pathfinding.bench.scale import run_scale
 
     res = run_scale((400, 800), n_queries=10, progress=False)
     status = {t["name"]: t["status"] for t in res["targets"]}
@@ -214,7 +215,7 @@ def test_thread_count_changes_nothing(musique_index):
 
 def test_prefix_features_read_from_the_row_past_the_inline_ones(monkeypatch, musique_index):
     """With one inline feature per posting entry the count reads the rest from the row: same result."""
-    from pathfinding.hipporag import neighbours
+    from pathfinding.hipporag.index import neighbours
 
     E = musique_index.node_embeddings
     want = cosine_neighbours_allpairs(E, tau=0.8)
@@ -238,9 +239,9 @@ def test_neighbour_kernels_agree_without_jit():
 
     script = (
         "import json, numpy as np\n"
-        "from pathfinding.hipporag.index import build_index\n"
+        "from pathfinding.hipporag.index.build import build_index\n"
         "from pathfinding.hipporag.query import link_entities\n"
-        "from pathfinding.hipporag.synthetic import synthetic_corpus\n"
+        "from pathfinding.synthetic.corpus import synthetic_corpus\n"
         "c = synthetic_corpus(150, rng=5)\n"
         "idx = build_index(c.triples)\n"
         "S = idx.synonymy_graph.tocoo()\n"

@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pathfinding.incremental import SpecificityIndex, corpus_idf, replay_additions
-from pathfinding.instances import make_instance
-from pathfinding.specificity import node_specificity, passage_counts
+from pathfinding.core.incremental import SpecificityIndex, corpus_idf, replay_additions
+from pathfinding.core.specificity import node_specificity, passage_counts
+from pathfinding.synthetic.instances import make_instance
 
 
 @given(

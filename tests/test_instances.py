@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from scipy.sparse.csgraph import shortest_path
 from scipy.stats import chisquare
 
-from pathfinding.instances import make_instance
+from pathfinding.synthetic.instances import make_instance
 
 
 def _distances(inst):
@@ -209,8 +209,9 @@ def test_no_sysconf_means_no_memory_check(monkeypatch):
 
 def test_importing_the_generator_does_not_load_the_solver():
     code = (
-        "import sys, pathfinding, pathfinding.instances, pathfinding.toy; "
-        "print(sorted(m for m in ('numba', 'pathfinding.ppr', 'pathfinding._kernels') if m in sys.modules))"
+        "import sys, pathfinding, pathfinding.synthetic.instances, pathfinding.synthetic.toy; "
+        "print(sorted(m for m in ('numba', 'pathfinding.core.ppr', 'pathfinding.core._kernels')"
+        " if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

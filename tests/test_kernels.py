@@ -1,4 +1,4 @@
-"""Each compiled kernel against its readable twin in pathfinding.reference, called on raw arrays."""
+"""Each compiled kernel against its readable twin in pathfinding.core.reference, called on raw arrays."""
 
 import numpy as np
 import pytest
@@ -6,9 +6,9 @@ import scipy.sparse as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pathfinding import _kernels, _push, reference
 from pathfinding._validation import as_csr
-from pathfinding.ppr import prepare_graph
+from pathfinding.core import _kernels, _push, reference
+from pathfinding.core.ppr import prepare_graph
 from tests.strategies import restart_vectors, weighted_graphs
 
 alphas = st.sampled_from([0.15, 0.5, 0.85])

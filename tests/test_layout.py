@@ -1,6 +1,8 @@
 """The shape rules of the package: small modules, and no module reaching for another's private name."""
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -9,7 +11,11 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted((ROOT / "pathfinding").rglob("*.py")) + sorted((ROOT / "notebooks").rglob("*.py"))
 # Package-private modules: named with an underscore so users leave them alone, shared inside.
 INTERNAL_MODULES = {
-    "pathfinding._kernels", "pathfinding._power", "pathfinding._push", "pathfinding._validation"
+    "pathfinding.core._kernels",
+    "pathfinding.core._power",
+    "pathfinding.core._push",
+    "pathfinding._validation",
+    "pathfinding._lazy",
 }
 
 
@@ -21,13 +27,13 @@ def _private_imports(path: Path) -> list[str]:
                 private_module = node.module not in INTERNAL_MODULES and any(
                     part.startswith("_") for part in node.module.split(".")
                 )
-                if alias.name.startswith("_") and f"pathfinding.{alias.name}" not in INTERNAL_MODULES:
+                if alias.name.startswith("_") and f"{node.module}.{alias.name}" not in INTERNAL_MODULES:
                     found.append(f"from {node.module} import {alias.name}")
                 elif private_module:
                     found.append(f"from {node.module} import ...")
         elif isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
             base = node.value
-            if isinstance(base, ast.Name) and base.id in {"ppr", "ranking", "cli", "findings", "bench"}:
+            if isinstance(base, ast.Name) and base.id in {"ppr", "scoring", "cli", "findings", "bench"}:
                 found.append(f"{base.id}.{node.attr}")
     return found
 
@@ -40,3 +46,105 @@ def test_no_private_names_cross_modules(path):
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_modules_stay_under_600_lines(path):
     assert len(path.read_text().splitlines()) <= 600
+
+
+# The layers, and what each may import (issue: the engine never reaches for the experiments, the
+# course or the benchmark). Function-level imports count: a lazy import is still a dependency.
+LAYERS = {
+    "core": {"core"},
+    "synthetic": {"core", "synthetic"},
+    "hipporag": {"core", "hipporag"},
+    "experiments": {"core", "synthetic", "hipporag", "experiments"},
+    "course": {"core", "synthetic", "hipporag", "experiments", "course"},
+    "bench": {"core", "synthetic", "hipporag", "experiments", "bench"},
+}
+SHARED = {"errors", "_validation", "_lazy"}  # plain helpers every layer may use
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+PACKAGE = sorted((ROOT / "pathfinding").rglob("*.py"))
+MODULES = {_module_name(p): p for p in PACKAGE}
+
+
+def _imports(path: Path, *, top_level_only: bool = False) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    nodes = tree.body if top_level_only else ast.walk(tree)
+    found = set()
+    for node in nodes:
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pathfinding"):
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                found.add(full if full in MODULES else node.module)
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("pathfinding")}
+    return found
+
+
+def _layer(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _layer(m) in LAYERS))
+def test_layers_import_only_what_they_may(module):
+    allowed = LAYERS[_layer(module)] | SHARED
+    wrong = sorted(d for d in _imports(MODULES[module]) if _layer(d) and _layer(d) not in allowed)
+    assert wrong == [], f"{module} ({_layer(module)}) may import only {sorted(allowed)}"
+
+
+def test_no_import_cycle():
+    graph = {m: {d for d in _imports(p) if d in MODULES and d != m} for m, p in MODULES.items()}
+    state: dict[str, int] = {}
+    cycles = []
+
+    def visit(node, stack):
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycles.append(stack[stack.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt, stack)
+        stack.pop()
+        state[node] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [])
+    assert cycles == []
+
+
+@pytest.mark.parametrize(
+    "folder", sorted({p.parent for p in PACKAGE}), ids=lambda p: str(p.relative_to(ROOT))
+)
+def test_no_folder_holds_more_than_15_modules(folder):
+    assert len(list(folder.glob("*.py"))) <= 15
+
+
+def test_importing_the_engine_loads_no_experiment_course_bench_or_llm_client():
+    code = (
+        "import sys\n"
+        "import pathfinding.hipporag\n"
+        "from pathfinding.hipporag.retrieve import HippoRetriever\n"
+        "from pathfinding.hipporag.index.persistence import load_index\n"
+        "heavy = ('pathfinding.experiments', 'pathfinding.course', 'pathfinding.bench',\n"
+        "         'pathfinding.hipporag.extract.llm', 'pathfinding.hipporag.extract.openie', 'matplotlib')\n"
+        "print(sorted(m for m in sys.modules if m.startswith(heavy)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]"
+
+
+def test_top_level_exports_resolve():
+    import pathfinding
+    import pathfinding.hipporag
+
+    for package in (pathfinding, pathfinding.hipporag):
+        for name in package.__all__:
+            assert getattr(package, name) is not None, f"{package.__name__}.{name}"
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        pathfinding.nope  # noqa: B018

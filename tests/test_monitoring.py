@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from pathfinding.instances import make_instance
-from pathfinding.monitoring import drop_facts, index_health, recall_sweep
-from pathfinding.toy import meet_node_toy, star_pair
+from pathfinding.course.monitoring import drop_facts, index_health, recall_sweep
+from pathfinding.synthetic.instances import make_instance
+from pathfinding.synthetic.toy import meet_node_toy, star_pair
 
 
 def test_drop_facts_keeps_ids_and_removes_share():
@@ -28,7 +28,7 @@ def test_index_health_on_toys():
     assert h.seeds_connected and h.unlinked_seeds == 0
     # cut w's link to a: the seeds fall into two components
     cut = drop_facts(star_pair(2), 0.0)
-    from pathfinding.instances import instance_from_facts
+    from pathfinding.synthetic.instances import instance_from_facts
 
     broken = instance_from_facts(
         cut.facts[[0, 2, 3]],

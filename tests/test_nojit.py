@@ -9,9 +9,10 @@ import numpy as np
 
 SCRIPT = """
 import json, numpy as np
-from pathfinding.instances import make_instance
-from pathfinding.ranking import RANKERS, passage_scores
-from pathfinding.ppr import personalized_pagerank
+from pathfinding.synthetic.instances import make_instance
+from pathfinding.synthetic.rankers import RANKERS
+from pathfinding.core.scoring import passage_scores
+from pathfinding.core.ppr import personalized_pagerank
 out = {}
 for hops in (1, 2):
     inst = make_instance(hops, rng=11)

@@ -4,7 +4,7 @@ The kernel is started with this test process's own interpreter (``sys.executable
 ``python3`` a kernelspec would find on PATH: a kernel from another environment would import another
 ``pathfinding`` or none at all. A last cell appended to each notebook checks that.
 
-The kernel runs with ``PATHFINDING_STRICT=1``: a notebook's checks (:mod:`pathfinding.teaching`)
+The kernel runs with ``PATHFINDING_STRICT=1``: a notebook's checks (:mod:`pathfinding.course.teaching`)
 print an explanation for a student in class, but raise here, so a taught number that changes fails
 the suite.
 """

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pathfinding.instances import make_instance
-from pathfinding.passages import best_passage_rank, meet_mass, passage_ranks
-from pathfinding.reference import ppr_linear_solve
+from pathfinding.core.reference import ppr_linear_solve
+from pathfinding.experiments.passages import best_passage_rank, meet_mass, passage_ranks
+from pathfinding.synthetic.instances import make_instance
 
 
 @given(

@@ -8,9 +8,15 @@ import scipy.sparse as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pathfinding import prepared, reference
-from pathfinding.ppr import ConvergenceWarning, personalized_pagerank, ppr_solve, ppr_top_k, prepare_graph
-from pathfinding.toy import meet_node_toy, star_pair
+from pathfinding.core import prepared, reference
+from pathfinding.core.ppr import (
+    ConvergenceWarning,
+    personalized_pagerank,
+    ppr_solve,
+    ppr_top_k,
+    prepare_graph,
+)
+from pathfinding.synthetic.toy import meet_node_toy, star_pair
 from tests.strategies import restart_vectors, weighted_graphs
 
 alphas = st.sampled_from([0.15, 0.5, 0.85, 1.0])
@@ -142,7 +148,7 @@ def test_prepared_graph_reused():
 def test_prepared_graph_cache_is_per_object_and_forgets_dead_objects():
     import gc
 
-    from pathfinding import ppr
+    from pathfinding.core import ppr
 
     A, B = star_pair(9).graph, star_pair(9).graph
     g = ppr.prepare_graph_cached(A)
@@ -278,7 +284,7 @@ def test_reorder_option_is_checked():
 
 @given(hops=st.integers(1, 3), rng=st.integers(0, 2**32 - 1))
 def test_top_k_certifies_the_answer_first_and_saves_sweeps(hops, rng):
-    from pathfinding.instances import make_instance
+    from pathfinding.synthetic.instances import make_instance
 
     inst = make_instance(hops, rng=rng)
     res = ppr_top_k(inst.graph, inst.seeds, 1, candidates=inst.candidates, method="gauss-seidel")
@@ -292,7 +298,7 @@ def test_top_k_certifies_the_answer_first_and_saves_sweeps(hops, rng):
 
 
 def test_top_k_saves_most_sweeps_on_average():
-    from pathfinding.instances import make_instance
+    from pathfinding.synthetic.instances import make_instance
 
     saved = []
     for seed in range(50):
@@ -347,7 +353,7 @@ def test_push_leaves_every_node_inside_its_interval(graph, data, alpha, eps):
     alpha=alphas,
 )
 def test_push_top_k_certifies_on_any_budget_and_leaves_its_scratch_clean(graph, data, budget, alpha):
-    from pathfinding._push import ppr_push_top_k
+    from pathfinding.core._push import ppr_push_top_k
 
     n = graph.shape[0]
     r = data.draw(restart_vectors(n))
@@ -382,7 +388,7 @@ def test_push_top_k_certifies_on_any_budget_and_leaves_its_scratch_clean(graph, 
     ],
 )
 def test_push_top_k_counts_the_mass_still_owed(restart, alpha):
-    from pathfinding._push import ppr_push_top_k
+    from pathfinding.core._push import ppr_push_top_k
 
     graph = sp.csr_array(np.array([[0.0, 0, 0], [0, 0, 1], [0, 1, 0]]))  # node 0 alone, 1 - 2
     r = np.array(restart)
@@ -410,8 +416,8 @@ def test_top_k_method():
 
 @given(graph=weighted_graphs(max_nodes=12), data=st.data())
 def test_top_k_ranks_the_iterate_of_its_sweeps(graph, data):
-    from pathfinding import _kernels
-    from pathfinding.ppr import _solver_args
+    from pathfinding.core import _kernels
+    from pathfinding.core.ppr import _solver_args
 
     n = graph.shape[0]
     r = data.draw(restart_vectors(n))

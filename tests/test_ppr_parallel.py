@@ -12,9 +12,9 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathfinding import _kernels, reference
 from pathfinding.bench.large import TARGET_THREADS, TARGET_VS_SCIPY, large_targets
-from pathfinding.ppr import personalized_pagerank, ppr_solve, prepare_graph
+from pathfinding.core import _kernels, reference
+from pathfinding.core.ppr import personalized_pagerank, ppr_solve, prepare_graph
 from tests.strategies import restart_vectors, weighted_graphs
 
 THREADS = min(2, numba.config.NUMBA_NUM_THREADS)
@@ -82,7 +82,7 @@ def test_binned_layout_is_the_csr_regrouped(graph, width, cap):
 
 @given(graph=weighted_graphs(max_nodes=40), threads=st.integers(1, 5))
 def test_thread_groups_deal_every_bin_once_and_balance_the_cost(graph, threads):
-    from pathfinding.prepared import ROW_COST
+    from pathfinding.core.prepared import ROW_COST
 
     g = prepare_graph(graph, layout="binned")
     ptr, bins = g.thread_groups(threads)
@@ -105,7 +105,7 @@ def test_thread_groups_need_a_thread():
 
 
 def test_large_graphs_get_the_binned_layout_by_default():
-    from pathfinding.prepared import BINNED_AUTO_MIN_NODES
+    from pathfinding.core.prepared import BINNED_AUTO_MIN_NODES
 
     n = BINNED_AUTO_MIN_NODES
     i = np.arange(n)
@@ -131,7 +131,7 @@ def test_a_threaded_solve_on_a_csr_graph_builds_its_bins_once():
 
 
 def test_meet_node_toy_with_threads():
-    from pathfinding.toy import meet_node_toy
+    from pathfinding.synthetic.toy import meet_node_toy
 
     toy = meet_node_toy()
     pi = personalized_pagerank(toy.graph, toy.seeds, tol=1e-12, threads=THREADS)
@@ -190,8 +190,8 @@ def test_bench_targets_come_from_the_measured_ratios():
 
 SCRIPT = """
 import json, numpy as np
-from pathfinding.graphs import power_law_graph
-from pathfinding.ppr import ppr_solve, prepare_graph
+from pathfinding.synthetic.graphs import power_law_graph
+from pathfinding.core.ppr import ppr_solve, prepare_graph
 A = power_law_graph(300, 1200, rng=3)
 A.data = np.random.default_rng(0).random(A.nnz) + 0.5
 A = A + A.T

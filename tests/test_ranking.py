@@ -9,17 +9,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy.stats import chisquare
 
-from pathfinding import reference
-from pathfinding.instances import make_instance
-from pathfinding.ranking import (
-    RANKERS,
+from pathfinding.core import reference
+from pathfinding.core.scoring import (
     mention_count_scores,
     passage_scores,
     query_neighbour_scores,
     query_node_scores,
     rank_of,
 )
-from pathfinding.toy import meet_node_toy
+from pathfinding.synthetic.instances import make_instance
+from pathfinding.synthetic.rankers import RANKERS
+from pathfinding.synthetic.toy import meet_node_toy
 from tests.strategies import restart_vectors, weighted_graphs
 
 

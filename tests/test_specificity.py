@@ -6,8 +6,8 @@ import scipy.sparse as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pathfinding.instances import make_instance
-from pathfinding.specificity import node_specificity, passage_counts, restart_vector
+from pathfinding.core.specificity import node_specificity, passage_counts, restart_vector
+from pathfinding.synthetic.instances import make_instance
 
 
 def test_chapter_worked_example_20_and_5_passages():

@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 from hypothesis import given
 
-from pathfinding.ranking import NODE_SCORERS, RANKERS, query_two_hop_scores
-from pathfinding.toy import meet_node_toy
+from pathfinding.core.scoring import NODE_SCORERS, query_two_hop_scores
+from pathfinding.synthetic.rankers import RANKERS
+from pathfinding.synthetic.toy import meet_node_toy
 
 from .strategies import restart_vectors, weighted_graphs
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from pathfinding.teaching import STRICT_ENV, CheckFailed, check, expect
+from pathfinding.course.teaching import STRICT_ENV, CheckFailed, check, expect
 
 
 @pytest.fixture

@@ -6,17 +6,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy.sparse.csgraph import shortest_path
 
-from pathfinding.contrast import VARIATION
-from pathfinding.following import (
+from pathfinding.core.reference import ppr_linear_solve
+from pathfinding.experiments.contrast import VARIATION
+from pathfinding.synthetic.following import (
     make_following_instance,
     passage_relations,
     path_relations,
     question_text,
 )
-from pathfinding.instances import PathFindingInstance, make_instance
-from pathfinding.ranking import RANKERS
-from pathfinding.reference import ppr_linear_solve
-from pathfinding.variation import QuestionInstance, make_varied_instance
+from pathfinding.synthetic.instances import PathFindingInstance, make_instance
+from pathfinding.synthetic.rankers import RANKERS
+from pathfinding.synthetic.variation import QuestionInstance, make_varied_instance
 
 knobs = st.fixed_dictionaries(
     {

@@ -19,9 +19,9 @@
 # %%
 import numpy as np
 
-from pathfinding import exercises
-from pathfinding.instances import make_instance
-from pathfinding.ppr import personalized_pagerank
+from pathfinding.core.ppr import personalized_pagerank
+from pathfinding.course import exercises
+from pathfinding.synthetic.instances import make_instance
 
 # %% [markdown]
 # **1.1** A seed holds half the restart mass. After one step it keeps `alpha` of it; the rest,

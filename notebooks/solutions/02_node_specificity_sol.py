@@ -17,8 +17,8 @@
 # %%
 import numpy as np
 
-from pathfinding import exercises
-from pathfinding.toy import passage_count_matrix
+from pathfinding.course import exercises
+from pathfinding.synthetic.toy import passage_count_matrix
 
 # %% [markdown]
 # **2.1** `s_i = 1/|P_i|`, where `|P_i|` is the number of passages with a nonzero entry in row `i`.

@@ -15,7 +15,7 @@
 # # Solutions to the exercises of notebook 3
 
 # %%
-from pathfinding import exercises
+from pathfinding.course import exercises
 
 # %% [markdown]
 # **3.1** `2 · 5 + 1 = 11` candidates tie, so the expected rank is the mean of 1..11: 6.

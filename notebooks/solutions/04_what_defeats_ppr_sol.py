@@ -17,8 +17,8 @@
 # %%
 import numpy as np
 
-from pathfinding import exercises
-from pathfinding.instances import instance_from_facts
+from pathfinding.course import exercises
+from pathfinding.synthetic.instances import instance_from_facts
 
 # %% [markdown]
 # **4.1** One shape of our own that is not a generator knob: the answer sits at two hops from both
@@ -53,8 +53,9 @@ assert feedback
 # dead end. The estimate `2 · 2/(2 + b) < 1` says `b > 2`; leaves also send mass back, so measure.
 
 # %%
-from pathfinding.instances import make_instance
-from pathfinding.ranking import RANKERS, rank_of
+from pathfinding.core.scoring import rank_of
+from pathfinding.synthetic.instances import make_instance
+from pathfinding.synthetic.rankers import RANKERS
 
 for b in range(1, 5):
     inst = make_instance(2, bridge_branching=b, rng=0)

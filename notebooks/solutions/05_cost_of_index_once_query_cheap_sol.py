@@ -15,8 +15,8 @@
 # # Solutions to the exercises of notebook 5
 
 # %%
-from pathfinding import exercises
-from pathfinding.costs import CostModel, break_even_queries, offline_share
+from pathfinding.course import exercises
+from pathfinding.course.costs import CostModel, break_even_queries, offline_share
 
 # %% [markdown]
 # **5.1** `2N + Q = ratio · Q`, so `Q = 2N / (ratio - 1)`: 2,222 queries at 10×, 690 at 30×. The

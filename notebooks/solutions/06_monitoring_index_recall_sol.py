@@ -19,8 +19,8 @@ import math
 
 import numpy as np
 
-from pathfinding import exercises
-from pathfinding.passages import meet_mass
+from pathfinding.course import exercises
+from pathfinding.experiments.passages import meet_mass
 
 # %% [markdown]
 # **6.1** The 4 deleted facts must all come from the 32 that are not on a bridge:

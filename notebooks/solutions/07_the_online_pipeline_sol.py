@@ -17,7 +17,8 @@
 # %%
 import numpy as np
 
-from pathfinding import exercises
+from pathfinding.course import exercises
+from pathfinding.experiments.realtext import load_realtext
 from pathfinding.hipporag import (
     HippoRetriever,
     capitalised_spans,
@@ -26,7 +27,6 @@ from pathfinding.hipporag import (
     recall_at_k,
     supporting_ids,
 )
-from pathfinding.hipporag.realtext import load_realtext
 
 data = load_realtext()
 real = index_from_openie(data["openie"], tau=0.8)

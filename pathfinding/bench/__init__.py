@@ -5,7 +5,7 @@ scikit-network calls), :mod:`~pathfinding.bench.probes` (memory bandwidth, RSS, 
 compile cost), :mod:`~pathfinding.bench.timing` (one thread, round robin), :mod:`~pathfinding.bench.run`
 (the measurements), :mod:`~pathfinding.bench.targets` (PASS/FAIL), :mod:`~pathfinding.bench.report`
 (tables, Markdown, figure) and :mod:`~pathfinding.bench.cli` (``python -m pathfinding bench``).
-The graphs come from :mod:`pathfinding.graphs`.
+The graphs come from :mod:`pathfinding.synthetic.graphs`.
 
 Everything runs on one thread (numba, OpenMP and BLAS pools are limited to 1), methods are timed
 round-robin inside each repeat after a warm-up, and the median over repeats is reported.

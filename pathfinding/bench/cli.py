@@ -7,11 +7,11 @@ import json
 import sys
 from pathlib import Path
 
+from pathfinding._validation import positive_int
 from pathfinding.bench.report import findings_markdown, format_table, save_scaling_figure
 from pathfinding.bench.run import run_benchmark
-from pathfinding.cli import positive_int
 
-__all__ = ["add_parser"]
+__all__ = ["add_hipporag_commands", "add_parser"]
 
 
 def _cmd_bench(args) -> int:
@@ -37,7 +37,7 @@ def _cmd_bench(args) -> int:
         Path(args.markdown).parent.mkdir(parents=True, exist_ok=True)
         Path(args.markdown).write_text(findings_markdown(res))
     if args.findings:
-        from pathfinding.findings import replace_bench_section
+        from pathfinding.experiments.findings import replace_bench_section
 
         path = Path(args.findings)
         path.write_text(replace_bench_section(path.read_text(), findings_markdown(res)))
@@ -90,4 +90,50 @@ def add_parser(sub) -> argparse.ArgumentParser:
     )
     p.add_argument("--check", action="store_true", help="exit with status 1 if a target FAILs")
     p.set_defaults(func=_cmd_bench)
+
+    rb = sub.add_parser("realtext-bench", help="time the index build and one query on the MuSiQue set")
+    rb.add_argument("--builds", type=positive_int, default=3, help="index builds to time (default 3)")
+    rb.set_defaults(func=_cmd_realtext_bench)
     return p
+
+
+def _cmd_realtext_bench(args) -> int:
+    from pathfinding.bench.realtext import benchmark
+
+    t = benchmark(n_builds=args.builds)
+    print(
+        f"index build ({t['n_nodes']} nodes, {t['n_edges']} edges, 1890 passages): "
+        f"median {t['build_seconds']:.2f} s over {len(t['build_seconds_all'])} builds "
+        f"({', '.join(f'{b:.2f}' for b in t['build_seconds_all'])})"
+    )
+    print(
+        f"one query (retriever: {t['extractor']}; linking + PPR + passage scores, top 10): median "
+        f"{t['query_ms_median']:.2f} ms, p90 {t['query_ms_p90']:.2f} ms over {t['n_queries']} questions; "
+        f"lower-cased questions: median {t['query_ms_median_lower']:.2f} ms"
+    )
+    print(
+        f"with the walk stopped at L1 error 1e-6 (tol=1e-6 instead of 1e-10): median "
+        f"{t['query_ms_median_tol_1e-6']:.2f} ms; top 10 identical on {t['same_top10_tol_1e-6']} of "
+        f"{t['n_queries']} questions"
+    )
+    return 0
+
+
+def _cmd_bench_add(args) -> int:
+    from pathfinding.bench.add import benchmark_add, format_add_benchmark
+
+    result = benchmark_add(trials=args.trials)
+    print(json.dumps(result, indent=2) if args.json else format_add_benchmark(result))
+    return 0
+
+
+def add_hipporag_commands(gsub) -> None:
+    """Register ``hipporag bench-add`` on the ``hipporag`` group's subparsers."""
+
+    def json_flag(p):
+        p.add_argument("--json", action="store_true", help="machine-readable output on stdout")
+
+    p = gsub.add_parser("bench-add", help="time adding one passage against a rebuild (MuSiQue)")
+    p.add_argument("--trials", type=positive_int, default=3, help="held-out passages (default 3)")
+    json_flag(p)
+    p.set_defaults(func=_cmd_bench_add)

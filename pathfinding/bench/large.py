@@ -38,7 +38,7 @@ from pathfinding.bench.config import RESTART_PROB
 from pathfinding.bench.peers import scipy_power_iteration, scipy_prepare
 from pathfinding.bench.probes import stream_bandwidth
 from pathfinding.errors import InvalidValueError
-from pathfinding.graphs import er_graph, power_law_graph
+from pathfinding.synthetic.graphs import er_graph, power_law_graph
 
 __all__ = ["format_large", "large_targets", "main", "run_large"]
 
@@ -138,7 +138,7 @@ def _bytes_per_iteration(g) -> dict:
 
 
 def _one_graph(name, m, rng, *, repeats, threads, bandwidth, bar, idle_wait) -> dict:
-    from pathfinding import ppr
+    from pathfinding.core import ppr
 
     n = max(2, m // 4)
     t0 = time.perf_counter()

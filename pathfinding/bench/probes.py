@@ -156,7 +156,7 @@ def machine_info() -> dict:
 _JIT_SCRIPT = r"""
 import json, time
 import numpy as np, scipy.sparse as sp
-from pathfinding import ppr
+from pathfinding.core import ppr
 n = 64
 i = np.arange(n)
 A = sp.csr_array((np.ones(2 * n), (np.r_[i, (i + 1) % n], np.r_[(i + 1) % n, i])), shape=(n, n))
@@ -204,7 +204,7 @@ def csr_bytes(A) -> int:
 
 
 def prepared_bytes(g) -> int:
-    """Bytes of every array a :class:`~pathfinding.prepared.PPRGraph` keeps (binned copy included)."""
+    """Bytes of every array a :class:`~pathfinding.core.prepared.PPRGraph` keeps (binned copy included)."""
     arrays = (
         g.indptr, g.indices, g.weights, g.inv_out, g.order, g.component_ptr,
         g.bin_rows, g.bin_src, g.bin_dst, g.bin_weights,

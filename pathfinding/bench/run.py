@@ -19,7 +19,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-from pathfinding import ppr
 from pathfinding._validation import check_int
 from pathfinding.bench.config import COMMAND, N_ITER, REFERENCE_ITER, RESTART_PROB, TOL
 from pathfinding.bench.peers import igraph_methods, scipy_power_iteration, scipy_prepare, sknetwork_methods
@@ -36,7 +35,8 @@ from pathfinding.bench.probes import (
 )
 from pathfinding.bench.targets import evaluate_targets
 from pathfinding.bench.timing import round_robin, single_thread, time_prepare
-from pathfinding.graphs import er_graph, power_law_graph
+from pathfinding.core import ppr
+from pathfinding.synthetic.graphs import er_graph, power_law_graph
 
 __all__ = ["run_benchmark"]
 
@@ -270,9 +270,9 @@ def _scaling(rng, *, quick, repeats, bandwidth, bar) -> list[dict]:
 
 def _workloads() -> dict:
     """The package's own end-to-end workloads, timed warm: the FINDINGS sweep and real-text retrieval."""
-    from pathfinding.experiment import run_experiment
-    from pathfinding.hipporag.bench_index import benchmark_add
-    from pathfinding.hipporag.realtext import benchmark as realtext_benchmark
+    from pathfinding.bench.add import benchmark_add
+    from pathfinding.bench.realtext import benchmark as realtext_benchmark
+    from pathfinding.experiments.hop_depth import run_experiment
 
     run_experiment(trials=20, progress=False)  # warm: compile/load every kernel once
     t0 = time.perf_counter()
@@ -326,7 +326,7 @@ def run_benchmark(
         Measure the JIT compile time in fresh subprocesses (a few seconds).
     index_scale : bool, default False
         Also build real-text indexes of 10,000 to 100,000 synthetic passages
-        (:mod:`pathfinding.hipporag.scale`, minutes; 10,000 and 20,000 with ``quick``) and add their
+        (:mod:`pathfinding.bench.scale`, minutes; 10,000 and 20,000 with ``quick``) and add their
         targets.
     large : bool, default False
         Also time PPR on graphs of 10^6 and 10^7 edges against scipy, on one and two threads
@@ -412,7 +412,7 @@ def run_benchmark(
     sections = []
     index_scale_res = None
     if index_scale:
-        from pathfinding.hipporag.scale import QUICK_SIZES, SIZES, format_section, run_scale
+        from pathfinding.bench.scale import QUICK_SIZES, SIZES, format_section, run_scale
 
         index_scale_res = run_scale(QUICK_SIZES if quick else SIZES, rng=seed, progress=progress)
         sections.append(format_section(index_scale_res).replace("## ", "### ", 1))

@@ -96,7 +96,7 @@ def evaluate_targets(
                 f"{lower:.2f} ms ({work['realtext_n_queries']} questions)",
                 "PASS" if lower < 5 else "FAIL",
             )
-        from pathfinding.hipporag.bench_index import MODE_LABELS
+        from pathfinding.bench.add import MODE_LABELS
 
         for mode, r in (work.get("index_add") or {}).get("modes", {}).items():
             claim = "costs <= 5% of a rebuild" if mode == "kept" else "(opt-in, no target): part of a rebuild"

@@ -13,10 +13,15 @@ import os
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
+import numpy as np
+
+from pathfinding._validation import check_int
 from pathfinding.bench.config import THREAD_ENV
+from pathfinding.core.ppr import personalized_pagerank, ppr_solve, prepare_graph
 
-__all__ = ["round_robin", "single_thread", "time_prepare"]
+__all__ = ["PPRTiming", "round_robin", "single_thread", "time_ppr", "time_prepare"]
 
 
 @contextlib.contextmanager
@@ -85,3 +90,67 @@ def time_prepare(fn: Callable[[], object], n: int = 3) -> tuple[object, float]:
         out = fn()
         times.append(time.perf_counter() - t0)
     return out, statistics.median(times)
+
+
+@dataclass(frozen=True)
+class PPRTiming:
+    """Wall time of one PPR query on one graph.
+
+    Attributes
+    ----------
+    n_nodes, n_edges : int
+        Graph size (edges counted once per direction stored).
+    seconds : float
+        Median wall time of :func:`~pathfinding.core.ppr.personalized_pagerank` on the prepared graph.
+    prepare_seconds : float
+        Wall time of :func:`~pathfinding.core.ppr.prepare_graph` (per graph, paid offline).
+    iterations : int
+        Iterations (Gauss-Seidel sweeps, the default solver for ``tol > 0``) to reach ``tol``.
+    """
+
+    n_nodes: int
+    n_edges: int
+    seconds: float
+    prepare_seconds: float
+    iterations: int
+
+
+def time_ppr(graph, seeds, *, repeats: int = 3, tol: float = 1e-8) -> PPRTiming:
+    """Time one PPR query (median of ``repeats``) after preparing the graph once.
+
+    Parameters
+    ----------
+    graph : sparse matrix, shape (n, n)
+    seeds : array_like of int
+    repeats : int, default 3
+        Timed runs (``>= 1``); one untimed warm-up run precedes them (JIT compile / cache load).
+    tol : float, default 1e-8
+
+    Returns
+    -------
+    PPRTiming
+
+    Examples
+    --------
+    >>> from pathfinding.synthetic.toy import star_pair
+    >>> t = time_ppr(star_pair(9).graph, [0, 1], repeats=1)
+    >>> t.n_nodes, t.n_edges, t.iterations > 0, t.seconds > 0
+    (19, 36, True, True)
+    """
+    repeats = check_int("repeats", repeats, low=1)
+    start = time.perf_counter()
+    g = prepare_graph(graph)
+    prepare_seconds = time.perf_counter() - start
+    res = ppr_solve(g, seeds, tol=tol)
+    runs = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        personalized_pagerank(g, seeds, tol=tol)
+        runs.append(time.perf_counter() - start)
+    return PPRTiming(
+        n_nodes=g.n_nodes,
+        n_edges=g.n_edges,
+        seconds=float(np.median(runs)),
+        prepare_seconds=prepare_seconds,
+        iterations=res.iterations,
+    )

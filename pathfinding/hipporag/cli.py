@@ -3,12 +3,12 @@
 ``pathfinding hipporag`` works on a user's own corpus and one index file:
 
 * ``openie CORPUS --base-url URL --model NAME -o OPENIE.json`` -- two-step LLM OpenIE through any
-  OpenAI-compatible endpoint, resumable (:mod:`~pathfinding.hipporag.openie_cli`);
+  OpenAI-compatible endpoint, resumable (:mod:`~pathfinding.hipporag.extract.cli`);
 * ``index CORPUS --openie FILE -o INDEX`` or ``index CORPUS --extractor cooccurrence -o INDEX`` (no
-  model) -- build and save (:mod:`~pathfinding.hipporag.persistence`);
+  model) -- build and save (:mod:`~pathfinding.hipporag.index.persistence`);
 * ``query INDEX "question" -k 5`` -- passages with scores, the entities and the seeds they linked to;
 * ``add INDEX --corpus FILE --openie FILE`` and ``delete INDEX IDS...`` -- update the file in place
-  (or write ``-o``), equal to a rebuild (:mod:`~pathfinding.hipporag.maintenance`);
+  (or write ``-o``), equal to a rebuild (:mod:`~pathfinding.hipporag.index.maintenance`);
 * ``bench-add`` -- the add-versus-rebuild ratio on the vendored MuSiQue index.
 
 Every command takes ``--json`` for machine-readable output on stdout; progress bars go to stderr
@@ -23,51 +23,12 @@ import os
 import sys
 import time
 
-from pathfinding.cli import positive_int, whole_number
+from pathfinding._validation import positive_int, whole_number
 from pathfinding.errors import InvalidValueError
 
 __all__ = ["add_parser"]
 
-QUICK_QUESTIONS = 20
-
-
 _nonneg_int = whole_number(0)
-
-
-def _cmd_realtext(args) -> int:
-    from pathfinding.hipporag.realtext import format_report, run_realtext
-
-    n_q = QUICK_QUESTIONS if args.quick else None
-    result = run_realtext(seed=args.seed, n_boot=args.boot, n_questions=n_q)
-    print(format_report(result))
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(result.to_json(), fh, indent=2, sort_keys=True)
-            fh.write("\n")
-        print(f"\nwrote {args.json}")
-    return 0
-
-
-def _cmd_bench(args) -> int:
-    from pathfinding.hipporag.realtext import benchmark
-
-    t = benchmark(n_builds=args.builds)
-    print(
-        f"index build ({t['n_nodes']} nodes, {t['n_edges']} edges, 1890 passages): "
-        f"median {t['build_seconds']:.2f} s over {len(t['build_seconds_all'])} builds "
-        f"({', '.join(f'{b:.2f}' for b in t['build_seconds_all'])})"
-    )
-    print(
-        f"one query (retriever: {t['extractor']}; linking + PPR + passage scores, top 10): median "
-        f"{t['query_ms_median']:.2f} ms, p90 {t['query_ms_p90']:.2f} ms over {t['n_queries']} questions; "
-        f"lower-cased questions: median {t['query_ms_median_lower']:.2f} ms"
-    )
-    print(
-        f"with the walk stopped at L1 error 1e-6 (tol=1e-6 instead of 1e-10): median "
-        f"{t['query_ms_median_tol_1e-6']:.2f} ms; top 10 identical on {t['same_top10_tol_1e-6']} of "
-        f"{t['n_queries']} questions"
-    )
-    return 0
 
 
 # --- the hipporag group ---------------------------------------------------------------------------
@@ -112,7 +73,7 @@ def _passages_and_triples(args, corpus_path):
     hipporag openie``), matched to the corpus by title and text, or from the model-free extractor
     (``--extractor cooccurrence``).
     """
-    from pathfinding.hipporag.cooccurrence import cooccurrence_docs
+    from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
     from pathfinding.hipporag.io import LoadReport, load_corpus, load_openie
 
     corpus, creport = load_corpus(corpus_path)
@@ -155,7 +116,8 @@ def _stats_dict(index) -> dict:
 
 
 def _cmd_index(args) -> int:
-    from pathfinding.hipporag.index import build_index
+    from pathfinding.hipporag.index.build import build_index
+    from pathfinding.hipporag.index.persistence import save_index
 
     t0 = time.perf_counter()
     with _progress(3, "index") as bar:
@@ -166,7 +128,7 @@ def _cmd_index(args) -> int:
         index = build_index(triples, passages=texts, tau=args.tau, max_synonyms=args.max_synonyms)
         bar.update()
         bar.set_postfix_str("writing")
-        index.save(args.output)
+        save_index(index, args.output)
         bar.update()
     secs = time.perf_counter() - t0
     if args.json:
@@ -180,7 +142,7 @@ def _cmd_index(args) -> int:
 
 
 def _cmd_query(args) -> int:
-    from pathfinding.hipporag.persistence import load_index
+    from pathfinding.hipporag.index.persistence import load_index
     from pathfinding.hipporag.query import link_entities
     from pathfinding.hipporag.retrieve import HippoRetriever
 
@@ -218,13 +180,16 @@ def _cmd_query(args) -> int:
 
 
 def _save_updated(index, args) -> str:
+    from pathfinding.hipporag.index.persistence import save_index
+
     out = args.output or args.index
-    index.save(out)
+    save_index(index, out)
     return out
 
 
 def _cmd_add(args) -> int:
-    from pathfinding.hipporag.persistence import load_index
+    from pathfinding.hipporag.index.maintenance import add_passages
+    from pathfinding.hipporag.index.persistence import load_index
 
     t0 = time.perf_counter()
     with _progress(3, "add") as bar:
@@ -234,7 +199,7 @@ def _cmd_add(args) -> int:
         bar.update()
         bar.set_postfix_str("adding")
         first = index.n_passages
-        index = index.add_passages(triples, texts if index.passages else None, refit=args.refit)
+        index = add_passages(index, triples, texts if index.passages else None, refit=args.refit)
         bar.update()
         bar.set_postfix_str("writing")
         out = _save_updated(index, args)
@@ -253,12 +218,12 @@ def _cmd_add(args) -> int:
 
 
 def _cmd_delete(args) -> int:
-    from pathfinding.hipporag.maintenance import renumber_after_delete
-    from pathfinding.hipporag.persistence import load_index
+    from pathfinding.hipporag.index.maintenance import delete_passages, renumber_after_delete
+    from pathfinding.hipporag.index.persistence import load_index
 
     index = load_index(args.index)
     old_to_new = renumber_after_delete(index.n_passages, args.ids)
-    index = index.delete_passages(args.ids, refit=args.refit)
+    index = delete_passages(index, args.ids, refit=args.refit)
     out = _save_updated(index, args)
     if args.json:
         res = {"index": out, "deleted_ids": sorted(args.ids), "old_to_new": old_to_new.tolist()}
@@ -273,14 +238,6 @@ def _cmd_delete(args) -> int:
     return 0
 
 
-def _cmd_bench_add(args) -> int:
-    from pathfinding.hipporag.bench_index import benchmark_add, format_add_benchmark
-
-    result = benchmark_add(trials=args.trials)
-    _emit(json.dumps(result, indent=2) if args.json else format_add_benchmark(result))
-    return 0
-
-
 def _triple_extractor_flag(p) -> None:
     p.add_argument(
         "--extractor",
@@ -289,8 +246,8 @@ def _triple_extractor_flag(p) -> None:
     )
 
 
-def _add_hipporag_group(sub) -> None:
-    from pathfinding.hipporag.openie_cli import add_openie_command
+def _add_hipporag_group(sub):
+    from pathfinding.hipporag.extract.cli import add_openie_command
     from pathfinding.hipporag.query import EXTRACTORS
 
     group = sub.add_parser("hipporag", help="index your own corpus, query it, add and delete passages")
@@ -338,11 +295,8 @@ def _add_hipporag_group(sub) -> None:
     _refit_flag(p)
     json_flag(p)
     p.set_defaults(func=_quiet_pipe(_cmd_delete))
+    return gsub
 
-    p = gsub.add_parser("bench-add", help="time adding one passage against a rebuild (MuSiQue)")
-    p.add_argument("--trials", type=positive_int, default=3, help="held-out passages (default 3)")
-    json_flag(p)
-    p.set_defaults(func=_quiet_pipe(_cmd_bench_add))
 
 
 def _refit_flag(p) -> None:
@@ -354,30 +308,6 @@ def _refit_flag(p) -> None:
     )
 
 
-def add_parser(sub) -> None:
-    """Register ``realtext``, ``realtext-bench`` and the ``hipporag`` group on argparse subparsers."""
-    from pathfinding.hipporag.realtext import DEFAULT_BOOT
-
-    p = sub.add_parser(
-        "realtext",
-        help="HippoRAG vs BM25 recall@k on the MuSiQue tuning set (offline, released OpenIE)",
-    )
-    p.add_argument("--seed", type=_nonneg_int, default=0, help="bootstrap seed (default 0)")
-    p.add_argument(
-        "--boot",
-        type=positive_int,
-        default=DEFAULT_BOOT,
-        metavar="N",
-        help=f"bootstrap resamples (default {DEFAULT_BOOT})",
-    )
-    p.add_argument("--json", metavar="PATH", help="also write the results as JSON")
-    p.add_argument(
-        "--quick", action="store_true", help=f"only the first {QUICK_QUESTIONS} questions (full index)"
-    )
-    p.set_defaults(func=_cmd_realtext)
-
-    p = sub.add_parser("realtext-bench", help="time the index build and one query on the MuSiQue set")
-    p.add_argument("--builds", type=positive_int, default=3, help="index builds to time (default 3)")
-    p.set_defaults(func=_cmd_bench)
-
-    _add_hipporag_group(sub)
+def add_parser(sub):
+    """Register the ``hipporag`` group on argparse subparsers; return the group's own subparsers."""
+    return _add_hipporag_group(sub)

@@ -16,7 +16,7 @@ import scipy.sparse as sp
 
 from pathfinding._validation import check_float, check_int
 from pathfinding.errors import InvalidTypeError, InvalidValueError
-from pathfinding.hipporag.index import HippoIndex
+from pathfinding.hipporag.index.model import HippoIndex
 
 __all__ = ["BM25Ranker", "FactLinker", "QUESTION_WORDS", "top_k"]
 
@@ -132,7 +132,7 @@ class FactLinker:
 
     Examples
     --------
-    >>> from pathfinding.hipporag.index import build_index
+    >>> from pathfinding.hipporag.index.build import build_index
     >>> idx = build_index([[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "filmed in", "Burbank")]])
     >>> nodes, w = FactLinker(idx).seeds("where was plan 9 filmed?", n_facts=1)
     >>> [idx.phrases[i] for i in nodes], w

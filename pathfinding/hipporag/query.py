@@ -27,8 +27,9 @@ import scipy.sparse as sp
 
 from pathfinding._validation import check_int
 from pathfinding.errors import InvalidTypeError
-from pathfinding.hipporag.index import HippoIndex, check_unit_rows, normalize_phrase
-from pathfinding.hipporag.neighbours import NearestRows
+from pathfinding.hipporag.index.build import check_unit_rows, normalize_phrase
+from pathfinding.hipporag.index.model import HippoIndex
+from pathfinding.hipporag.index.neighbours import NearestRows
 
 __all__ = [
     "EXTRACTORS",
@@ -152,7 +153,7 @@ def node_ngrams(question: str, index: HippoIndex, *, max_words: int = 8) -> list
 
     Examples
     --------
-    >>> from pathfinding.hipporag.index import build_index
+    >>> from pathfinding.hipporag.index.build import build_index
     >>> idx = build_index([[("Ed Wood", "directed", "Plan 9 from Outer Space")], [("Ed", "is", "a name")]])
     >>> node_ngrams("Who directed Plan 9 from Outer Space with Ed Wood?", idx)
     ['plan 9 from outer space', 'ed wood']
@@ -262,7 +263,7 @@ def link_entities(index: HippoIndex, entities: Sequence[str], *, top_k: int = 1)
 
     Examples
     --------
-    >>> from pathfinding.hipporag.index import build_index
+    >>> from pathfinding.hipporag.index.build import build_index
     >>> idx = build_index([[("Ed Wood", "directed", "Plan 9")], [("Poughkeepsie", "in", "New York")]])
     >>> link = link_entities(idx, ["Edward Wood", "New York", "zz"])
     >>> [idx.phrases[i] for i in link.nodes], link.unlinked

@@ -8,9 +8,9 @@ weight. Each weight is multiplied by the node's specificity s_i = 1/|P_i|.
 Two shapes of walk:
 
 * ``passage_weight=0`` -- HippoRAG v1: PPR over the phrase graph
-  (:func:`pathfinding.ppr.personalized_pagerank`), passages scored pi . P
-  (:func:`pathfinding.ranking.passage_scores`). The Table 5 ablations swap the walk for another
-  scorer of :data:`pathfinding.ranking.NODE_SCORERS`.
+  (:func:`pathfinding.core.ppr.personalized_pagerank`), passages scored pi . P
+  (:func:`pathfinding.core.scoring.passage_scores`). The Table 5 ablations swap the walk for another
+  scorer of :data:`pathfinding.core.scoring.NODE_SCORERS`.
 * ``passage_weight=beta > 0`` -- HippoRAG 2's shape, offline: passages are nodes joined to the
   phrases they mention (weight = the count in P), the restart puts ``1 - beta`` on the seeds and
   ``beta`` on the passages in proportion to their BM25 scores, and passages are ranked by their own
@@ -37,12 +37,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding._validation import check_float, check_int
+from pathfinding.core.ppr import PPRGraph, ppr_top_k, prepare_graph
+from pathfinding.core.scoring import NODE_SCORERS, passage_scores
 from pathfinding.errors import InvalidTypeError, InvalidValueError
-from pathfinding.hipporag.index import HippoIndex
+from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, top_k
 from pathfinding.hipporag.query import EXTRACTORS, link_entities
-from pathfinding.ppr import PPRGraph, ppr_top_k, prepare_graph
-from pathfinding.ranking import NODE_SCORERS, passage_scores
 
 __all__ = ["BM25Ranker", "HippoRetriever", "Retrieval", "SCORERS", "top_k"]
 
@@ -84,7 +84,7 @@ class Retrieval:
 
 
 class HippoRetriever:
-    """HippoRAG retrieval over a :class:`~pathfinding.hipporag.index.HippoIndex`.
+    """HippoRAG retrieval over a :class:`~pathfinding.hipporag.index.model.HippoIndex`.
 
     Parameters
     ----------
@@ -104,17 +104,17 @@ class HippoRetriever:
         Share of the restart put on passage nodes by BM25 score (in [0, 1)); 0 is v1's walk over
         phrases only.
     scorer : str, default "ppr"
-        A key of :data:`pathfinding.ranking.NODE_SCORERS`; the ablations need ``passage_weight=0``.
+        A key of :data:`pathfinding.core.scoring.NODE_SCORERS`; the ablations need ``passage_weight=0``.
     specificity : bool, default True
         Weight each seed's restart by s_i = 1/|P_i|.
     synonymy : bool, default True
         Walk over relation + synonymy edges (False: relation edges only).
     restart_prob : float, default 0.5
     tol : float, default 1e-10
-        Certified L1 error of the walk, as in :func:`~pathfinding.ppr.personalized_pagerank`
+        Certified L1 error of the walk, as in :func:`~pathfinding.core.ppr.personalized_pagerank`
         (``tol=0`` runs exactly 1000 power iterations). With passage nodes the walk stops earlier,
         as soon as the top k passages and their order are certified with a margin of ``tol``
-        (:func:`~pathfinding.ppr.ppr_top_k`): the ranking is then the one the walk to ``tol`` gives,
+        (:func:`~pathfinding.core.ppr.ppr_top_k`): the ranking is then the one the walk to ``tol`` gives,
         and :attr:`Retrieval.walk_error` bounds the scores' error.
     link_top_k : int, default 1
         Nodes linked per entity.
@@ -123,7 +123,7 @@ class HippoRetriever:
 
     Examples
     --------
-    >>> from pathfinding.hipporag.index import build_index
+    >>> from pathfinding.hipporag.index.build import build_index
     >>> idx = build_index(
     ...     [[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "filmed in", "Burbank")],
     ...      [("Paris", "capital of", "France")]],

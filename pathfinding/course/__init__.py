@@ -1,0 +1,8 @@
+"""What the notebooks call besides the engine: exercise checks, teaching checks and pictures.
+
+:mod:`~pathfinding.course.exercises` judges a student's answers, :mod:`~pathfinding.course.teaching`
+checks a notebook's numbers without crashing the lesson, :mod:`~pathfinding.course.draw` and
+:mod:`~pathfinding.course.diagrams` draw the walk and the chapter's steps,
+:mod:`~pathfinding.course.costs` is the offline/online bill, :mod:`~pathfinding.course.monitoring`
+watches index recall without gold triples.
+"""

@@ -1,0 +1,256 @@
+"""Figures of the chapter's steps that are not a graph drawing.
+
+* Step 1 (brain to component) and Step 8 (the two pipelines) as boxes and arrows, each box naming the
+  module of this package that implements the component, so the figure doubles as a map of the code;
+* Step 3's matrix P as a heat map beside the passage scores pi . P;
+* Step 5's restart vector before and after node specificity.
+
+Plain matplotlib: deterministic, byte-stable as PNG. Graph drawings live in :mod:`pathfinding.course.draw`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pathfinding._validation import as_csr, check_vector
+
+__all__ = [
+    "BRAIN_MAP",
+    "OFFLINE_STEPS",
+    "ONLINE_STEPS",
+    "draw_brain_map",
+    "draw_matrix_p",
+    "draw_pipelines",
+    "draw_restart_bars",
+]
+
+OFFLINE_STEPS = (
+    ("passages", "the corpus", "hipporag.io.load_corpus"),
+    ("LLM OpenIE", "triples per passage\n(released GPT-3.5 output)", "hipporag.io.load_openie"),
+    (
+        "knowledge graph",
+        "phrase nodes, relation\nedges (weight = #triples)",
+        "hipporag.index.build.build_index",
+    ),
+    (
+        "synonymy edges",
+        "between phrases whose\ncosine >= tau = 0.8",
+        "hipporag.index.build.cosine_neighbours",
+    ),
+    ("matrix P and s_i", "node x passage counts,\ns_i = 1/|P_i|", "core.specificity.node_specificity"),
+)
+"""Offline indexing: (title, what it holds, module that implements it)."""
+
+ONLINE_STEPS = (
+    ("query", "the question", "-"),
+    ("NER", "query entities", "hipporag.query.EXTRACTORS"),
+    ("linking", "nearest node by cosine", "hipporag.query.link_entities"),
+    ("R_q, s_i", "restart vector", "core.specificity.restart_vector"),
+    ("PPR", "walk from the seeds", "core.ppr.personalized_pagerank"),
+    ("pi . P", "passage scores", "core.scoring.passage_scores"),
+    ("top-k passages", "to the reader LLM", "hipporag.retrieve.HippoRetriever"),
+)
+"""Online retrieval: (title, what it holds, module that implements it)."""
+
+BRAIN_MAP = (
+    (
+        "neocortex",
+        "LLM: OpenIE offline, NER online",
+        "hipporag.io.load_openie (released triples)\nhipporag.query.EXTRACTORS (offline NER)",
+        "#c6dbef",
+    ),
+    (
+        "parahippocampal regions",
+        "retrieval encoder: synonymy edges\nand query-to-node linking",
+        "hipporag.index.encoder.CharNgramEncoder\nhipporag.index.build.cosine_neighbours\nhipporag.query.link_entities",
+        "#d9f0d3",
+    ),
+    (
+        "hippocampus (the index)",
+        "knowledge graph + Personalized PageRank\n(pattern completion from partial cues)",
+        "hipporag.index.model.HippoIndex\ncore.ppr.personalized_pagerank\ncore.scoring.passage_scores",
+        "#fde0c5",
+    ),
+)
+"""Step 1: (brain region, HippoRAG component, modules here, colour)."""
+
+
+def _box(ax, x, y, w, h, title, body, module, colour):
+    from matplotlib.patches import FancyBboxPatch
+
+    ax.add_patch(
+        FancyBboxPatch(
+            (x - w / 2, y - h / 2),
+            w,
+            h,
+            boxstyle="round,pad=0.02,rounding_size=0.06",
+            fc=colour,
+            ec="#444444",
+            lw=1.0,
+        )  # fmt: skip
+    )
+    ax.text(x, y + h * 0.32, title, ha="center", va="center", fontsize=10, fontweight="bold")
+    ax.text(x, y + h * 0.05, body, ha="center", va="center", fontsize=8)
+    if module and module != "-":
+        # "package.module.function" on two lines: boxes stay narrow and the name stays whole.
+        head, _, tail = module.rpartition(".")
+        ax.text(x, y - h * 0.3, f"{head}.\n{tail}", ha="center", va="center", fontsize=7,
+                family="monospace", color="#1f3d7a", linespacing=1.1)  # fmt: skip
+
+
+def _arrow(ax, x0, y0, x1, y1, **kw):
+    ax.annotate("", xy=(x1, y1), xytext=(x0, y0),
+                arrowprops={"arrowstyle": "-|>", "color": "#444444", "lw": 1.2, **kw})  # fmt: skip
+
+
+def draw_pipelines(*, ax=None):
+    """Step 8: offline indexing (top row) and online retrieval (bottom row), module under each box.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(13, 5.2), layout="constrained")
+    h = 1.2
+    rows = (
+        (OFFLINE_STEPS, 2.3, "#e8eef8", "offline indexing (once per corpus)"),
+        (ONLINE_STEPS, 0.0, "#fdf0e2", "online retrieval (per question, no LLM after NER)"),
+    )
+    for steps, y, colour, label in rows:
+        gap = 13.6 / len(steps)
+        xs = [gap * (i + 0.5) for i in range(len(steps))]
+        width = gap * 0.84
+        for x, (title, body, module) in zip(xs, steps, strict=True):
+            _box(ax, x, y, width, h, title, body, module, colour)
+        for a, b in zip(xs[:-1], xs[1:], strict=True):
+            _arrow(ax, a + width / 2, y, b - width / 2, y)
+        ax.text(0.0, y + h / 2 + 0.18, label, fontsize=9.5, fontweight="bold", va="bottom")
+    # The online walk runs on what the offline side built: the graph and P.
+    _arrow(ax, 13.6 * 4.5 / 5, 2.3 - h / 2, 13.6 * 4.5 / 7, 0.0 + h / 2, linestyle="--", color="#8c6d31")
+    ax.text(13.6 * 0.78 + 0.1, 1.15, "graph, P and s_i", fontsize=7.5, color="#8c6d31")
+    ax.set_xlim(-0.2, 13.8)
+    ax.set_ylim(-0.8, 3.4)
+    ax.set_axis_off()
+    return ax
+
+
+def _plain_box(ax, x, y, w, h, text, colour, *, bold=False):
+    from matplotlib.patches import FancyBboxPatch
+
+    ax.add_patch(
+        FancyBboxPatch(
+            (x - w / 2, y - h / 2),
+            w,
+            h,
+            boxstyle="round,pad=0.02,rounding_size=0.06",
+            fc=colour,
+            ec="#444444",
+            lw=1.0,
+        )  # fmt: skip
+    )
+    ax.text(x, y, text, ha="center", va="center", fontsize=10, fontweight="bold" if bold else "normal")
+
+
+def draw_brain_map(*, ax=None):
+    """Step 1: each brain region of hippocampal indexing theory, its HippoRAG component, and our module.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(12, 4.2), layout="constrained")
+    for i, (region, component, modules, colour) in enumerate(BRAIN_MAP):
+        y = 2.6 - 1.25 * i
+        _plain_box(ax, 0.0, y, 2.6, 0.7, region, colour, bold=True)
+        _arrow(ax, 1.35, y, 2.45, y, arrowstyle="<|-|>")
+        _plain_box(ax, 4.3, y, 3.6, 0.9, component, colour)
+        ax.text(6.4, y, modules, ha="left", va="center", fontsize=8.5, family="monospace", color="#1f3d7a")
+    ax.text(0.0, 3.4, "brain (hippocampal indexing theory)", ha="center", fontsize=9.5, fontweight="bold")
+    ax.text(4.3, 3.4, "HippoRAG component", ha="center", fontsize=9.5, fontweight="bold")
+    ax.text(6.4, 3.4, "where it lives in this package", ha="left", fontsize=9.5, fontweight="bold")
+    ax.set_xlim(-1.5, 10.5)
+    ax.set_ylim(-0.6, 3.7)
+    ax.set_axis_off()
+    return ax
+
+
+def draw_matrix_p(mentions, pi, *, node_names=None, passage_labels=None, highlight=(), axes=None):
+    """The count matrix P as a heat map, beside the passage scores pi . P as bars.
+
+    Parameters
+    ----------
+    mentions : sparse matrix or array_like, shape (n_nodes, n_passages)
+    pi : array_like of float, shape (n_nodes,)
+    node_names, passage_labels : sequence of str, optional
+    highlight : sequence of int
+        Passage ids whose bars are drawn in the answer's colour.
+    axes : pair of matplotlib Axes, optional
+
+    Returns
+    -------
+    (Axes, Axes)
+    """
+    from pathfinding.core.scoring import passage_scores
+
+    P = as_csr("mentions", mentions)
+    n, m = P.shape
+    pi = check_vector("pi", pi, n)
+    scores = passage_scores(pi, P)
+    if axes is None:
+        import matplotlib.pyplot as plt
+
+        _, axes = plt.subplots(
+            1, 2, figsize=(11, 0.28 * max(n, m) + 2.2), width_ratios=[1, 1.2], layout="constrained"
+        )
+    ax_p, ax_b = axes
+    ax_p.imshow(P.toarray(), cmap="Blues", aspect="auto", vmin=0, interpolation="nearest")
+    ax_p.set_xticks(np.arange(m), [f"p{j}" for j in range(m)], fontsize=7, rotation=90)
+    ax_p.set_yticks(np.arange(n), node_names if node_names is not None else np.arange(n), fontsize=7)
+    ax_p.set_xlabel("passage j")
+    ax_p.set_title("P[i, j]: node i is mentioned in passage j", fontsize=10)
+    colours = ["#dd8452" if j in set(highlight) else "#4c72b0" for j in range(m)]
+    ax_b.barh(np.arange(m), scores, color=colours)
+    names = [f"p{j}" for j in range(m)]
+    if passage_labels is not None:
+        names = [f"p{j}: {text[:48]}" for j, text in enumerate(passage_labels)]
+    ax_b.set_yticks(np.arange(m), names, fontsize=7)
+    ax_b.invert_yaxis()
+    ax_b.set_xlabel("(pi . P)_j: the mass of the nodes passage j mentions")
+    ax_b.set_title("pi . P: what the retriever ranks", fontsize=10)
+    return ax_p, ax_b
+
+
+def draw_restart_bars(counts=(20, 5), *, names=("seed 1", "seed 2"), ax=None):
+    """The restart vector over the seeds without and with specificity s_i = 1/|P_i|, as grouped bars.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    from pathfinding.core.specificity import restart_vector, specificity_from_counts
+
+    k = len(counts)
+    if len(names) != k:
+        raise ValueError(f"need one name per count ({k}), got {len(names)}")
+    plain = restart_vector(k, np.arange(k))
+    weighted = restart_vector(k, np.arange(k), specificity=specificity_from_counts(counts))
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(5.2, 3.4), layout="constrained")
+    x = np.arange(k)
+    for off, vals, label, colour in ((-0.2, plain, "without specificity", "#bbbbbb"),
+                                     (0.2, weighted, "with s_i = 1/|P_i|", "#4c72b0")):  # fmt: skip
+        bars = ax.bar(x + off, vals, width=0.38, label=label, color=colour, edgecolor="black")
+        ax.bar_label(bars, fmt="%.2f", fontsize=8)
+    ax.set_xticks(x, [f"{nm}\n|P| = {c}" for nm, c in zip(names, counts, strict=True)])
+    ax.set_ylabel("restart probability")
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize=8)
+    return ax

@@ -1,0 +1,250 @@
+"""Monitoring index recall without gold triples.
+
+An index decays: OpenIE misses facts, and a missed fact is a missing edge. :func:`drop_facts`
+deletes a random fraction of an instance's facts, and :func:`index_health` computes label-free signals
+(no gold triples, no gold answers) that a production system could log per query:
+whether every query entity still links to a node, the seeds' degrees, whether the seeds still share a
+connected component, and how much PPR mass leaves the seeds. :func:`recall_sweep` measures how those
+signals track the answer's hit@1 as facts are deleted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.sparse.csgraph import connected_components
+
+from pathfinding._validation import as_csr, check_float, check_int, check_node_ids, check_vector
+from pathfinding.core.ppr import personalized_pagerank
+from pathfinding.core.scoring import rank_of
+from pathfinding.core.specificity import node_specificity, restart_vector
+from pathfinding.errors import InvalidValueError
+from pathfinding.synthetic.instances import PathFindingInstance, instance_from_facts, make_instance
+from pathfinding.synthetic.rankers import RANKERS
+
+__all__ = [
+    "IndexHealth",
+    "drop_facts",
+    "index_health",
+    "RecallRow",
+    "recall_sweep",
+]
+
+
+def drop_facts(instance: PathFindingInstance, fraction: float, *, rng=None) -> PathFindingInstance:
+    """Simulate index recall loss: delete a random ``fraction`` of the facts (edges and passages).
+
+    Node ids, names, seeds, answer and candidates are kept, so rankings stay comparable; a node whose
+    every fact was deleted is still present but isolated (its entity no longer links to any passage).
+
+    Parameters
+    ----------
+    instance : PathFindingInstance
+    fraction : float
+        Share of facts to delete, in [0, 1]; ``round(fraction * n_facts)`` facts go.
+    rng : None, int or numpy.random.Generator
+        Chooses which facts go.
+
+    Returns
+    -------
+    PathFindingInstance
+
+    Raises
+    ------
+    ValueError
+        If ``fraction`` is outside [0, 1].
+
+    Examples
+    --------
+    >>> from pathfinding.synthetic.toy import star_pair
+    >>> damaged = drop_facts(star_pair(9), 0.5, rng=0)
+    >>> star_pair(9).n_passages, damaged.n_passages, damaged.n_nodes
+    (18, 9, 19)
+    """
+    fraction = check_float("fraction", fraction, low=0.0, high=1.0)
+    rng = np.random.default_rng(rng)
+    n = instance.facts.shape[0]
+    n_drop = int(round(fraction * n))
+    keep = np.sort(rng.permutation(n)[n_drop:])
+    return instance_from_facts(
+        instance.facts[keep],
+        instance.node_names,
+        [instance.passages[k] for k in keep],
+        seeds=instance.seeds,
+        answer=instance.answer,
+        candidates=instance.candidates,
+        hops=instance.hops,
+    )
+
+
+@dataclass(frozen=True)
+class IndexHealth:
+    """Label-free signals for one query on one index (no gold triples or answers needed).
+
+    Attributes
+    ----------
+    unlinked_seeds : int
+        Query entities whose node is in no passage (entity linking would find nothing).
+    mean_seed_degree : float
+        Mean number of facts at the seeds.
+    seeds_connected : bool
+        Whether all seeds lie in one connected component, i.e. some node is reachable from all of
+        them: without it no meet node exists and a path-finding answer cannot be found by the walk.
+    mass_off_seeds : float
+        PPR mass (specificity restart) on non-seed nodes: how much the walk reaches beyond the query.
+    """
+
+    unlinked_seeds: int
+    mean_seed_degree: float
+    seeds_connected: bool
+    mass_off_seeds: float
+
+
+def index_health(graph, mentions, seeds, *, pi=None) -> IndexHealth:
+    """Compute the label-free health signals of one query against an index.
+
+    Parameters
+    ----------
+    graph : sparse matrix or array_like, shape (n_nodes, n_nodes)
+        Symmetric adjacency of the knowledge graph.
+    mentions : sparse matrix or array_like, shape (n_nodes, n_passages)
+        The count matrix P.
+    seeds : array_like of int
+        The query's linked entity nodes.
+    pi : array_like of float, shape (n_nodes,), optional
+        The query's PPR vector (specificity-weighted restart, as the ``ppr`` ranker computes it),
+        when the caller already has it; computed here otherwise.
+
+    Returns
+    -------
+    IndexHealth
+
+    Examples
+    --------
+    >>> from pathfinding.synthetic.toy import meet_node_toy
+    >>> toy = meet_node_toy()
+    >>> h = index_health(toy.graph, toy.mentions, toy.seeds)
+    >>> h.unlinked_seeds, h.mean_seed_degree, h.seeds_connected, round(h.mass_off_seeds, 4)
+    (0, 2.0, True, 0.3333)
+    """
+    A = as_csr("graph", graph, square=True)
+    P = as_csr("mentions", mentions)
+    if P.shape[0] != A.shape[0]:
+        raise InvalidValueError(f"mentions has {P.shape[0]} rows but graph has {A.shape[0]} nodes")
+    seeds = check_node_ids("seeds", seeds, A.shape[0])
+    counts = np.diff(P.indptr)
+    degree = np.diff(A.indptr)
+    _, labels = connected_components(A, directed=False)
+    if pi is None:
+        pi = personalized_pagerank(A, restart_vector(A.shape[0], seeds, specificity=node_specificity(P)))
+    else:
+        pi = check_vector("pi", pi, A.shape[0])
+    return IndexHealth(
+        unlinked_seeds=int(np.sum(counts[seeds] == 0)),
+        mean_seed_degree=float(degree[seeds].mean()),
+        seeds_connected=bool(np.unique(labels[seeds]).size == 1),
+        mass_off_seeds=float(1.0 - pi[np.unique(seeds)].sum()),
+    )
+
+
+@dataclass(frozen=True)
+class RecallRow:
+    """One fact-loss level of :func:`recall_sweep`: answer quality (needs labels) beside monitors (do not).
+
+    Attributes
+    ----------
+    fraction : float
+        Share of facts deleted.
+    trials : int
+        Queries (instances) measured.
+    hit_at_1 : float
+        Share of queries whose answer PPR ranks first (random tie-breaking), needs the gold answer.
+    mean_rank : float
+        Mean expected rank of the answer under PPR, needs the gold answer.
+    unlinked_query_rate : float
+        Share of queries with at least one seed linked to no passage (label-free).
+    connected_rate : float
+        Share of queries whose seeds share a connected component (label-free).
+    mean_seed_degree : float
+        Mean seed degree over queries (label-free).
+    mass_off_seeds : float
+        Mean PPR mass on non-seed nodes (label-free).
+    """
+
+    fraction: float
+    trials: int
+    hit_at_1: float
+    mean_rank: float
+    unlinked_query_rate: float
+    connected_rate: float
+    mean_seed_degree: float
+    mass_off_seeds: float
+
+
+def recall_sweep(
+    fractions, *, hops=2, trials: int = 200, seed: int = 0, **instance_kwargs
+) -> list[RecallRow]:
+    """Delete facts at increasing rates and measure answer quality beside the label-free monitors.
+
+    Trial ``t`` uses the instance and the deletion drawn from ``SeedSequence(seed, spawn_key=(t,))``,
+    the same at every fraction, so the curves differ only by the deletion rate (common random numbers;
+    a fact deleted at a low rate is also deleted at every higher rate).
+
+    Parameters
+    ----------
+    fractions : iterable of float
+        Deletion rates in [0, 1].
+    hops : int or tuple of int, default 2
+        Hop depth of the generated instances.
+    trials : int, default 200
+        Queries per rate.
+    seed : int, default 0
+        Root seed.
+    **instance_kwargs
+        Passed to :func:`~pathfinding.synthetic.instances.make_instance`.
+
+    Returns
+    -------
+    list of RecallRow
+
+    Examples
+    --------
+    >>> rows = recall_sweep([0.0, 1.0], trials=5)
+    >>> [(r.fraction, r.hit_at_1, r.connected_rate, r.unlinked_query_rate) for r in rows]
+    [(0.0, 1.0, 1.0, 0.0), (1.0, 0.0, 0.0, 1.0)]
+    """
+    fractions = [check_float("fraction", f, low=0.0, high=1.0) for f in fractions]
+    trials = check_int("trials", trials, low=1)
+    seed = check_int("seed", seed, low=0)
+    rows = []
+    for f in fractions:
+        hits, ranks, unlinked, connected, degree, mass = [], [], [], [], [], []
+        for t in range(trials):
+            inst_ss, drop_ss, ties_ss = np.random.SeedSequence(seed, spawn_key=(t,)).spawn(3)
+            inst = make_instance(hops, rng=inst_ss, **instance_kwargs)
+            damaged = drop_facts(inst, f, rng=drop_ss)
+            scores = RANKERS["ppr"](damaged)
+            ranks.append(rank_of(scores, inst.answer, inst.candidates))
+            rnd = rank_of(
+                scores, inst.answer, inst.candidates, ties="random", rng=np.random.default_rng(ties_ss)
+            )
+            hits.append(rnd == 1.0)
+            h = index_health(damaged.graph, damaged.mentions, damaged.seeds, pi=scores)
+            unlinked.append(h.unlinked_seeds > 0)
+            connected.append(h.seeds_connected)
+            degree.append(h.mean_seed_degree)
+            mass.append(h.mass_off_seeds)
+        rows.append(
+            RecallRow(
+                fraction=f,
+                trials=trials,
+                hit_at_1=float(np.mean(hits)),
+                mean_rank=float(np.mean(ranks)),
+                unlinked_query_rate=float(np.mean(unlinked)),
+                connected_rate=float(np.mean(connected)),
+                mean_seed_degree=float(np.mean(degree)),
+                mass_off_seeds=float(np.mean(mass)),
+            )
+        )
+    return rows

@@ -1,0 +1,157 @@
+"""The ``openie`` subcommand: two-step OpenIE of a corpus through an OpenAI-compatible endpoint.
+
+``pathfinding hipporag openie CORPUS --base-url URL --model NAME [--api-key-env VAR] -o OPENIE.json``
+
+Registered on an argparse subparsers object by :func:`add_openie_command`. Answers are cached next to
+the output (``OPENIE.json.cache.sqlite`` unless ``--cache`` says otherwise), so the same command run
+again after a crash or a partial failure only sends what is missing. The exit status is 0 when every
+passage was extracted, 1 when some requests failed (the file is still written, those passages with
+empty lists and ``openie_issues: {"request_failed": 1}``), 2 on bad arguments or a fatal refusal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+__all__ = ["add_openie_command", "run_openie_command"]
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {value}")
+    return value
+
+
+def _nonneg_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {value}")
+    return value
+
+
+def _nonneg_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}")
+    return value
+
+
+def run_openie_command(args) -> int:
+    """Run the subcommand for parsed ``args`` (see :func:`add_openie_command`); returns the exit status."""
+    from pathfinding.hipporag.extract.llm import ChatClient, LLMFatalError
+    from pathfinding.hipporag.extract.openie import ResponseCache, run_openie, write_openie
+    from pathfinding.hipporag.io import FormatError, load_corpus
+
+    api_key = None
+    if args.api_key_env:
+        api_key = os.environ.get(args.api_key_env)
+        if not api_key:
+            print(
+                f"error: environment variable {args.api_key_env} is not set (--api-key-env)", file=sys.stderr
+            )
+            return 2
+    try:
+        corpus, report = load_corpus(args.corpus)
+    except (FormatError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(report.summary(), file=sys.stderr)
+    if args.limit is not None:
+        corpus = corpus[: args.limit]
+    try:
+        client = ChatClient(
+            args.base_url,
+            args.model,
+            api_key=api_key,
+            timeout=args.timeout,
+            max_retries=args.max_retries,
+            max_tokens=args.max_tokens,
+            backoff=args.backoff,
+        )
+    except (TypeError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    cache_path = args.cache or args.output + ".cache.sqlite"
+    cache = ResponseCache(cache_path)
+    try:
+        run = run_openie(
+            corpus, client, cache=cache, concurrency=args.concurrency, json_mode=args.json_mode, progress=None
+        )
+    except LLMFatalError as exc:
+        print(f"error: {exc}\n(answers received so far are kept in {cache_path})", file=sys.stderr)
+        return 2
+    finally:
+        cache.close()
+    write_openie(run, args.output)
+    print(run.summary())
+    print(f"wrote {args.output} (cache: {cache_path})")
+    if args.json:
+        print(
+            json.dumps({"output": args.output, "cache": cache_path, **run.to_json()["openie_run"]}, indent=2)
+        )
+    return 0 if run.complete else 1
+
+
+def add_openie_command(subparsers) -> argparse.ArgumentParser:
+    """Register ``openie`` on an argparse subparsers object and return its parser.
+
+    The parser's default ``func`` is :func:`run_openie_command` (``args.func(args) -> int``).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser(prog="pathfinding hipporag")
+    >>> _ = add_openie_command(parser.add_subparsers(dest="command"))
+    >>> args = parser.parse_args(["openie", "corpus.json", "--base-url", "http://localhost:8000/v1",
+    ...                           "--model", "m", "-o", "openie.json"])
+    >>> args.concurrency, args.cache, args.func.__name__
+    (4, None, 'run_openie_command')
+    """
+    p = subparsers.add_parser(
+        "openie",
+        help="extract triples from a corpus with an LLM (two-step OpenIE, any OpenAI-compatible endpoint)",
+        description="Two-step OpenIE (named entities, then triples) of CORPUS through POST "
+        "{base-url}/chat/completions; writes HippoRAG v1 OpenIE JSON. Answers are cached, so rerunning "
+        "the same command resumes a killed or partly failed run without paying twice.",
+    )
+    p.add_argument(
+        "corpus", metavar="CORPUS", help="corpus JSON: a list of {title, text} (or HotpotQA's object)"
+    )
+    p.add_argument(
+        "--base-url", required=True, help="e.g. https://api.openai.com/v1 or http://localhost:8000/v1"
+    )
+    p.add_argument("--model", required=True, help="model name sent with every request")
+    p.add_argument(
+        "--api-key-env",
+        metavar="VAR",
+        help="environment variable holding the API key (none is sent without this option)",
+    )
+    p.add_argument(
+        "-o", "--output", required=True, metavar="OPENIE.json", help="output file (.gz compresses)"
+    )
+    p.add_argument("--cache", metavar="PATH", help="answer cache (default: OUTPUT.cache.sqlite)")
+    p.add_argument("--concurrency", type=_positive_int, default=4, help="passages in flight (default 4)")
+    p.add_argument("--max-retries", type=_nonneg_int, default=6, help="retries per request (default 6)")
+    p.add_argument("--timeout", type=_nonneg_float, default=120.0, help="seconds per request (default 120)")
+    p.add_argument(
+        "--backoff", type=_nonneg_float, default=1.0, help="first retry delay, seconds (default 1)"
+    )
+    p.add_argument("--max-tokens", type=_positive_int, default=None, help="completion budget per request")
+    p.add_argument("--json-mode", action="store_true", help='send response_format={"type": "json_object"}')
+    p.add_argument("--limit", type=_positive_int, default=None, help="only the first N passages")
+    p.add_argument("--json", action="store_true", help="also print the run's counts as JSON")
+    p.set_defaults(func=run_openie_command)
+    return p

@@ -1,0 +1,454 @@
+"""The HippoRAG index built from OpenIE triples: phrase nodes, relation and synonymy edges, and P.
+
+Steps, as in HippoRAG v1 (``src/create_graph.py`` of the release), each a function here so that
+:func:`build_index` and the incremental updates of :mod:`~pathfinding.hipporag.index.maintenance` share them:
+
+1. every subject and object is normalised with :func:`normalize_phrase` and becomes a node
+   (:func:`clean_triples`);
+2. each triple links its subject and object by an undirected *relation edge*; the weight of a pair is
+   the number of triples that link it (over the whole corpus) (:func:`relation_and_mentions`);
+3. *synonymy edges* join phrases whose encoder cosine is at least ``tau`` (weight = the cosine),
+   with at most ``max_synonyms`` neighbours per node; as in v1, phrases with fewer than three
+   letters or digits get none (:func:`prepare_encoder`, :func:`encode_phrases`,
+   :func:`similar_pairs`, :func:`~pathfinding.hipporag.index.neighbours.synonymy_edges`);
+4. ``P[i, j]`` is the number of distinct triples of passage j that mention node i as subject or
+   object (v1's docs-to-facts x facts-to-phrases product). The passages' ``extracted_entities``
+   are *not* counted: v1 builds nodes and P from triples only, and so do we, which is what makes
+   the node count comparable;
+5. node specificity s_i = 1/|P_i| (:func:`pathfinding.core.specificity.node_specificity`).
+
+The encoder is anything with ``__call__(list[str]) -> (n, d) matrix of unit rows`` (dense or
+sparse), optionally with ``fit(list[str])``, called on a *copy* on the node phrases. The default,
+:class:`CharNgramEncoder`, is a character-trigram TF-IDF that needs no model download; a neural
+sentence encoder can be passed instead, and the index only ever sees the matrix it returns.
+
+A built index can be saved (:meth:`HippoIndex.save`,
+:func:`~pathfinding.hipporag.index.persistence.load_index`)
+and grown or shrunk (:meth:`HippoIndex.add_passages`, :meth:`HippoIndex.delete_passages`); both
+give exactly the index a fresh :func:`build_index` would.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import sys
+from collections.abc import Callable, Iterable, Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+from pathfinding._validation import check_float, check_int
+from pathfinding.core.specificity import node_specificity
+from pathfinding.errors import InvalidTypeError, InvalidValueError
+from pathfinding.hipporag.index.encoder import CharNgramEncoder
+from pathfinding.hipporag.index.model import HippoIndex, IndexStats
+from pathfinding.hipporag.index.neighbours import synonymy_edges
+
+__all__ = [
+    "CharNgramEncoder",
+    "HippoIndex",
+    "IndexStats",
+    "build_index",
+    "check_unit_rows",
+    "clean_triples",
+    "cosine_neighbours",
+    "encode_phrases",
+    "index_from_openie",
+    "normalize_phrase",
+    "prepare_encoder",
+    "relation_and_mentions",
+    "similar_pairs",
+    "synonymy_edges",
+]
+
+Triple = tuple[str, str, str]
+
+_NON_ALNUM = re.compile("[^A-Za-z0-9 ]")
+
+
+def normalize_phrase(text: str) -> str:
+    """HippoRAG v1's phrase normalisation: lower-case, non-alphanumerics to spaces, strip.
+
+    Examples
+    --------
+    >>> normalize_phrase("  Ed Wood's (film) ")
+    'ed wood s  film'
+    """
+    return _NON_ALNUM.sub(" ", text.lower()).strip()
+
+
+def check_unit_rows(name: str, X, n: int):
+    """``X`` as float64 (CSR if sparse) after checking an encoder's output: ``n`` rows, finite, each of
+    norm 1 (or 0 for an unencodable text); else a ValueError that starts with ``name``.
+
+    Examples
+    --------
+    >>> check_unit_rows("encoder", [[0.6, 0.8], [0.0, 0.0]], 2)
+    array([[0.6, 0.8],
+           [0. , 0. ]])
+    """
+    if sp.issparse(X):
+        X = sp.csr_array(X, dtype=np.float64)
+        norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
+        finite = np.all(np.isfinite(X.data))
+    else:
+        X = np.asarray(X, dtype=np.float64)
+        if X.ndim != 2:
+            raise InvalidValueError(f"{name} must return a 2-D matrix, got shape {X.shape}")
+        norms = np.linalg.norm(X, axis=1)
+        finite = np.all(np.isfinite(X))
+    if X.shape[0] != n:
+        raise InvalidValueError(f"{name} must return one row per text ({n}), got {X.shape[0]} rows")
+    if not finite:
+        raise InvalidValueError(f"{name} returned non-finite values")
+    bad = ~(np.isclose(norms, 1.0, atol=1e-6) | (norms == 0))
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise InvalidValueError(f"{name} must return unit rows (L2 norm 1), row {i} has norm {norms[i]:.6g}")
+    return X
+
+
+def cosine_neighbours(X, *, tau: float = 0.8, max_neighbours: int = 100, chunk: int = 2048) -> sp.csr_array:
+    """Pairs of rows whose cosine is at least ``tau``, at most ``max_neighbours`` per row.
+
+    Rows are unit vectors, so the cosine is a dot product; the product is computed ``chunk`` rows at
+    a time (sparse x sparse for a sparse X) so memory stays bounded.
+
+    Parameters
+    ----------
+    X : sparse matrix or ndarray, shape (n, d)
+        Unit rows.
+    tau : float, default 0.8
+        Threshold in [-1, 1].
+    max_neighbours : int, default 100
+        Keep the ``max_neighbours`` largest cosines of each row (ties broken by lower column id).
+    chunk : int, default 2048
+
+    Returns
+    -------
+    scipy.sparse.csr_array, shape (n, n)
+        ``S[i, j]`` = cosine for kept pairs, no diagonal. Not necessarily symmetric (the cap is per
+        row); :func:`build_index` symmetrises it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1.0, 0.0], [0.8, 0.6], [0.0, 1.0]])
+    >>> cosine_neighbours(X, tau=0.5).toarray()
+    array([[0. , 0.8, 0. ],
+           [0.8, 0. , 0.6],
+           [0. , 0.6, 0. ]])
+    """
+    # Sparse rows go through the exact prefix filter (the same pairs for a fraction of the all-pairs
+    # work); dense rows through the chunked all-pairs product. Both live in neighbours.py.
+    from pathfinding.hipporag.index.neighbours import cosine_neighbours_prefix
+
+    return cosine_neighbours_prefix(X, tau=tau, max_neighbours=max_neighbours, chunk=chunk)
+
+
+def clean_triples(triples_per_passage) -> tuple[list[tuple[Triple, ...]], np.ndarray]:
+    """Step 1: check and normalise every triple; leave out those with an empty subject or object.
+
+    Returns
+    -------
+    triples : list of tuple of (str, str, str)
+        Per passage, its normalised triples in order.
+    dropped : numpy.ndarray of int64
+        Per passage, the triples left out because a phrase normalised to ``""``.
+
+    Raises
+    ------
+    ValueError
+        If a triple is not three strings (the message gives its position).
+
+    Examples
+    --------
+    >>> clean_triples([[("Ed Wood", "Directed", "Plan 9"), ("!!", "is", "x")]])
+    ([(('ed wood', 'directed', 'plan 9'),)], array([1]))
+    """
+    if isinstance(triples_per_passage, str):
+        raise InvalidTypeError("triples_per_passage must be a sequence of lists of triples, got a string")
+    cleaned: list[tuple[Triple, ...]] = []
+    dropped = []
+    for j, triples in enumerate(triples_per_passage):
+        doc = []
+        empty = 0
+        for t_i, t in enumerate(triples):
+            if isinstance(t, str) or len(t) != 3 or not all(isinstance(x, str) for x in t):
+                raise InvalidValueError(
+                    f"triples_per_passage[{j}][{t_i}] must be three strings "
+                    f"(subject, relation, object), got {t!r}"
+                )
+            s, r, o = (normalize_phrase(x) for x in t)
+            if not s or not o:
+                empty += 1
+                continue
+            doc.append((s, r, o))
+        cleaned.append(tuple(doc))
+        dropped.append(empty)
+    return cleaned, np.asarray(dropped, dtype=np.int64)
+
+
+def relation_and_mentions(triples, ids: dict[str, int], n_nodes: int) -> tuple[sp.csr_array, sp.csr_array]:
+    """Step 2 and 4: relation-edge counts R and the count matrix P of normalised triples.
+
+    Every triple counts once towards its pair (both directions), so a pair stated by two triples, in
+    one passage or two, has weight 2. P counts distinct triples per passage (v1's fact dictionary
+    merges a repeated triple within a passage). A triple whose subject and object are the same
+    phrase adds no edge but counts in P. Both are returned in canonical form (sorted indices, no
+    duplicates), so equal inputs give bit-equal matrices.
+    """
+    heads, tails = [], []
+    p_rows, p_cols = [], []
+    for j, doc in enumerate(triples):
+        for s, _r, o in doc:
+            if s != o:
+                heads.append(ids[s])
+                tails.append(ids[o])
+        for s, _r, o in dict.fromkeys(doc):
+            for p in {s, o}:
+                p_rows.append(ids[p])
+                p_cols.append(j)
+    h, t = np.asarray(heads, dtype=np.int64), np.asarray(tails, dtype=np.int64)
+    R = sp.csr_array((np.ones(2 * h.size), (np.r_[h, t], np.r_[t, h])), shape=(n_nodes, n_nodes))
+    R.sum_duplicates()
+    P = sp.csr_array(
+        (np.ones(len(p_rows)), (p_rows, p_cols)), shape=(n_nodes, len(triples)), dtype=np.float64
+    )
+    P.sum_duplicates()
+    return R, P
+
+
+def prepare_encoder(encoder: Callable | None, phrases: Sequence[str], *, fit: bool = True) -> Callable:
+    """Step 3a: the encoder the index keeps; the caller's object is never modified.
+
+    With ``fit=True`` an encoder with a ``fit`` method is copied (:meth:`CharNgramEncoder.clone`,
+    else :func:`copy.deepcopy`) and the copy is fit on ``phrases``. With ``fit=False`` the encoder
+    is used as given and must already be able to encode.
+    """
+    if encoder is None:
+        if not fit:
+            raise InvalidValueError(
+                "fit_encoder=False needs a fitted encoder, e.g. CharNgramEncoder().fit(texts)"
+            )
+        encoder = CharNgramEncoder()
+    if not callable(encoder):
+        raise InvalidTypeError(
+            f"encoder must be callable (list[str] -> matrix), got {type(encoder).__name__}"
+        )
+    if fit and hasattr(encoder, "fit"):
+        enc = encoder.clone() if isinstance(encoder, CharNgramEncoder) else copy.deepcopy(encoder)
+        enc.fit(list(phrases))
+        return enc
+    return encoder
+
+
+def encode_phrases(encoder: Callable, phrases: Sequence[str]):
+    """Step 3b: the phrases' unit rows (checked by :func:`check_unit_rows`)."""
+    return check_unit_rows("encoder", encoder(list(phrases)), len(phrases))
+
+
+def synonymy_eligible(phrases: Sequence[str]) -> np.ndarray:
+    """Which normalised phrases may get synonymy edges: those with at least three letters or digits (as v1).
+
+    A normalised phrase holds only ``[a-z0-9 ]``, so counting non-spaces counts letters and digits.
+    """
+    return np.fromiter((len(p) - p.count(" ") > 2 for p in phrases), dtype=bool, count=len(phrases))
+
+
+def similar_pairs(E, eligible: np.ndarray, *, tau: float) -> sp.csr_array:
+    """Step 3c: every pair of eligible rows of ``E`` with cosine >= ``tau``, uncapped and symmetric.
+
+    The cap on neighbours per node is applied afterwards (:func:`synonymy_edges`), so that deleting
+    a node can refill the rows it was capping without recomputing cosines.
+    """
+    n = E.shape[0]
+    where = np.flatnonzero(eligible)
+    if where.size < 2:
+        return sp.csr_array((n, n))
+    C = sp.coo_array(cosine_neighbours(E[where], tau=tau, max_neighbours=where.size - 1))
+    C = sp.csr_array((C.data, (where[C.row], where[C.col])), shape=(n, n))
+    return sp.csr_array(C.maximum(C.T))
+
+
+def _undirected_edges(A: sp.csr_array) -> int:
+    """Edges of a symmetric matrix, each pair once: the strict upper triangle's entries."""
+    off_diagonal = A.nnz - int(np.count_nonzero(A.diagonal()))
+    return off_diagonal // 2
+
+
+def triple_counts(triples) -> tuple[int, int]:
+    """(distinct triples, self-loop triples) over every passage's triples."""
+    return len(set().union(*triples)), sum(s == o for doc in triples for s, _, o in doc)
+
+
+def assemble_index(
+    *, phrases, triples, dropped, R, P, E, pairs, encoder, passages, settings, counts=None
+) -> HippoIndex:
+    """Step 5 and the rest: synonymy edges from ``pairs``, specificity and stats, as a HippoIndex.
+
+    ``counts`` is :func:`triple_counts` of ``triples`` when the caller already knows it (an update).
+    """
+    n = len(phrases)
+    if settings["synonymy"]:
+        S = synonymy_edges(pairs, R, max_synonyms=settings["max_synonyms"])
+    else:
+        S = sp.csr_array((n, n))
+    n_unique, n_self = triple_counts(triples) if counts is None else counts
+    stats = IndexStats(
+        n_passages=len(triples),
+        n_triples=sum(map(len, triples)) + int(np.sum(dropped)),
+        n_unique_triples=n_unique,
+        n_nodes=n,
+        n_relation_edges=_undirected_edges(R),
+        n_synonymy_edges=_undirected_edges(S),
+        triples_empty_phrase=int(np.sum(dropped)),
+        triples_self_loop=n_self,
+        passages_without_nodes=int(np.sum(np.bincount(P.indices, minlength=P.shape[1]) == 0)),
+    )
+    return HippoIndex(
+        phrases=list(phrases),
+        relation_graph=R,
+        synonymy_graph=S,
+        mentions=P,
+        specificity=node_specificity(P),
+        node_embeddings=E,
+        encoder=encoder,
+        passages=list(passages),
+        stats=stats,
+        triples=list(triples),
+        dropped=np.asarray(dropped, dtype=np.int64),
+        pairs=pairs,
+        settings=dict(settings),
+    )
+
+
+_BAR_MIN_PASSAGES = 20_000
+"""Builds of at least this many passages show a progress bar (on a terminal): steps take seconds."""
+
+
+def _steps(n_passages: int):
+    from tqdm.auto import tqdm
+
+    disable = None if n_passages >= _BAR_MIN_PASSAGES else True  # None: shown on a terminal only
+    return tqdm(total=2, desc="index", unit="step", file=sys.stderr, leave=False, disable=disable)
+
+
+def build_index(
+    triples_per_passage: Sequence[Iterable[Sequence[str]]],
+    *,
+    passages: Sequence[str] | None = None,
+    encoder: Callable | None = None,
+    tau: float = 0.8,
+    max_synonyms: int = 100,
+    synonymy: bool = True,
+    fit_encoder: bool = True,
+) -> HippoIndex:
+    """Build the HippoRAG graph and count matrix from (subject, relation, object) triples.
+
+    Parameters
+    ----------
+    triples_per_passage : sequence of iterables of (str, str, str)
+        ``triples_per_passage[j]`` holds passage j's triples. A passage may have none.
+    passages : sequence of str, optional
+        The passage texts, same length; kept for the BM25 fallback.
+    encoder : callable, optional
+        ``list[str] -> (n, d)`` unit rows. Default :class:`CharNgramEncoder` ``()``.
+    tau : float, default 0.8
+        Synonymy threshold on the cosine (HippoRAG uses 0.8).
+    max_synonyms : int, default 100
+        Cap on synonymy neighbours per node (v1 uses about 100).
+    synonymy : bool, default True
+        False builds no synonymy edges (and skips encoding the neighbours, not the phrases).
+    fit_encoder : bool, default True
+        True: if the encoder has ``fit``, a copy of it is fit on the node phrases (the caller's
+        object is left as it was). False: the encoder is used as given and must be fitted already.
+        Either way :meth:`HippoIndex.add_passages` keeps the fitted encoder unless asked to refit
+        (a refit TF-IDF changes every IDF, hence every embedding, when one phrase is added).
+
+    Returns
+    -------
+    HippoIndex
+
+    Raises
+    ------
+    ValueError
+        If a triple does not have three string elements, ``passages`` has the wrong length, no
+        triple gives a node, or the encoder does not return unit rows.
+
+    Notes
+    -----
+    Triples whose subject or object normalises to the empty string are skipped (counted in
+    ``stats.triples_empty_phrase``): v1 keeps ``""`` as a node, which joins unrelated passages. A
+    triple whose subject and object are the same phrase adds no edge (``triples_self_loop``) but
+    still counts in P.
+
+    Examples
+    --------
+    Three passages: two share the node "ed wood".
+
+    >>> idx = build_index([
+    ...     [("Ed Wood", "directed", "Plan 9")],
+    ...     [("Ed Wood", "born in", "Poughkeepsie"), ("Poughkeepsie", "in", "New York")],
+    ...     [("Plan nine", "is", "a film")],
+    ... ], tau=0.5)
+    >>> idx.phrases
+    ['a film', 'ed wood', 'new york', 'plan 9', 'plan nine', 'poughkeepsie']
+    >>> idx.mentions.toarray()[1], idx.specificity[1]
+    (array([1., 1., 0.]), np.float64(0.5))
+    >>> float(idx.synonymy_graph[3, 4]) > 0.5
+    True
+    """
+    settings = {
+        "tau": check_float("tau", tau, low=-1.0, high=1.0),
+        "max_synonyms": check_int("max_synonyms", max_synonyms, low=1),
+        "synonymy": bool(synonymy),
+        "fit_encoder": bool(fit_encoder),
+    }
+    n_pass = len(triples_per_passage)
+    if passages is not None:
+        if isinstance(passages, str):
+            raise InvalidTypeError("passages must be a sequence of strings, got a string")
+        if len(passages) != n_pass:
+            raise InvalidValueError(
+                f"passages must have one text per passage ({n_pass}), got {len(passages)}"
+            )
+    with _steps(n_pass) as bar:
+        bar.set_postfix_str("triples")
+        triples, dropped = clean_triples(triples_per_passage)
+        phrases = sorted({p for doc in triples for s, _, o in doc for p in (s, o)})
+        if not phrases:
+            raise InvalidValueError("no phrase nodes: every passage has no usable triple")
+        ids = {p: i for i, p in enumerate(phrases)}
+        R, P = relation_and_mentions(triples, ids, len(phrases))
+        bar.update()
+        bar.set_postfix_str(f"encode {len(phrases)} phrases")
+        enc = prepare_encoder(encoder, phrases, fit=settings["fit_encoder"])
+        E = encode_phrases(enc, phrases)
+        bar.update()
+    n = len(phrases)
+    pairs = similar_pairs(E, synonymy_eligible(phrases), tau=settings["tau"]) if synonymy else None
+    return assemble_index(
+        phrases=phrases, triples=triples, dropped=dropped, R=R, P=P, E=E, encoder=enc, settings=settings,
+        pairs=pairs if pairs is not None else sp.csr_array((n, n)),
+        passages=list(passages) if passages is not None else [],
+    )  # fmt: skip
+
+
+def index_from_openie(openie_passages, **kwargs) -> HippoIndex:
+    """:func:`build_index` on the passages returned by :func:`pathfinding.hipporag.io.load_openie`.
+
+    Keyword arguments are passed on (``encoder``, ``tau``, ``max_synonyms``, ``synonymy``,
+    ``fit_encoder``). Passage texts are ``title + "\\n" + text``.
+
+    Examples
+    --------
+    >>> from pathfinding.hipporag.io import load_openie, vendored
+    >>> docs, _ = load_openie(vendored("openie"))
+    >>> idx = index_from_openie(docs[:20])
+    >>> idx.n_passages
+    20
+    """
+    docs = list(openie_passages)
+    return build_index([d.triples for d in docs], passages=[d.title + "\n" + d.text for d in docs], **kwargs)

@@ -1,0 +1,437 @@
+"""Grow and shrink a built index: the result equals a fresh
+:func:`~pathfinding.hipporag.index.build.build_index`.
+
+Equal means: the same phrases (hence node ids), relation and synonymy edges, P, specificity,
+stats and retrieval results as ``build_index`` over the new passage list with the index's settings
+and encoder (tested with Hypothesis over random add/delete sequences).
+
+Identifiers
+    Node ids are positions in the sorted phrase list, so they shift when a phrase appears or
+    disappears; map a node across versions by its phrase (``new.phrase_ids[old.phrases[i]]``).
+    Passage ids are positions in the passage list: :func:`add_passages` appends (the first new
+    passage gets id ``old.n_passages``); :func:`delete_passages` removes and closes the gaps,
+    keeping the order, so a surviving passage ``j`` becomes ``j - (number of deleted ids below j)``
+    (:func:`renumber_after_delete` computes that map).
+
+What an update costs
+    The relation graph and P change only where the added or deleted passages' triples are. The
+    synonymy edges depend on the encoder. By default an update keeps the index's encoder as it is,
+    as a pretrained encoder would be kept: old embeddings stay valid, only the new phrases are
+    encoded and compared with every node (one sparse row-block product), and the per-node cap is
+    reapplied to the stored uncapped pairs (:attr:`HippoIndex.pairs`). The result equals
+    ``build_index(..., encoder=index.encoder, fit_encoder=False)``, and its ``settings`` say so
+    (``fit_encoder`` False). The price: n-grams that the fitted TF-IDF never saw do not count in
+    the new phrases' embeddings, and the IDF stays that of the phrases it was fit on.
+    ``refit=True`` refits a copy of the encoder on the new phrase set instead, equal to a fresh
+    default build; a refit changes every IDF (it depends on the number of phrases) and so every
+    embedding and cosine, which costs most of a build. :mod:`~pathfinding.bench.add`
+    measures both.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+from pathfinding.errors import InvalidTypeError, InvalidValueError
+from pathfinding.hipporag.index.build import (
+    assemble_index,
+    clean_triples,
+    encode_phrases,
+    prepare_encoder,
+    relation_and_mentions,
+    similar_pairs,
+    synonymy_eligible,
+)
+from pathfinding.hipporag.index.model import HippoIndex
+
+__all__ = ["add_passages", "delete_passages", "renumber_after_delete"]
+
+
+def add_passages(
+    index: HippoIndex, triples_per_passage, passages: Sequence[str] | None = None, *, refit: bool = False
+) -> HippoIndex:
+    """A new index with passages appended (the given index is not modified).
+
+    Parameters
+    ----------
+    index : HippoIndex
+    triples_per_passage : sequence of iterables of (str, str, str)
+        The new passages' triples, one list per passage.
+    passages : sequence of str, optional
+        Their texts; required when ``index`` keeps passage texts, refused when it keeps none.
+    refit : bool, default False
+        False keeps the index's encoder fixed (cheap); True refits a copy on the new phrase set.
+
+    Returns
+    -------
+    HippoIndex
+        Equal to ``build_index(old triples + new triples, passages=old texts + new texts, ...)`` with
+        ``index.settings`` and ``encoder=index.encoder, fit_encoder=False`` (``refit=True``: with the
+        encoder refit, ``fit_encoder=True``). New passages get ids ``index.n_passages`` onwards.
+
+    Raises
+    ------
+    ValueError
+        If a triple is not three strings, or ``passages`` is missing, extra or of the wrong length.
+
+    Examples
+    --------
+    >>> from pathfinding.hipporag.index.build import build_index
+    >>> idx = build_index([[("Ed Wood", "directed", "Plan 9")]], passages=["Ed Wood directed Plan 9."])
+    >>> bigger = add_passages(idx, [[("Plan 9", "filmed in", "Burbank")]], ["Plan 9 was filmed in Burbank."])
+    >>> bigger.phrases, bigger.n_passages, idx.n_passages
+    (['burbank', 'ed wood', 'plan 9'], 2, 1)
+    """
+    _check_index(index)
+    new_triples, new_dropped = clean_triples(triples_per_passage)
+    texts = _check_texts(index, passages, len(new_triples))
+    keep = np.arange(index.n_passages)
+    return _update(index, keep, new_triples, new_dropped, texts, refit=_check_refit(refit))
+
+
+def delete_passages(index: HippoIndex, ids, *, refit: bool = False) -> HippoIndex:
+    """A new index without the passages ``ids`` (the given index is not modified).
+
+    Parameters
+    ----------
+    index : HippoIndex
+    ids : iterable of int
+        Passage ids to delete, each in ``[0, index.n_passages)``, no repeats.
+    refit : bool, default False
+        As in :func:`add_passages`.
+
+    Returns
+    -------
+    HippoIndex
+        Equal to a fresh build over the remaining passages in their order (with the encoder fixed or
+        refit, as in :func:`add_passages`); survivors are renumbered
+        (:func:`renumber_after_delete`), phrases no remaining passage mentions are gone.
+
+    Raises
+    ------
+    ValueError
+        If an id is out of range or repeated, or no phrase would remain.
+    TypeError
+        If an id is not an integer.
+
+    Examples
+    --------
+    >>> from pathfinding.hipporag.index.build import build_index
+    >>> idx = build_index([[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "filmed in", "Burbank")]])
+    >>> delete_passages(idx, [0]).phrases
+    ['burbank', 'plan 9']
+    """
+    _check_index(index)
+    gone = _check_ids(ids, index.n_passages)
+    keep = np.setdiff1d(np.arange(index.n_passages), gone)
+    return _update(index, keep, [], np.zeros(0, np.int64), [], refit=_check_refit(refit))
+
+
+def renumber_after_delete(n_passages: int, ids) -> np.ndarray:
+    """Old passage id -> new id after deleting ``ids`` (-1 for a deleted passage).
+
+    Examples
+    --------
+    >>> renumber_after_delete(5, [1, 3])
+    array([ 0, -1,  1, -1,  2])
+    """
+    gone = _check_ids(ids, n_passages)
+    out = np.full(n_passages, -1, dtype=np.int64)
+    keep = np.setdiff1d(np.arange(n_passages), gone)
+    out[keep] = np.arange(keep.size)
+    return out
+
+
+def _check_index(index) -> None:
+    if not isinstance(index, HippoIndex):
+        raise InvalidTypeError(f"index must be a HippoIndex, got {type(index).__name__}")
+    if len(index.triples) != index.n_passages or index.pairs is None or not index.settings:
+        raise InvalidValueError(
+            "this index lacks the triples, pairs or settings that updates need; rebuild it"
+        )
+
+
+def _check_refit(refit) -> bool:
+    if not isinstance(refit, bool | np.bool_):
+        raise InvalidTypeError(f"refit must be True or False, got {refit!r}")
+    return bool(refit)
+
+
+def _check_ids(ids, n_passages: int) -> np.ndarray:
+    if isinstance(ids, str):
+        raise InvalidTypeError(f"ids must be integers, got the string {ids!r}")
+    out = []
+    for x in ids:
+        if isinstance(x, bool) or not isinstance(x, int | np.integer):
+            raise InvalidTypeError(f"passage ids must be integers, got {x!r} ({type(x).__name__})")
+        if not 0 <= int(x) < n_passages:
+            raise InvalidValueError(
+                f"passage id {int(x)} is out of range: the index has {n_passages} passages"
+            )
+        out.append(int(x))
+    arr = np.asarray(out, dtype=np.int64)
+    uniq, counts = np.unique(arr, return_counts=True)
+    if np.any(counts > 1):
+        raise InvalidValueError(f"passage id {int(uniq[np.argmax(counts > 1)])} is given more than once")
+    return uniq
+
+
+def _check_texts(index: HippoIndex, passages, n_new: int) -> list[str]:
+    if passages is None:
+        if index.passages:
+            raise InvalidValueError(f"this index keeps passage texts: pass passages= ({n_new} texts)")
+        return []
+    if isinstance(passages, str):
+        raise InvalidTypeError("passages must be a sequence of strings, got a string")
+    passages = list(passages)
+    if not index.passages and index.n_passages:
+        raise InvalidValueError("this index keeps no passage texts (built without passages=): pass none")
+    if len(passages) != n_new:
+        raise InvalidValueError(f"passages must have one text per new passage ({n_new}), got {len(passages)}")
+    for j, t in enumerate(passages):
+        if not isinstance(t, str):
+            raise InvalidTypeError(f"passages[{j}] must be a string, got {type(t).__name__}")
+    return passages
+
+
+def _remap(M, row_map: np.ndarray, col_map: np.ndarray, shape) -> sp.csr_array:
+    """``M`` with row i moved to ``row_map[i]`` and column j to ``col_map[j]`` (-1 drops it)."""
+    if _increasing(row_map) and _increasing(col_map):
+        # An add only inserts rows and columns: the CSR arrays move as they are, already sorted.
+        M = sp.csr_array(M)
+        lengths = np.zeros(shape[0], dtype=np.int64)
+        lengths[row_map] = np.diff(M.indptr)
+        indptr = np.concatenate([[0], np.cumsum(lengths)])
+        return sp.csr_array((M.data.copy(), col_map[M.indices], indptr), shape=shape)
+    C = sp.coo_array(M)
+    r, c = row_map[C.row], col_map[C.col]
+    ok = (r >= 0) & (c >= 0)
+    out = sp.csr_array((C.data[ok], (r[ok], c[ok])), shape=shape)
+    out.sum_duplicates()
+    return out
+
+
+_FEW = 64
+"""Up to this many new phrases are inserted into the sorted list one by one; more are merged by a sort."""
+
+
+def _increasing(a: np.ndarray) -> bool:
+    """True when ``a`` keeps every item (no -1) and keeps their order."""
+    return bool(a.size == 0 or (a[0] >= 0 and np.all(a[1:] > a[:-1])))
+
+
+def _update(
+    index: HippoIndex, keep: np.ndarray, new_triples, new_dropped, new_texts, *, refit: bool
+) -> HippoIndex:
+    """The index over passages ``keep`` (old ids, increasing) followed by the new passages."""
+    old = index
+    refit = refit and hasattr(old.encoder, "fit")  # an encoder with nothing to fit is always fixed
+    settings = {**old.settings, "fit_encoder": refit}
+    gone = np.setdiff1d(np.arange(old.n_passages), keep)
+    kept_triples = [old.triples[j] for j in keep.tolist()] if gone.size else list(old.triples)
+    triples = kept_triples + list(new_triples)
+
+    # Old nodes survive if a kept passage still mentions them (every phrase of a triple is in P).
+    mentioned = {p for doc in new_triples for s, _, o in doc for p in (s, o)}
+    if gone.size:
+        P_kept_old = sp.csc_array(old.mentions)[:, keep]
+        alive = np.flatnonzero(np.diff(sp.csr_array(P_kept_old).indptr) > 0)
+        kept_phrases = [old.phrases[i] for i in alive.tolist()]
+        kept_set = set(kept_phrases)
+        added = sorted(p for p in mentioned if p not in kept_set)
+    else:  # a pure add keeps every node: no scan of P or of the phrase list
+        alive = np.arange(old.n_nodes)
+        kept_phrases = old.phrases
+        added = sorted(p for p in mentioned if _old_id(old, p) < 0)
+    if gone.size or len(added) > _FEW:
+        phrases = sorted(kept_phrases + added)  # two sorted runs: a linear merge for Timsort
+    else:  # a few phrases into a sorted list: inserts, no sort
+        phrases = list(kept_phrases)
+        for a in added:
+            phrases.insert(bisect.bisect_left(phrases, a), a)
+    if not phrases:
+        raise InvalidValueError("no phrase nodes: every passage has no usable triple")
+    n = len(phrases)
+    # Kept phrase k moves up by the number of added phrases sorting before it.
+    at = np.asarray([bisect.bisect_left(kept_phrases, a) for a in added], dtype=np.int64)
+    added_pos = at + np.arange(at.size)
+    old_to_new = np.full(old.n_nodes, -1, dtype=np.int64)
+    old_to_new[alive] = np.arange(alive.size) + np.searchsorted(at, np.arange(alive.size), side="right")
+    # New id of every phrase the new triples mention (a kept node or an added one).
+    ids = {old.phrases[i]: int(old_to_new[i]) for i in _phrases_of(old, new_triples)}
+    ids.update(zip(added, added_pos.tolist(), strict=True))
+
+    # Relation counts: subtract what the deleted passages stated, move, add the new passages'.
+    R_old = old.relation_graph
+    if gone.size:
+        R_gone, _ = relation_and_mentions(
+            [old.triples[j] for j in gone.tolist()], old.phrase_ids, old.n_nodes
+        )
+        R_old = sp.csr_array(R_old - R_gone)
+        R_old.eliminate_zeros()
+    R_new, P_new = relation_and_mentions(list(new_triples), ids, n)
+    R = _remap(R_old, old_to_new, old_to_new, (n, n)) + R_new
+    R = sp.csr_array(R)
+    R.sum_duplicates()
+    R.eliminate_zeros()
+    col_map = np.full(old.n_passages, -1, dtype=np.int64)
+    col_map[keep] = np.arange(keep.size)
+    P = _remap(old.mentions, old_to_new, col_map, (n, len(triples)))
+    if P_new.nnz:
+        P_new = sp.coo_array(P_new)
+        P = sp.csr_array(P + sp.csr_array((P_new.data, (P_new.row, P_new.col + keep.size)), shape=P.shape))
+        P.sum_duplicates()
+
+    if refit:
+        # Refitting changes every IDF, hence every row and cosine: recompute them as a build does.
+        enc = prepare_encoder(old.encoder, phrases, fit=True)
+        E = encode_phrases(enc, phrases)
+        if settings["synonymy"]:
+            pairs = similar_pairs(E, synonymy_eligible(phrases), tau=settings["tau"])
+        else:
+            pairs = sp.csr_array((n, n))
+    else:
+        enc = old.encoder
+        E_old = old.node_embeddings
+        # No call for no phrase: an encoder may not return a 2-D matrix for an empty batch.
+        E_add = encode_phrases(enc, added) if added else E_old[:0]
+        E = _merge_rows(E_old, alive, old_to_new[alive], E_add, added_pos, n)
+        if settings["synonymy"]:
+            rows = added_pos[synonymy_eligible(added)]
+            pairs = _remap(old.pairs, old_to_new, old_to_new, (n, n))
+            pairs = sp.csr_array(pairs + _new_pairs(E, rows, phrases, settings["tau"]))
+            pairs.sum_duplicates()
+        else:
+            pairs = sp.csr_array((n, n))
+    counts = _added_counts(old, R_old, new_triples) if not gone.size else None
+    dropped = np.r_[old.dropped[keep], np.asarray(new_dropped, dtype=np.int64)]
+    texts = []
+    if old.passages or new_texts:  # an index built without texts keeps none
+        texts = [old.passages[j] for j in keep.tolist()] if gone.size else list(old.passages)
+        texts += list(new_texts)
+    return assemble_index(
+        phrases=phrases,
+        triples=triples,
+        dropped=dropped,
+        R=R,
+        P=P,
+        E=E,
+        pairs=pairs,
+        encoder=enc,
+        passages=texts,
+        settings=settings,
+        counts=counts,
+    )
+
+
+def _added_counts(old: HippoIndex, R_old, new_triples):
+    """:func:`triple_counts` after appending ``new_triples``, without a pass over the old triples.
+
+    A new triple can repeat an old one only if its two phrases are old nodes joined by a relation
+    edge (or it is a self-loop, which has no edge); only then are the old triples scanned.
+    """
+    new = set().union(*new_triples) if new_triples else set()
+    for s, _, o in new:
+        i, j = _old_id(old, s), _old_id(old, o)
+        if s == o or (i >= 0 and j >= 0 and R_old[i, j] > 0):
+            return None  # assemble_index counts from scratch
+    n_self = sum(s == o for doc in new_triples for s, _, o in doc)
+    return old.stats.n_unique_triples + len(new), old.stats.triples_self_loop + n_self
+
+
+def _phrases_of(old: HippoIndex, triples) -> list[int]:
+    """Old node ids of the phrases that ``triples`` mention."""
+    found = (_old_id(old, p) for p in {p for doc in triples for s, _, o in doc for p in (s, o)})
+    return [i for i in found if i >= 0]
+
+
+def _old_id(old: HippoIndex, phrase: str) -> int:
+    """Node id of ``phrase`` in ``old`` (-1 if absent), by bisection of the sorted phrase list.
+
+    An update touches a few phrases: bisection spares it building the whole ``phrase_ids`` dict.
+    """
+    i = bisect.bisect_left(old.phrases, phrase)
+    return i if i < len(old.phrases) and old.phrases[i] == phrase else -1
+
+
+
+def _merge_rows(E_old, old_rows, old_pos, E_add, add_pos, n):
+    """Rows ``E_old[old_rows]`` and ``E_add`` put at rows ``old_pos`` and ``add_pos`` of an n-row matrix."""
+    pure_add = old_rows.size == E_old.shape[0] and _increasing(old_pos) and _increasing(add_pos)
+    if sp.issparse(E_old) and pure_add:
+        return _insert_rows(sp.csr_array(E_old), sp.csr_array(E_add), add_pos)
+    pos = np.r_[old_pos, add_pos]
+    perm = np.empty(n, dtype=np.int64)
+    perm[pos] = np.arange(n)
+    if sp.issparse(E_old):
+        stacked = sp.vstack([sp.csr_array(E_old)[old_rows], sp.csr_array(E_add)], format="csr")
+        return sp.csr_array(stacked[perm])
+    return np.concatenate([np.asarray(E_old)[old_rows], np.asarray(E_add)])[perm]
+
+
+def _insert_rows(A: sp.csr_array, B: sp.csr_array, at: np.ndarray) -> sp.csr_array:
+    """Every row of ``A`` in order, with the rows of ``B`` placed at rows ``at`` (increasing) of the result.
+
+    A pure add: the old rows move as contiguous blocks (one copy per added row), not row by row.
+    """
+    n = A.shape[0] + B.shape[0]
+    cut = at - np.arange(at.size)  # old rows before each added row
+    edges = np.r_[0, cut, A.shape[0]]
+    data, indices = [], []
+    for i in range(at.size + 1):
+        lo, hi = A.indptr[edges[i]], A.indptr[edges[i + 1]]
+        data.append(A.data[lo:hi])
+        indices.append(A.indices[lo:hi])
+        if i < at.size:
+            data.append(B.data[B.indptr[i] : B.indptr[i + 1]])
+            indices.append(B.indices[B.indptr[i] : B.indptr[i + 1]])
+    lengths = np.zeros(n, dtype=np.int64)
+    lengths[np.setdiff1d(np.arange(n), at, assume_unique=True)] = np.diff(A.indptr)
+    lengths[at] = np.diff(B.indptr)
+    indptr = np.r_[0, np.cumsum(lengths)]
+    return sp.csr_array((np.concatenate(data), np.concatenate(indices), indptr), shape=(n, A.shape[1]))
+
+
+_DENSE_BLOCK = 8
+"""New rows compared with every node per dense block: one pass over E per block of this many."""
+
+
+def _new_pairs(E, rows: np.ndarray, phrases: list[str], tau: float) -> sp.csr_array:
+    """Pairs (both directions) between ``rows`` and every eligible node with cosine >= tau.
+
+    The same product and threshold as :func:`~pathfinding.hipporag.index.build.cosine_neighbours`: for a
+    sparse E each cosine is summed over shared n-grams in column order whichever operand is on the
+    left, so the values are bit-identical to a fresh build's.
+    """
+    n = E.shape[0]
+    if rows.size == 0:
+        return sp.csr_array((n, n))
+    if sp.issparse(E):
+        E = sp.csr_array(E)
+        # E @ (a few new rows, dense): one pass over E's entries per block, no transposed copy of E.
+        # Each sum runs over E's row in column order; the new row's zeros add exact +0.0 terms.
+        parts = []
+        for lo in range(0, rows.size, _DENSE_BLOCK):
+            block = rows[lo : lo + _DENSE_BLOCK]
+            D = E @ E[block].T.toarray()
+            c, j = np.nonzero(D >= tau - 1e-12)
+            parts.append((c, block[j], D[c, j]))
+        c, r, v = (np.concatenate(x) for x in zip(*parts, strict=True))
+        ok = np.ones(r.size, dtype=bool)
+    else:
+        S = np.asarray(E)[rows] @ np.asarray(E).T
+        r, c = np.nonzero(S >= tau)
+        v = S[r, c]
+        r = rows[r]
+        ok = np.ones(r.size, dtype=bool)
+    ok &= r != c
+    cand = np.unique(c[ok])  # eligibility of the few candidate columns, not of every phrase
+    eligible = np.zeros(n, dtype=bool)
+    eligible[cand] = synonymy_eligible([phrases[i] for i in cand.tolist()])
+    ok &= eligible[c]
+    C = sp.csr_array((v[ok], (r[ok], c[ok])), shape=(n, n))
+    return sp.csr_array(C.maximum(C.T))

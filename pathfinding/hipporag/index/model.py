@@ -1,0 +1,136 @@
+"""The HippoIndex: a built index as data (phrases, graphs, P, specificity, embeddings) and what it derives.
+
+It holds no building, saving or updating code: :mod:`~pathfinding.hipporag.index.build` makes one,
+:mod:`~pathfinding.hipporag.index.maintenance` grows or shrinks it, and
+:mod:`~pathfinding.hipporag.index.persistence` writes it to a file and reads it back. The index owns
+the state it derives (the prepared walk graphs, the transposed embeddings, the phrase lookup), so
+every retriever over the same index shares one copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+from pathfinding.core.prepared import PPRGraph, prepare_graph
+
+__all__ = ["HippoIndex", "IndexStats", "Triple"]
+
+Triple = tuple[str, str, str]
+
+
+@dataclass(frozen=True)
+class IndexStats:
+    """Counts describing an index (shown by the CLI, checked by the tests)."""
+
+    n_passages: int
+    n_triples: int
+    n_unique_triples: int
+    n_nodes: int
+    n_relation_edges: int
+    n_synonymy_edges: int
+    triples_empty_phrase: int
+    triples_self_loop: int
+    passages_without_nodes: int
+
+    def summary(self) -> str:
+        return (
+            f"{self.n_passages} passages, {self.n_triples} triples ({self.n_unique_triples} unique), "
+            f"{self.n_nodes} phrase nodes, {self.n_relation_edges} relation edges, "
+            f"{self.n_synonymy_edges} synonymy edges; skipped: {self.triples_empty_phrase} triples with "
+            f"an empty phrase; {self.triples_self_loop} self-loop triples add no edge; "
+            f"{self.passages_without_nodes} passages mention no node"
+        )
+
+
+@dataclass(eq=False)
+class HippoIndex:
+    """A built index. Make one with :func:`build_index` or :func:`index_from_openie`.
+
+    Node ids are positions in the sorted phrase list, so they change when passages are added or
+    deleted; the phrase is the stable key (``index.phrase_ids[phrase]``). Passage ids are positions
+    in the passage list.
+
+    Attributes
+    ----------
+    phrases : list of str
+        Node id -> normalised phrase (sorted, so ids do not depend on triple order).
+    phrase_ids : dict of str to int
+        Phrase -> node id (built on first use, then kept).
+    relation_graph : scipy.sparse.csr_array, shape (n_nodes, n_nodes)
+        Symmetric; weight = number of triples linking the pair.
+    synonymy_graph : scipy.sparse.csr_array, shape (n_nodes, n_nodes)
+        Symmetric; weight = cosine, only on pairs without a relation edge.
+    mentions : scipy.sparse.csr_array, shape (n_nodes, n_passages)
+        The count matrix P.
+    specificity : numpy.ndarray, shape (n_nodes,)
+        s_i = 1/|P_i|.
+    node_embeddings : sparse matrix or ndarray, shape (n_nodes, d)
+        The encoder's unit rows for the phrases.
+    encoder : callable
+        Used again to link query entities (a fitted copy when the build fitted it).
+    passages : list of str
+        Passage texts (for the BM25 fallback), may be empty.
+    stats : IndexStats
+    triples : list of tuple of (str, str, str)
+        Passage id -> its normalised triples (without those with an empty phrase), for deletes.
+    dropped : numpy.ndarray of int64, shape (n_passages,)
+        Passage id -> triples left out for an empty phrase.
+    pairs : scipy.sparse.csr_array, shape (n_nodes, n_nodes)
+        All eligible pairs with cosine >= tau, before the cap and the relation mask (:func:`similar_pairs`).
+    settings : dict
+        ``tau``, ``max_synonyms``, ``synonymy`` and ``fit_encoder`` of the build.
+    """
+
+    phrases: list[str]
+    relation_graph: sp.csr_array
+    synonymy_graph: sp.csr_array
+    mentions: sp.csr_array
+    specificity: np.ndarray
+    node_embeddings: object
+    encoder: Callable
+    passages: list[str]
+    stats: IndexStats
+    triples: list[tuple[Triple, ...]] = field(default_factory=list, repr=False)
+    dropped: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64), repr=False)
+    pairs: sp.csr_array | None = field(default=None, repr=False)
+    settings: dict = field(default_factory=dict)
+    _prepared: dict = field(default_factory=dict, repr=False)
+    _embeddings_T: object = field(default=None, repr=False)
+    _phrase_ids: dict | None = field(default=None, repr=False)
+
+    @property
+    def phrase_ids(self) -> dict[str, int]:
+        """Phrase -> node id, built on first use (an update need not pay for a lookup it never uses)."""
+        if self._phrase_ids is None:
+            self._phrase_ids = dict(zip(self.phrases, range(len(self.phrases)), strict=True))
+        return self._phrase_ids
+
+    @property
+    def n_nodes(self) -> int:
+        return len(self.phrases)
+
+    @property
+    def n_passages(self) -> int:
+        return self.mentions.shape[1]
+
+    def graph(self, *, synonymy: bool = True) -> sp.csr_array:
+        """The weighted adjacency used by PPR, with or without the synonymy edges."""
+        return self.relation_graph + self.synonymy_graph if synonymy else self.relation_graph
+
+    def prepared(self, *, synonymy: bool = True) -> PPRGraph:
+        """:func:`pathfinding.core.ppr.prepare_graph` of :meth:`graph`, computed once and cached."""
+        key = bool(synonymy)
+        if key not in self._prepared:
+            self._prepared[key] = prepare_graph(self.graph(synonymy=key))
+        return self._prepared[key]
+
+    def embeddings_T(self):
+        """Transposed node embeddings (CSR for a sparse encoder), for fast query linking."""
+        if self._embeddings_T is None:
+            E = self.node_embeddings
+            self._embeddings_T = sp.csr_array(E.T) if sp.issparse(E) else np.ascontiguousarray(E.T)
+        return self._embeddings_T
