@@ -148,3 +148,17 @@ def test_top_level_exports_resolve():
             assert getattr(package, name) is not None, f"{package.__name__}.{name}"
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         pathfinding.nope  # noqa: B018
+
+
+@pytest.mark.parametrize("path", PACKAGE, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_rejection_is_the_packages_own_error(path):
+    """A bare ValueError/TypeError escapes the command line's one-line errors: use pathfinding.errors."""
+    plain = [
+        node.lineno
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Raise)
+        and isinstance(node.exc, ast.Call)
+        and isinstance(node.exc.func, ast.Name)
+        and node.exc.func.id in {"ValueError", "TypeError"}
+    ]
+    assert plain == []

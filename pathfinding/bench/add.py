@@ -1,6 +1,6 @@
 """What adding one passage costs against a rebuild, on the vendored 1,890-passage MuSiQue index.
 
-The target (issue 13): adding one passage costs at most :data:`ADD_TARGET` (5%) of a fresh
+The target: adding one passage costs at most :data:`ADD_TARGET` (5%) of a fresh
 :func:`~pathfinding.hipporag.index.build.build_index` over the same passages. Two modes, each timed
 against the rebuild it equals, in one interleaved run (timings on a shared machine drift; a ratio
 of medians measured side by side does not):

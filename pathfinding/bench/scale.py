@@ -71,7 +71,7 @@ TARGETS = {
     "query_ms_at_100k": 20.0,
     "synonymy_recall": 0.99,
 }
-"""The issue's targets: exponent of build time vs passages (10k-100k), seconds and GB at 100k
+"""The scale targets: exponent of build time vs passages (10k-100k), seconds and GB at 100k
 passages, median query milliseconds at 100k, recall of the exact tau = 0.8 edge set on MuSiQue."""
 
 
@@ -93,8 +93,8 @@ def _peak_rss_gb() -> float:
     """This process' peak resident memory in GiB.
 
     ``VmHWM`` belongs to the address space, which ``exec`` replaces; ``ru_maxrss`` survives it, so
-    in a spawned child it starts at the parent's size at fork time (a ``make bench`` run measured
-    1.18 GB for every size up to 40,000 passages that way).
+    in a spawned child it starts at the parent's size at fork time, so every small size would
+    report the parent's peak.
     """
     try:
         with open("/proc/self/status") as f:
@@ -412,7 +412,7 @@ def format_section(result: dict) -> str:
     sizes = ", ".join(f"{s:,}" for s in result["sizes"])
     builds = "/".join(sorted({str(r.get("builds", 1)) for r in result["rows"]})) or "1"
     lines = [
-        "## Real text at scale (issue 16)",
+        "## Real text at scale",
         "",
         f"Command: `python -m pathfinding.bench.scale` (sizes {sizes}; "
         f"synthetic corpus seed {result['seed']}; the fastest of {builds} builds per size, each size in a "

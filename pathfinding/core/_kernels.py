@@ -443,9 +443,9 @@ def _power_bin(
     dangling mass) land in ``part[b]`` and are added in bin order by the caller, which makes the
     result independent of the thread count.
     """
-    # Unsigned row and edge counters: with the signed bounds of bin_rows, numba checked every
-    # pi[i], x_next[i], inv_out[i] for a negative index, and a bin's rows ran 1.13-1.25x slower per
-    # iteration than ppr_power's (ER graph, 10^6 edges, one thread) -- a cap on any threaded gain.
+    # Unsigned row and edge counters: with the signed bounds of bin_rows, numba checks every
+    # pi[i], x_next[i], inv_out[i] for a negative index, which made a bin's rows slower per
+    # iteration than ppr_power's -- a cap on any threaded gain.
     lo = np.uint64(bin_rows[b])
     hi = np.uint64(bin_rows[b + 1])
     d = 0.0

@@ -372,10 +372,9 @@ def ppr_top_k(
       shrinking threshold until the intervals separate, or gives up after as many pushes as one
       sweep visits nodes and edges.
 
-    It ranks nodes only. A passage-scoring option (``pi . P``) was removed after it measured slower
-    than PPR to the default tolerance plus ``pi . P`` on the MuSiQue questions (``realtext-bench`` in
-    the commit that removed it) and could not return k passages on ties or walk over passage nodes,
-    which the real-text retriever does.
+    It ranks nodes only. Scoring passages (``pi . P``) is left to the caller: a passage's interval
+    would sum the intervals of all its phrases, hub phrases included, so it separates far later
+    than a node's; and the real-text retriever walks over passage nodes, which this ranks directly.
 
     Parameters
     ----------

@@ -125,12 +125,10 @@ class PPRGraph:
 
         The threaded power iteration always runs bin by bin. On a graph prepared without the binned
         layout (fewer than ``BINNED_AUTO_MIN_NODES`` nodes, or ``layout="csr"``) the first threaded
-        solve builds it here and keeps it. It replaced 64 row blocks of the CSR, which numba handed
-        out one at a time: on the 10^6-edge benchmark graphs, in interleaved same-process runs (not
-        a command in this repo), two threads on those blocks ran at about 0.4x the speed of the same
-        blocks under numba's default static schedule; in the two runs that timed both forms side by
-        side, the bins on two threads were the faster on both graphs (62-65 ms against 87-98 ms for
-        30 iterations).
+        solve builds it here and keeps it. Bins rather than row blocks of the CSR: numba hands
+        blocks out one at a time, so a block's rows move between cores from iteration to iteration,
+        while a bin keeps a slice of pi and x in one core's cache (``make bench`` times both
+        layouts on one thread, and the threads on the bins, in the same run).
         """
         if self.bin_rows is not None:
             return self.bin_rows, self.bin_src, self.bin_dst, self.bin_weights
@@ -146,13 +144,11 @@ class PPRGraph:
         bin's rows of pi and x stay in one core's cache.
 
         A bin costs its edges plus ``ROW_COST`` per row: of two bins with equal edges, the one
-        over more rows scatters into a wider slice of pi and takes longer (one-thread per-bin
-        timings on the power-law graph with 10^6 edges, in a probe that is not a command here).
+        over more rows scatters into a wider slice of pi and takes longer.
 
-        Before the groups, numba handed the bins out one at a time, so a bin's rows changed cores
-        between iterations: ``make bench`` measured two threads on the power-law graph with 10^7
-        edges at 1.32-1.41x one thread in every committed run up to commit 92cba13, and 1.82-1.84x
-        in the three runs since (commits 9034b87, 0d2395a, 84c4918).
+        The groups are fixed for every iteration: handed out one at a time, a bin's rows would
+        change cores between iterations and lose the cache that makes the bins worth having.
+        ``make bench`` prints the two-thread speed-up beside the one-thread kernels.
 
         Examples
         --------
@@ -273,8 +269,8 @@ def prepare_graph(graph, *, reorder="auto", layout="auto") -> PPRGraph:
     else:
         indptr, indices, weights = AT.indptr, AT.indices.astype(index_dtype), AT.data
     del AT
-    # Unsigned 32-bit row pointers too, when the edges fit: measured 1.3-1.6x faster per iteration
-    # than int64 on the benchmark graphs.
+    # Unsigned 32-bit row pointers too, when the edges fit: half the bytes of int64 to stream per
+    # iteration, and no negative-index checks in the compiled loops.
     indptr = indptr.astype(np.uint32 if indptr[-1] <= np.iinfo(np.uint32).max else np.uint64)
     inv_out = np.zeros(n)
     np.divide(1.0, out_weight, out=inv_out, where=out_weight > 0)

@@ -186,7 +186,7 @@ def query_two_hop_scores(graph, restart) -> np.ndarray:
     g = prepare_graph(graph)
     r = check_vector("restart", restart, g.n_nodes)
     if np.any(r < 0) or not np.any(r > 0):
-        raise ValueError("restart must be non-negative with at least one positive entry")
+        raise InvalidValueError("restart must be non-negative with at least one positive entry")
     seeds = np.flatnonzero(r > 0)
     bump = 0.5 * r[seeds].min()
     count = np.zeros(g.n_nodes)

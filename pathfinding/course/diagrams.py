@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from pathfinding._validation import as_csr, check_vector
+from pathfinding.errors import InvalidValueError
 
 __all__ = [
     "BRAIN_MAP",
@@ -237,7 +238,7 @@ def draw_restart_bars(counts=(20, 5), *, names=("seed 1", "seed 2"), ax=None):
 
     k = len(counts)
     if len(names) != k:
-        raise ValueError(f"need one name per count ({k}), got {len(names)}")
+        raise InvalidValueError(f"need one name per count ({k}), got {len(names)}")
     plain = restart_vector(k, np.arange(k))
     weighted = restart_vector(k, np.arange(k), specificity=specificity_from_counts(counts))
     if ax is None:

@@ -18,6 +18,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import shortest_path
 
 from pathfinding._validation import as_csr, check_node_ids, check_vector
+from pathfinding.errors import InvalidValueError
 from pathfinding.experiments.plotting import axes_or_new, save_figure
 
 __all__ = [
@@ -270,7 +271,7 @@ def draw_graph(
     n = A.shape[0]
     seeds = check_node_ids("seeds", seeds, n)
     if labels not in ("auto", "all", "key", "none"):
-        raise ValueError(f"labels must be 'auto', 'all', 'key' or 'none', got {labels!r}")
+        raise InvalidValueError(f"labels must be 'auto', 'all', 'key' or 'none', got {labels!r}")
     if scores is not None:
         scores = check_vector("scores", scores, n)
     if pos is None:  # dashed edges (synonymy) join the graph too, so they shape the layout
@@ -278,7 +279,7 @@ def draw_graph(
         pos = layered_layout(both, seeds, answer=answer)
     pos = np.asarray(pos, dtype=float)
     if pos.shape != (n, 2):
-        raise ValueError(f"pos must have shape ({n}, 2), got {pos.shape}")
+        raise InvalidValueError(f"pos must have shape ({n}, 2), got {pos.shape}")
     ax = axes_or_new(ax, figsize=(6.4, 4.8), layout="constrained")
     coo = sp.triu(A, k=1).tocoo()
     ax.add_collection(
@@ -329,7 +330,9 @@ def draw_graph(
     if facts is not None and edge_labels is not None:
         facts = np.asarray(facts, dtype=np.int64).reshape(-1, 2)
         if len(edge_labels) != facts.shape[0]:
-            raise ValueError(f"need one edge label per fact ({facts.shape[0]}), got {len(edge_labels)}")
+            raise InvalidValueError(
+                f"need one edge label per fact ({facts.shape[0]}), got {len(edge_labels)}"
+            )
         for (u, v), text in zip(facts, edge_labels, strict=True):
             (x0, y0), (x1, y1) = pos[u], pos[v]
             rot = np.degrees(np.arctan2(y1 - y0, x1 - x0))
@@ -472,7 +475,7 @@ def draw_mass_spreading(inst, ks: Sequence[int] = (0, 1, 2, 3, 5), *, converged=
             extra.set_axis_off()
     axes = list(axes)
     if len(axes) < len(steps):
-        raise ValueError(f"need {len(steps)} axes (one per panel), got {len(axes)}")
+        raise InvalidValueError(f"need {len(steps)} axes (one per panel), got {len(axes)}")
     vmax = max(float(m[inst.candidates].max()) for m in masses) or 1.0
     pos = layered_layout(inst.graph, inst.seeds, answer=inst.answer)
     dead = np.setdiff1d(inst.candidates, [inst.answer])
@@ -500,7 +503,7 @@ def draw_scores_side_by_side(inst, scores: Mapping[str, np.ndarray], *, axes=Non
         axes = np.atleast_1d(axes)
     axes = list(axes)
     if len(axes) < len(scores):
-        raise ValueError(f"need {len(scores)} axes (one per score vector), got {len(axes)}")
+        raise InvalidValueError(f"need {len(scores)} axes (one per score vector), got {len(axes)}")
     pos = layered_layout(inst.graph, inst.seeds, answer=inst.answer)
     for (name, s), ax in zip(scores.items(), axes, strict=False):
         draw_instance(inst, s, ax=ax, pos=pos, title=name, **kwargs)

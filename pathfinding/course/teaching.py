@@ -13,6 +13,8 @@ import os
 
 import numpy as np
 
+from pathfinding.errors import InvalidTypeError
+
 __all__ = ["STRICT_ENV", "CheckFailed", "check", "expect", "strict"]
 
 STRICT_ENV = "PATHFINDING_STRICT"
@@ -58,7 +60,7 @@ def check(condition, *, idea: str) -> None:
     >>> check(2 > 1, idea="two is more than one")
     """
     if not isinstance(idea, str) or not idea:
-        raise TypeError(f"idea must be a non-empty sentence, got {idea!r}")
+        raise InvalidTypeError(f"idea must be a non-empty sentence, got {idea!r}")
     if not bool(np.all(condition)):
         _fail(idea)
 
@@ -90,7 +92,7 @@ def expect(value, expected, *, idea: str, atol: float = 0.0, rtol: float = 0.0) 
       If not, re-run the notebook from the top.
     """
     if not isinstance(idea, str) or not idea:
-        raise TypeError(f"idea must be a non-empty sentence, got {idea!r}")
+        raise InvalidTypeError(f"idea must be a non-empty sentence, got {idea!r}")
     try:
         a = np.asarray(value, dtype=np.float64)
         b = np.asarray(expected, dtype=np.float64)

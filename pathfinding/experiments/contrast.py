@@ -25,6 +25,7 @@ from tqdm.auto import tqdm
 
 from pathfinding._validation import check_int
 from pathfinding.core.scoring import rank_of
+from pathfinding.errors import InvalidValueError
 from pathfinding.experiments.hop_depth import trial_streams
 from pathfinding.experiments.stats import mean_ci, wilson
 from pathfinding.synthetic.chaining import beam_retrieve, intersection_scores, iterative_retrieve
@@ -80,7 +81,7 @@ def make_shape(shape: str, hops, *, rng=None, **variation):
         return make_following_instance(hops, rng=rng, **variation)
     if shape == "finding":
         return make_varied_instance(hops, rng=rng, **variation)
-    raise ValueError(f"shape must be one of {SHAPES}, got {shape!r}")
+    raise InvalidValueError(f"shape must be one of {SHAPES}, got {shape!r}")
 
 
 def _retriever_rngs(ties_ss: np.random.SeedSequence) -> dict[str, np.random.Generator]:
@@ -212,7 +213,7 @@ def run_contrast(
     names = tuple(RETRIEVERS if retrievers is None else retrievers)
     unknown = [n for n in names if n not in RETRIEVERS]
     if unknown:
-        raise ValueError(f"unknown retriever(s) {unknown}; choose from {list(RETRIEVERS)}")
+        raise InvalidValueError(f"unknown retriever(s) {unknown}; choose from {list(RETRIEVERS)}")
     for s in shapes:
         make_shape(s, 1, rng=0)  # validates the shape name before the long loop
     hops = tuple(check_int("hops", h, low=1, high=64) for h in hops)
@@ -323,11 +324,11 @@ def run_budget_sweep(
     hops = check_int("hops", hops, low=1, high=64)
     budgets = tuple(check_int("budget", b, low=1, high=100) for b in budgets)
     if not budgets:
-        raise ValueError("budgets must name at least one budget")
+        raise InvalidValueError("budgets must name at least one budget")
     widths = {"iterative": 1, "beam": BEAM_WIDTH}
     bad = [n for n in retrievers if n not in widths]
     if bad:
-        raise ValueError(f"budget sweep retrievers must be among {list(widths)}, got {bad}")
+        raise InvalidValueError(f"budget sweep retrievers must be among {list(widths)}, got {bad}")
     variation = dict(variation or {})
     res = BudgetResult(seed, trials, hops, budgets, tuple(retrievers), variation)
     for n in retrievers:

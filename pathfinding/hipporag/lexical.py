@@ -53,9 +53,10 @@ def top_k(scores, k: int) -> np.ndarray:
         raise InvalidValueError(f"scores must be 1-D, got shape {s.shape}")
     if k >= s.size:
         return np.lexsort((np.arange(s.size), -s)).astype(np.int64)
-    # O(n) selection, then a sort of the k chosen: a full lexsort of 10^6 fact scores cost ~13 ms a
-    # query. With k positive scores the top k are among them (BM25 scores are mostly 0); the k-th
-    # largest value splits the rest, and of the scores equal to it the lowest ids win.
+    # O(n) selection, then a sort of the k chosen: a full lexsort of 10^6 fact scores would cost
+    # more than the rest of a query. With k positive scores the top k are among them (BM25 scores
+    # are mostly 0); the k-th largest value splits the rest, and of the scores equal to it the
+    # lowest ids win.
     ids = np.flatnonzero(s > 0)
     if ids.size < k:
         ids = np.arange(s.size)

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pathfinding._validation import as_csr, check_int, check_node_ids
+from pathfinding.errors import InvalidValueError
 from pathfinding.synthetic.following import answer_paths, passage_relations, path_relations, relation_phrase
 from pathfinding.synthetic.instances import PathFindingInstance
 from pathfinding.synthetic.variation import QuestionInstance
@@ -143,7 +144,7 @@ def _rule(inst, rule):
     if rule is None:
         return "relations" if isinstance(inst, QuestionInstance) and inst.kind == "following" else "score"
     if rule not in ("relations", "score"):
-        raise ValueError(f"rule must be 'relations', 'score' or None, got {rule!r}")
+        raise InvalidValueError(f"rule must be 'relations', 'score' or None, got {rule!r}")
     return rule
 
 
@@ -332,7 +333,7 @@ def intersection_scores(inst: PathFindingInstance, hops=None) -> np.ndarray:
 def _depths(hops, n_seeds: int) -> list[int]:
     if isinstance(hops, Sequence | np.ndarray) and not isinstance(hops, str):
         if len(hops) != n_seeds:
-            raise ValueError(f"hops must be one depth or one per seed ({n_seeds}), got {hops!r}")
+            raise InvalidValueError(f"hops must be one depth or one per seed ({n_seeds}), got {hops!r}")
         return [check_int(f"hops[{i}]", h, low=0, high=10**6) for i, h in enumerate(hops)]
     return [check_int("hops", hops, low=0, high=10**6)] * n_seeds
 
@@ -357,7 +358,7 @@ def nodes_at_distance(graph, seeds, hops) -> np.ndarray:
     """
     A = as_csr("graph", graph)
     if A.shape[0] != A.shape[1]:
-        raise ValueError(f"graph must be square, got shape {A.shape}")
+        raise InvalidValueError(f"graph must be square, got shape {A.shape}")
     seeds = check_node_ids("seeds", seeds, A.shape[0])
     depths = _depths(hops, len(seeds))
     A = ((A != 0) + (A != 0).T).tocsr()  # undirected, unweighted

@@ -18,6 +18,7 @@ import numpy as np
 from scipy.sparse.csgraph import breadth_first_order
 
 from pathfinding._validation import check_int
+from pathfinding.errors import InvalidValueError
 from pathfinding.synthetic.instances import RELATIONS, PathFindingInstance
 from pathfinding.synthetic.variation import GraphBuilder, QuestionInstance, check_variation, publish, vary
 
@@ -130,7 +131,7 @@ def passage_relations(inst: PathFindingInstance) -> tuple[str, ...]:
     for j, (text, (u, v)) in enumerate(zip(inst.passages, inst.facts, strict=True)):
         head, tail = inst.node_names[u] + " ", " " + inst.node_names[v] + "."
         if not (text.startswith(head) and text.endswith(tail)) or len(text) <= len(head) + len(tail):
-            raise ValueError(f"passage {j} {text!r} does not read '<subject> <relation> <object>.'")
+            raise InvalidValueError(f"passage {j} {text!r} does not read '<subject> <relation> <object>.'")
         out.append(text[len(head) : -len(tail)])
     return tuple(out)
 
@@ -156,7 +157,7 @@ def answer_paths(inst: PathFindingInstance) -> tuple[tuple[int, ...], ...]:
         while node != s:
             node = int(pred[node])
             if node < 0:
-                raise ValueError(f"the answer {inst.answer} is not reachable from seed {int(s)}")
+                raise InvalidValueError(f"the answer {inst.answer} is not reachable from seed {int(s)}")
             path.append(node)
         paths.append(tuple(reversed(path)))
     return tuple(paths)

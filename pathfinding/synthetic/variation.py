@@ -28,6 +28,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from pathfinding._validation import check_int
+from pathfinding.errors import InvalidValueError
 from pathfinding.synthetic.instances import (
     RELATIONS,
     PathFindingInstance,
@@ -156,7 +157,7 @@ class GraphBuilder:
                 pool = [(c, keep if v == drop else v) for c, v in pool]
                 break
             else:
-                raise ValueError(f"shared_nodes={k}: found no pair of chain nodes left to merge")
+                raise InvalidValueError(f"shared_nodes={k}: found no pair of chain nodes left to merge")
         # Close the id gaps left by merged nodes; order is kept, so seeds and answer keep their ids.
         used = sorted({u for e in self.edges for u in e} | set(range(self.n_seeds + 1)))
         new = {old: i for i, old in enumerate(used)}
@@ -181,7 +182,9 @@ class GraphBuilder:
                 self.edges.append((a, b))
                 break
             else:
-                raise ValueError(f"noise_facts={m}: found no pair of distractor chain nodes left to link")
+                raise InvalidValueError(
+                    f"noise_facts={m}: found no pair of distractor chain nodes left to link"
+                )
 
     def leaves(self, e: int, rng) -> None:
         """Add ``e`` passages, each naming a random existing node and a fresh leaf."""
@@ -310,7 +313,7 @@ def make_varied_instance(
     n_seeds = check_int("seeds", seeds, low=2, high=64)
     depths = check_hops(hops, n_seeds)
     if max(depths) > 64:
-        raise ValueError(f"hops must be at most 64 here, got {hops!r}")
+        raise InvalidValueError(f"hops must be at most 64 here, got {hops!r}")
     distractors = check_int("distractors", distractors, low=0, high=10_000)
     jitter, noise, shared, extra = check_variation(length_jitter, noise_facts, shared_nodes, extra_passages)
     rng = np.random.default_rng(rng)

@@ -175,7 +175,7 @@ class CharNgramEncoder:
         return self._transform_small(texts)
 
     small_batch = 32
-    """Batches up to this size skip scikit-learn's per-call overhead (about 1 ms): a query's few
+    """Batches up to this size skip scikit-learn's per-call overhead: a query's few
     entities are encoded here with the same analyzer, vocabulary and IDF, and the same operations
     in the same order, so both paths give bit-identical rows (tested)."""
 

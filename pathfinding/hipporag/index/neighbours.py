@@ -38,22 +38,17 @@ the first list that holds y gives g and applies the positional filter; a pair it
 shared prefix features from g on (the earlier entries share none) against x's marked prefix. A
 pair left by both filters gets its exact cosine: x is scattered into a dense vector and y's entries
 are summed in ascending feature order, the order of the all-pairs product, so values equal the
-reference's (to one ulp where scipy fuses a multiply-add). On the synthetic corpus at 40,000
-passages (213k phrases) the scan visits 138 million posting entries, 52 million pairs pass the
-positional filter, 3.8 million the count and 82 thousand reach tau (:func:`candidate_pairs` counts
-the checked pairs; these counts were measured once, not pinned). Both lists and pairs still grow
-about quadratically with the node count, through the common n-grams of recurring words ("institute
-of technology", month names; :mod:`pathfinding.bench.scale`). At 100,000 passages (512k
-phrases): 823 million entries, 312 million past the positional filter, 20 million past the count,
-308 thousand pairs; 27 s on one thread.
+reference's (to one ulp where scipy fuses a multiply-add). :func:`candidate_pairs` counts the
+posting entries scanned and the pairs past each filter; on the synthetic corpus
+(:mod:`pathfinding.bench.scale`) both lists and pairs still grow about quadratically with the node
+count, through the common n-grams of recurring words ("institute of technology", month names).
 
 Indexing pairs or triples of prefix features instead of single ones (the l-signatures of [3]_, so
-that the count filter is met by construction) was measured on that corpus and rejected: nearly every
-row (509,675 of 511,578) is of level 3, and phrases that share their three rarest trigrams are
-common (one triple is shared by 6,869 rows), so the signature lists would still hold 500 million
-(pairs of 2-prefix features) to 990 million (triples of 3-prefix features) candidate entries, for
-10-42 million signatures to build. The quadratic part is in the data: clusters of near-identical
-phrases, whose true pairs grow about as nodes^1.5.
+that the count filter is met by construction) does not help on such data: nearly every row is of
+level 3, and phrases that share their three rarest trigrams are common, so the signature lists
+would hold as many candidate entries as the single-feature lists, with millions of signatures to
+build. The quadratic part is in the data: clusters of near-identical phrases, whose true pairs
+grow faster than the nodes.
 
 Blocks of rows are searched on ``threads`` threads (the kernel releases the GIL); the blocks are
 fixed and their results joined in order, so the result does not depend on the thread count.
