@@ -8,7 +8,7 @@ import scipy.sparse as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pathfinding.core import prepared, reference
+from pathfinding.core import reference
 from pathfinding.core.ppr import (
     ConvergenceWarning,
     personalized_pagerank,
@@ -145,19 +145,12 @@ def test_prepared_graph_reused():
     np.testing.assert_allclose(personalized_pagerank(g, [0, 1], tol=1e-13), exact, atol=1e-12)
 
 
-def test_prepared_graph_cache_is_per_object_and_forgets_dead_objects():
-    import gc
-
-    from pathfinding.core import ppr
-
-    A, B = star_pair(9).graph, star_pair(9).graph
-    g = ppr.prepare_graph_cached(A)
-    assert ppr.prepare_graph_cached(A) is g and ppr.prepare_graph_cached(g) is g
-    assert ppr.prepare_graph_cached(B) is not g  # an equal matrix, but another object
-    key = id(A)
-    del A, g
-    gc.collect()
-    assert key not in prepared._PREPARED
+def test_an_instance_prepares_its_graph_once_and_owns_it():
+    a, b = star_pair(9), star_pair(9)
+    assert a.prepared is a.prepared and b.prepared is not a.prepared  # equal graphs, two owners
+    np.testing.assert_array_equal(
+        personalized_pagerank(a.prepared, a.seeds), personalized_pagerank(a.graph, a.seeds)
+    )
 
 
 @pytest.mark.parametrize(

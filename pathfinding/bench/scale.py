@@ -298,7 +298,7 @@ def musique_synonymy_check(tau: float = 0.8) -> dict:
     S = S.maximum(S.T)
     S = sp.csr_array(S - S.multiply(idx.relation_graph > 0))
     S.eliminate_zeros()
-    old = dataclasses.replace(idx, synonymy_graph=S, _prepared={}, _embeddings_T=None)
+    old = dataclasses.replace(idx, synonymy_graph=S)
     questions = data["questions"]
     gold = supporting_ids(questions, data["corpus"])
     bm25 = BM25Ranker(idx.passages)

@@ -31,7 +31,7 @@ from pathfinding._validation import check_float, check_int, check_node_ids, chec
 from pathfinding.core import _kernels
 from pathfinding.core._power import check_threads, power_single
 from pathfinding.core._push import ppr_push_top_k, push_solve
-from pathfinding.core.prepared import PPRGraph, prepare_graph, prepare_graph_cached
+from pathfinding.core.prepared import PPRGraph, prepare_graph
 from pathfinding.core.specificity import restart_matrix
 from pathfinding.errors import InvalidValueError
 
@@ -44,7 +44,6 @@ __all__ = [
     "ppr_solve",
     "ppr_top_k",
     "prepare_graph",
-    "prepare_graph_cached",
     "walk_step",
 ]
 

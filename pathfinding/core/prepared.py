@@ -2,13 +2,13 @@
 
 :func:`prepare_graph` relabels the nodes (connected components as contiguous blocks, by degree
 within each), stores the transposed CSR with unsigned 32-bit indices, the inverse out-degrees and,
-on large graphs, a binned copy of the edges for cache-friendly sweeps. :func:`prepare_graph_cached`
-is the package's one cache of prepared graphs. :mod:`pathfinding.core.ppr` runs the queries.
+on large graphs, a binned copy of the edges for cache-friendly sweeps. Whoever owns a graph keeps
+its prepared form (a path-finding instance, a HippoRAG index); :mod:`pathfinding.core.ppr` runs the
+queries.
 """
 
 from __future__ import annotations
 
-import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -20,7 +20,7 @@ from pathfinding._validation import as_csr, check_int
 from pathfinding.core import _kernels
 from pathfinding.errors import InvalidValueError
 
-__all__ = ["PPRGraph", "prepare_graph", "prepare_graph_cached"]
+__all__ = ["PPRGraph", "prepare_graph"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -297,29 +297,3 @@ def _binned_layout(indptr, indices, weights, unit):
     spread over several bins, for threads to share)."""
     cap = max(1, -(-len(indices) // 8))
     return _kernels.binned_layout(indptr, indices, np.asarray(weights, float), not unit, 1 << 16, cap)
-
-
-_PREPARED: dict[int, tuple[weakref.ref, PPRGraph]] = {}
-
-
-def prepare_graph_cached(graph) -> PPRGraph:
-    """:func:`prepare_graph` once per matrix object: later calls with the same object reuse it.
-
-    The package's one cache of prepared graphs (the rankers call it on every query of an instance).
-    Entries are keyed by the object's identity and dropped when the object is garbage collected;
-    an object that takes no weak reference (a list) is prepared on every call. Do not modify a
-    matrix in place once it has been passed here.
-    """
-    if isinstance(graph, PPRGraph):
-        return graph
-    key = id(graph)
-    hit = _PREPARED.get(key)
-    if hit is not None and hit[0]() is graph:
-        return hit[1]
-    g = prepare_graph(graph)
-    try:
-        ref = weakref.ref(graph, lambda _, key=key: _PREPARED.pop(key, None))
-    except TypeError:
-        return g
-    _PREPARED[key] = (ref, g)
-    return g

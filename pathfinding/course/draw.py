@@ -429,11 +429,11 @@ def mass_after(inst, k: int, *, restart_prob: float = 0.5, specificity: bool = T
     >>> round(float(m[2]), 4), round(float(m[3]), 4)
     (0.0556, 0.0278)
     """
-    from pathfinding.core.ppr import personalized_pagerank, prepare_graph_cached
+    from pathfinding.core.ppr import personalized_pagerank
     from pathfinding.core.specificity import restart_vector
 
     r = restart_vector(inst.n_nodes, inst.seeds, specificity=inst.specificity if specificity else None)
-    graph = prepare_graph_cached(inst.graph)
+    graph = inst.prepared
     if k is None:
         return personalized_pagerank(graph, r, restart_prob=restart_prob)
     if k == 0:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pathfinding._validation import check_vector
-from pathfinding.core.ppr import personalized_pagerank, prepare_graph_cached
+from pathfinding.core.ppr import personalized_pagerank
 from pathfinding.core.scoring import passage_scores
 from pathfinding.errors import InvalidValueError
 from pathfinding.experiments.hop_depth import trial_streams
@@ -102,7 +102,7 @@ def meet_mass(instance: PathFindingInstance, *, restart_prob: float = 0.5) -> np
     seeds = np.asarray(instance.seeds)
     block = np.zeros((instance.n_nodes, seeds.size))
     block[seeds, np.arange(seeds.size)] = 1.0
-    walks = personalized_pagerank(prepare_graph_cached(instance.graph), block, restart_prob=restart_prob)
+    walks = personalized_pagerank(instance.prepared, block, restart_prob=restart_prob)
     return walks.min(axis=1)
 
 

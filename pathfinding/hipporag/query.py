@@ -18,7 +18,6 @@ that equals a node phrase after normalisation links to that node directly).
 from __future__ import annotations
 
 import re
-import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -235,16 +234,9 @@ class Linked:
     unlinked: tuple[str, ...]
 
 
-_NEAREST: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
 def _nearest_rows(index: HippoIndex) -> NearestRows:
-    """The index's :class:`NearestRows`, built once per node-embedding matrix."""
-    held = _NEAREST.get(index)
-    if held is None or held[0] is not index.node_embeddings:
-        held = (index.node_embeddings, NearestRows(index.node_embeddings))
-        _NEAREST[index] = held
-    return held[1]
+    """The index's :class:`NearestRows`, built once per index (kept in :meth:`HippoIndex.derived`)."""
+    return index.derived("nearest_rows", lambda: NearestRows(index.node_embeddings))
 
 
 def link_entities(index: HippoIndex, entities: Sequence[str], *, top_k: int = 1) -> Linked:

@@ -183,9 +183,8 @@ class HippoRetriever:
         self.tol = check_float("tol", tol, low=0.0, high=np.inf, high_open=True)
         self.link_top_k = check_int("link_top_k", link_top_k, low=1)
         self._bm25 = bm25
-        self._facts = FactLinker(index) if self.facts else None
+        self._facts = index.derived("fact_linker", lambda: FactLinker(index)) if self.facts else None
         self._graph = index.prepared(synonymy=self.synonymy)
-        self._with_passages: PPRGraph | None = None
 
     @property
     def bm25(self) -> BM25Ranker:
@@ -195,16 +194,18 @@ class HippoRetriever:
                 raise InvalidValueError(
                     "no BM25 ranker: the index has no passage texts and no bm25 was given"
                 )
-            self._bm25 = BM25Ranker(self.index.passages)
+            self._bm25 = self.index.derived("bm25", lambda: BM25Ranker(self.index.passages))
         return self._bm25
 
     def graph_with_passages(self) -> PPRGraph:
         """Phrase graph plus one node per passage (ids ``n_nodes + j``), joined by the counts in P."""
-        if self._with_passages is None:
+
+        def build() -> PPRGraph:
             P = sp.csr_array(self.index.mentions)
             A = sp.bmat([[self.index.graph(synonymy=self.synonymy), P], [P.T, None]], format="csr")
-            self._with_passages = prepare_graph(A)
-        return self._with_passages
+            return prepare_graph(A)
+
+        return self.index.derived(("with_passages", self.synonymy), build)
 
     def seed_weights(self, question: str, entities: Sequence[str]) -> np.ndarray:
         """Raw restart weight of every node (before specificity): entity links and fact seeds."""

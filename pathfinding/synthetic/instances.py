@@ -98,6 +98,15 @@ class PathFindingInstance:
         return self.mentions.shape[1]
 
     @cached_property
+    def prepared(self):
+        """The graph laid out for the walk (a :class:`~pathfinding.core.prepared.PPRGraph`), once per
+        instance: every ranker of a trial shares it."""
+        # imported here: generating instances must not load the compiled solver
+        from pathfinding.core.prepared import prepare_graph
+
+        return prepare_graph(self.graph)
+
+    @cached_property
     def specificity(self) -> np.ndarray:
         """Node specificity s_i = 1/|P_i| from this instance's passages."""
         return node_specificity(self.mentions)

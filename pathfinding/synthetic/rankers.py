@@ -11,7 +11,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-from pathfinding.core.ppr import prepare_graph_cached
 from pathfinding.core.scoring import NODE_SCORERS, mention_count_scores
 from pathfinding.core.specificity import restart_vector
 from pathfinding.synthetic.instances import PathFindingInstance
@@ -25,8 +24,8 @@ def _restart(inst: PathFindingInstance, specificity: bool) -> np.ndarray:
 
 
 def _graph(inst: PathFindingInstance):
-    # Three rankers walk the same instance graph; the cache lays it out once for all of them.
-    return prepare_graph_cached(inst.graph)
+    # Three rankers walk the same instance graph; the instance lays it out once for all of them.
+    return inst.prepared
 
 
 

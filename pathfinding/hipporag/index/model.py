@@ -98,16 +98,28 @@ class HippoIndex:
     dropped: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64), repr=False)
     pairs: sp.csr_array | None = field(default=None, repr=False)
     settings: dict = field(default_factory=dict)
-    _prepared: dict = field(default_factory=dict, repr=False)
-    _embeddings_T: object = field(default=None, repr=False)
-    _phrase_ids: dict | None = field(default=None, repr=False)
+    # Not an init argument, so dataclasses.replace() gives the new index an empty one.
+    _derived: dict = field(default_factory=dict, repr=False, init=False)
+
+    def derived(self, key, build: Callable[[], object]):
+        """The index's one cache of state derived from it: ``build()`` once per ``key``, then kept.
+
+        Everything computed from an index and reused across queries lives here (the prepared walk
+        graphs, the transposed embeddings, the phrase lookup, and what the query and retrieval
+        modules derive: the linker's posting lists, the fact BM25, the graph with passage nodes),
+        so every retriever over one index shares one copy. An index is not changed after it is
+        built: :mod:`~pathfinding.hipporag.index.maintenance` returns a new one, which starts empty.
+        """
+        if key not in self._derived:
+            self._derived[key] = build()
+        return self._derived[key]
 
     @property
     def phrase_ids(self) -> dict[str, int]:
         """Phrase -> node id, built on first use (an update need not pay for a lookup it never uses)."""
-        if self._phrase_ids is None:
-            self._phrase_ids = dict(zip(self.phrases, range(len(self.phrases)), strict=True))
-        return self._phrase_ids
+        return self.derived(
+            "phrase_ids", lambda: dict(zip(self.phrases, range(len(self.phrases)), strict=True))
+        )
 
     @property
     def n_nodes(self) -> int:
@@ -124,13 +136,11 @@ class HippoIndex:
     def prepared(self, *, synonymy: bool = True) -> PPRGraph:
         """:func:`pathfinding.core.ppr.prepare_graph` of :meth:`graph`, computed once and cached."""
         key = bool(synonymy)
-        if key not in self._prepared:
-            self._prepared[key] = prepare_graph(self.graph(synonymy=key))
-        return self._prepared[key]
+        return self.derived(("prepared", key), lambda: prepare_graph(self.graph(synonymy=key)))
 
     def embeddings_T(self):
         """Transposed node embeddings (CSR for a sparse encoder), for fast query linking."""
-        if self._embeddings_T is None:
-            E = self.node_embeddings
-            self._embeddings_T = sp.csr_array(E.T) if sp.issparse(E) else np.ascontiguousarray(E.T)
-        return self._embeddings_T
+        E = self.node_embeddings
+        return self.derived(
+            "embeddings_T", lambda: sp.csr_array(E.T) if sp.issparse(E) else np.ascontiguousarray(E.T)
+        )
