@@ -40,6 +40,34 @@ _STYLE = {  # marker, edge colour, fill without scores, legend label
 }
 
 
+def _ink(marker: str) -> float:
+    """Inked area of ``marker`` per unit of scatter size: a star inks about half what a triangle does,
+    so scaling sizes by ``1 / _ink`` makes the *visible* area proportional to the score."""
+    from matplotlib.markers import MarkerStyle
+
+    style = MarkerStyle(marker)
+    xy = style.get_transform().transform(style.get_path().vertices)
+    x, y = xy[:, 0], xy[:, 1]
+    return 0.5 * abs(float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
+
+
+def _legend_handles(kinds, scores_given: bool):
+    """Legend entries at one readable size, whatever the size of the nodes they stand for."""
+    from matplotlib.lines import Line2D
+
+    handles = []
+    for kind in kinds:
+        marker, edge, fill, label = _STYLE[kind]
+        handles.append(
+            Line2D(
+                [], [], linestyle="none", marker=marker, markersize=11 if kind == "answer" else 8,
+                markerfacecolor="#d9d9d9" if scores_given else fill, markeredgecolor=edge,
+                markeredgewidth=1.4 if kind in ("seed", "answer") else 0.8, label=label,
+            )
+        )  # fmt: skip
+    return handles
+
+
 def _symmetric_pattern(graph) -> sp.csr_array:
     A = as_csr("graph", graph, square=True)
     return sp.csr_array(((A + A.T) > 0).astype(np.float64))
@@ -222,6 +250,7 @@ def draw_graph(
     colorbar: bool = True,
     legend: bool = True,
     rank_text: bool = True,
+    rank: float | None = None,
     title: str | None = None,
 ):
     """Draw any graph with the :func:`layered_layout`, node area and colour proportional to ``scores``.
@@ -231,8 +260,10 @@ def draw_graph(
     graph : sparse matrix or array_like, shape (n, n)
     seeds : array_like of int
     scores : array_like of float, shape (n,), optional
-        Node scores. Area and colour grow linearly with the score up to ``vmax``; larger scores (the
-        seeds' restart mass, usually) are drawn at the cap. Without scores nodes are coloured by kind.
+        Node scores. The inked area of a node (whatever its marker) and its colour grow linearly with
+        the score up to ``vmax``, so a node with twice the score shows twice the area; larger scores
+        (the seeds' restart mass, usually) are drawn at the cap, which the colour bar marks with an
+        arrow. A node scoring 0 is drawn as an empty outline. Without scores nodes are coloured by kind.
     answer : int, optional
     candidates : array_like of int, optional
         Nodes competing for the top; those other than the answer are drawn as dead ends.
@@ -257,6 +288,9 @@ def draw_graph(
     cmap : str, default "viridis"
     colorbar, legend, rank_text : bool, default True
         ``rank_text`` writes the answer's rank among the candidates (needs scores, answer, candidates).
+    rank : float, optional
+        The rank ``rank_text`` writes, when the caller ranked otherwise (ties settled, say); default
+        :func:`~pathfinding.ranking.rank_of` on ``scores``.
     title : str, optional
 
     Returns
@@ -309,23 +343,31 @@ def draw_graph(
         vmax = vmax if vmax > 0 else 1.0
         norm = Normalize(0.0, vmax)
         frac = np.clip(scores / vmax, 0.0, 1.0)
-    big = float(np.clip(6000.0 / max(n, 1), 90.0, 420.0))
-    for kind, (marker, edge, fill, label) in _STYLE.items():
+    big = float(np.clip(6000.0 / max(n, 1), 90.0, 420.0))  # inked area at the cap, points^2
+    ink_ref = _ink("v")  # sizes are set so every marker inks what a triangle of that size inks
+    drawn = []
+    for kind, (marker, edge, fill, _label) in _STYLE.items():
         who = np.flatnonzero(cat == kind)
         if who.size == 0:
             continue
+        drawn.append(kind)
+        lw = 1.6 if kind in ("seed", "answer") else 0.8
         if scores is None:
-            size = np.full(who.size, big * (0.6 if kind == "other" else 1.0))
-            colour = fill
-        else:
-            size = 14.0 + big * frac[who]
-            colour = plt.get_cmap(cmap)(norm(scores[who]))
-        if kind == "answer":
-            # A star fills less of its box than a triangle does; this keeps inked area ~ score.
-            size = size * (1.3 if scores is not None else 2.0)
+            size = np.full(who.size, big * (0.6 if kind == "other" else 1.0)) * ink_ref / _ink(marker)
+            ax.scatter(pos[who, 0], pos[who, 1], s=size, c=fill, marker=marker, edgecolors=edge,
+                       linewidths=lw, zorder=3)  # fmt: skip
+            continue
+        # no constant added: an offset would make a node with twice the score look less than twice
+        size = big * frac[who] * ink_ref / _ink(marker)
+        empty = frac[who] <= 0
         ax.scatter(
-            pos[who, 0], pos[who, 1], s=size, c=colour, marker=marker, edgecolors=edge,
-            linewidths=1.6 if kind in ("seed", "answer") else 0.8, zorder=3, label=label,
+            pos[who[empty], 0], pos[who[empty], 1], s=30.0 * ink_ref / _ink(marker), facecolors="none",
+            marker=marker, edgecolors=edge, linewidths=0.6, zorder=3,
+        )  # fmt: skip
+        ax.scatter(
+            pos[who[~empty], 0], pos[who[~empty], 1], s=size[~empty],
+            c=plt.get_cmap(cmap)(norm(scores[who[~empty]])), marker=marker, edgecolors=edge,
+            linewidths=lw, zorder=3,
         )  # fmt: skip
     if facts is not None and edge_labels is not None:
         facts = np.asarray(facts, dtype=np.int64).reshape(-1, 2)
@@ -358,14 +400,11 @@ def draw_graph(
                     bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.7}, zorder=4,
                 )  # fmt: skip
     if scores is not None and colorbar:
-        sm = plt.cm.ScalarMappable(norm=norm, cmap=cmap)
-        cb = ax.figure.colorbar(sm, ax=ax, shrink=0.6, pad=0.06)
-        cb.set_label("node score (larger: drawn at the cap)", fontsize=7)
-        cb.ax.tick_params(labelsize=7)
+        _colorbar(ax, norm, cmap, capped=bool(np.any(scores > norm.vmax)), label="node score")
     if rank_text and scores is not None and answer is not None and candidates is not None:
         from pathfinding.core.scoring import rank_of
 
-        r = rank_of(scores, answer, candidates)
+        r = rank_of(scores, answer, candidates) if rank is None else rank
         ax.text(
             0.0, 1.0, f"answer: rank {r:g} of {len(candidates)} candidates  (score {scores[answer]:.4g})",
             transform=ax.transAxes, fontsize=8, va="top",
@@ -373,11 +412,12 @@ def draw_graph(
         )  # fmt: skip
     if legend:
         ax.legend(
+            handles=_legend_handles(drawn, scores is not None)
+            + [h for h in ax.get_legend_handles_labels()[0] if h.get_label() == "synonymy edge"],
             loc="upper center",
             bbox_to_anchor=(0.5, 0.0),
             ncol=3,
-            fontsize=7,
-            markerscale=0.5,
+            fontsize=8,
             frameon=False,
             handletextpad=0.3,
             columnspacing=1.0,
@@ -389,6 +429,21 @@ def draw_graph(
     if title:
         ax.set_title(title, fontsize=10)
     return ax
+
+
+def _colorbar(ax, norm, cmap: str, *, capped: bool, label: str, axes=None):
+    """A colour bar for ``norm``; an arrow at the top says that larger values are drawn at the cap."""
+    import matplotlib.pyplot as plt
+
+    sm = plt.cm.ScalarMappable(norm=norm, cmap=cmap)
+    cb = ax.figure.colorbar(
+        sm, ax=ax if axes is None else axes, shrink=0.6, pad=0.04, extend="max" if capped else "neither"
+    )
+    if capped:
+        label += f" (above {norm.vmax:.3g}: drawn at the cap)"
+    cb.set_label(label, fontsize=8)
+    cb.ax.tick_params(labelsize=7)
+    return cb
 
 
 def draw_instance(inst, scores=None, *, ax=None, passages: bool = False, **kwargs):
@@ -445,7 +500,9 @@ def draw_mass_spreading(inst, ks: Sequence[int] = (0, 1, 2, 3, 5), *, converged=
     """Small multiples of the walk: the mass after each ``k`` in ``ks`` iterations, then at convergence.
 
     All panels share one colour and size scale (the largest candidate mass over all panels; larger
-    masses are drawn at the cap), so a node that grows between panels visibly grows.
+    masses, the seeds' usually, are drawn at the cap) and one colour bar, so a node that grows between
+    panels visibly grows, and a node with twice the mass shows twice the area. Each title gives the
+    answer's mass as a multiple of the best dead end's.
 
     Parameters
     ----------
@@ -482,10 +539,15 @@ def draw_mass_spreading(inst, ks: Sequence[int] = (0, 1, 2, 3, 5), *, converged=
     for i, (k, m, ax) in enumerate(zip(steps, masses, axes, strict=False)):
         best_dead = float(m[dead].max()) if dead.size else 0.0
         head = "converged" if k is None else f"after k = {k} step{'s' if k != 1 else ''}"
+        ratio = f" = {m[inst.answer] / best_dead:.2f} x" if best_dead > 0 else ","
         draw_instance(
             inst, m, ax=ax, pos=pos, vmax=vmax, colorbar=False, legend=i == 0, rank_text=False,
-            labels="key", title=f"{head}\nanswer {m[inst.answer]:.4f}, best dead end {best_dead:.4f}",
+            labels="key", title=f"{head}\nanswer {m[inst.answer]:.4f}{ratio} best dead end {best_dead:.4f}",
         )  # fmt: skip
+    from matplotlib.colors import Normalize
+
+    capped = any(bool(np.any(m > vmax)) for m in masses)
+    _colorbar(axes[0], Normalize(0.0, vmax), "viridis", capped=capped, label="mass", axes=axes[: len(steps)])
     return axes[: len(steps)]
 
 

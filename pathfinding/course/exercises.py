@@ -467,7 +467,6 @@ def check_hub_threshold(n_passages) -> Feedback:
 # --- Notebook 3: path-finding versus path-following ------------------------------------------------
 
 
-
 def check_chance_rank(distractors, value) -> Feedback:
     """Exercise 3.1: the answer's expected rank at chance with ``distractors`` dead-end chains per seed.
 

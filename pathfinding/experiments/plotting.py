@@ -133,7 +133,8 @@ def plot_budget_sweep(budget, ax=None):
     ax.set_xticks(list(budget.budgets))
     ax.set_ylim(-3, 103)
     ax.set_title(f"Path-finding at {budget.hops} hops: answer reached vs ranked first, by round budget")
-    ax.legend(fontsize="small", loc="center right")
+    # outside the axes: inside, any corner covers a curve (they span 0-100% across every budget)
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     return ax
 
 
