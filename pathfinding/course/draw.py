@@ -251,6 +251,7 @@ def draw_graph(
     legend: bool = True,
     rank_text: bool = True,
     rank: float | None = None,
+    marks: Mapping[int, str] | None = None,
     title: str | None = None,
 ):
     """Draw any graph with the :func:`layered_layout`, node area and colour proportional to ``scores``.
@@ -291,6 +292,9 @@ def draw_graph(
     rank : float, optional
         The rank ``rank_text`` writes, when the caller ranked otherwise (ties settled, say); default
         :func:`~pathfinding.ranking.rank_of` on ``scores``.
+    marks : mapping of int to str, optional
+        Extra words written under given nodes, for a node whose role its marker does not show (a
+        decoy is drawn as a candidate: ``marks={decoy: "decoy"}``).
     title : str, optional
 
     Returns
@@ -399,6 +403,12 @@ def draw_graph(
                     fontweight="bold" if cat[v] in ("seed", "answer") else "normal",
                     bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.7}, zorder=4,
                 )  # fmt: skip
+    for v, text in (marks or {}).items():
+        ax.annotate(
+            text, pos[int(v)], xytext=(0, -11), textcoords="offset points", ha="center", va="top",
+            fontsize=8, fontweight="bold", color="crimson", zorder=4,
+            bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "crimson", "lw": 0.6, "alpha": 0.9},
+        )  # fmt: skip
     if scores is not None and colorbar:
         _colorbar(ax, norm, cmap, capped=bool(np.any(scores > norm.vmax)), label="node score")
     if rank_text and scores is not None and answer is not None and candidates is not None:

@@ -600,9 +600,15 @@ def check_defeating_shape(instance) -> Feedback:
     )
 
 
-def check_slip_branching(value) -> Feedback:
+def check_slip_branching(value, *, seeds: int = 2) -> Feedback:
     """Exercise 4.2: the fewest leaves per interior bridge node that cost the 2-hop answer its first place
-    (a whole number)."""
+    when ``seeds`` seeds meet at it (a whole number).
+
+    Examples
+    --------
+    >>> check_slip_branching(3).ok, check_slip_branching(5, seeds=3).ok
+    (True, True)
+    """
     from pathfinding.core.scoring import rank_of
     from pathfinding.synthetic.instances import make_instance
     from pathfinding.synthetic.rankers import RANKERS
@@ -614,13 +620,15 @@ def check_slip_branching(value) -> Feedback:
         b
         for b in range(1, 10)
         if rank_of(
-            RANKERS["ppr"](inst := make_instance(2, bridge_branching=b, rng=0)), inst.answer, inst.candidates
+            RANKERS["ppr"](inst := make_instance(2, seeds=seeds, bridge_branching=b, rng=0)),
+            inst.answer,
+            inst.candidates,
         )
         > 1
     )
     if judge(got, want) == "right":
         return Feedback(
-            True, f"at {want} leaves the bridge node forwards 1/{2 + want} and the factor 2 is eaten."
+            True, f"at {want} leaves the bridge node forwards 1/{2 + want} and the factor {seeds} is eaten."
         )
     if got != round(got):
         return Feedback(False, f"{got:g}: a number of leaves is a whole number; try each from 1 up.")
