@@ -297,6 +297,7 @@ fig, ax = plt.subplots(figsize=(10, 6.5), layout="constrained")
 draw_graph(
     sub, np.searchsorted(keep, seeds), pi_real[keep], answer=int(np.searchsorted(keep, guyana)),
     names=[real.phrases[k] for k in keep], labels="all", ax=ax,
+    answer_label="the question's answer (not a meet node here)",
     title="The 24 nodes with the most PPR mass (and guyana), relation edges among them",
 )  # fmt: skip
 show(fig, "07_real_subgraph")

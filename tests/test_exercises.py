@@ -272,6 +272,16 @@ def test_slip_branching_is_the_first_defeating_value():
     assert "whole number" in ex.check_slip_branching(first - 0.5).message
 
 
+def test_slip_branching_with_three_seeds_is_measured_too():
+    def rank(b):
+        i = make_instance(2, seeds=3, bridge_branching=b, rng=2)
+        return rank_of(RANKERS["ppr"](i), i.answer, i.candidates)
+
+    first = next(b for b in range(1, 10) if rank(b) > 1)
+    assert ex.check_slip_branching(first, seeds=3)
+    assert not ex.check_slip_branching(3, seeds=3)  # the two-seed answer is not the three-seed one
+
+
 @pytest.mark.parametrize("ratio", [10, 20, 30])
 def test_break_even_against_the_cost_model(ratio):
     q = float(break_even_queries(10_000, CostModel(step_cost=ratio / 2)))
@@ -292,6 +302,10 @@ def test_half_share_against_the_cost_model():
     assert ex.check_half_share(10_000, int(q)) and ex.check_half_share(10_000, np.float32(q))
     assert not ex.check_half_share(10_000, q / 19)
     assert "two calls per passage" in ex.check_half_share(10_000, q / 2).message
+    two_calls = CostModel(ner_calls_per_query=2)
+    assert float(offline_share(50_000, 50_000, two_calls)) == pytest.approx(0.5)
+    assert ex.check_half_share(50_000, 50_000, calls_per_query=2)
+    assert "2 calls" in ex.check_half_share(50_000, 100_000, calls_per_query=2).message
 
 
 def test_connected_probability_by_enumeration():

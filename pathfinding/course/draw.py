@@ -51,13 +51,15 @@ def _ink(marker: str) -> float:
     return 0.5 * abs(float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
 
 
-def _legend_handles(kinds, scores_given: bool):
+def _legend_handles(kinds, scores_given: bool, answer_label: str | None = None):
     """Legend entries at one readable size, whatever the size of the nodes they stand for."""
     from matplotlib.lines import Line2D
 
     handles = []
     for kind in kinds:
         marker, edge, fill, label = _STYLE[kind]
+        if kind == "answer" and answer_label is not None:
+            label = answer_label
         handles.append(
             Line2D(
                 [], [], linestyle="none", marker=marker, markersize=11 if kind == "answer" else 8,
@@ -252,6 +254,7 @@ def draw_graph(
     rank_text: bool = True,
     rank: float | None = None,
     marks: Mapping[int, str] | None = None,
+    answer_label: str | None = None,
     title: str | None = None,
 ):
     """Draw any graph with the :func:`layered_layout`, node area and colour proportional to ``scores``.
@@ -295,6 +298,9 @@ def draw_graph(
     marks : mapping of int to str, optional
         Extra words written under given nodes, for a node whose role its marker does not show (a
         decoy is drawn as a candidate: ``marks={decoy: "decoy"}``).
+    answer_label : str, optional
+        The legend's words for ``answer`` (default "answer (meet node)"); say so when the answer is
+        no meet node, as on real text where the seeds' walks need not meet at it.
     title : str, optional
 
     Returns
@@ -422,7 +428,7 @@ def draw_graph(
         )  # fmt: skip
     if legend:
         ax.legend(
-            handles=_legend_handles(drawn, scores is not None)
+            handles=_legend_handles(drawn, scores is not None, answer_label)
             + [h for h in ax.get_legend_handles_labels()[0] if h.get_label() == "synonymy edge"],
             loc="upper center",
             bbox_to_anchor=(0.5, 0.0),

@@ -673,21 +673,29 @@ def check_break_even(n_passages, ratio, value) -> Feedback:
     )
 
 
-def check_half_share(n_passages, value) -> Feedback:
-    """Exercise 5.2: the query volume at which the offline bill is half of HippoRAG's total.
+def check_half_share(n_passages, value, *, calls_per_query: int = 1) -> Feedback:
+    """Exercise 5.2: the query volume at which the offline bill (2 calls per passage) is half of
+    HippoRAG's total, when a query makes ``calls_per_query`` LLM calls. Asked to the nearest whole query.
 
-    Asked to the nearest whole query.
+    Examples
+    --------
+    >>> check_half_share(10_000, 20_000).ok, check_half_share(50_000, 50_000, calls_per_query=2).ok
+    (True, True)
     """
     got = _number("value", value)
     if got is None:
         return _NOT_YET
     p = QUERIES_PRECISION
-    verdict = judge(got, 2 * n_passages, p)
+    verdict = judge(got, 2 * n_passages / calls_per_query, p)
     if verdict == "right":
         return Feedback(
-            True, "2N calls offline equal 2N NER calls online: half-share at Q = 2N, whatever the ratio."
+            True,
+            f"2N calls offline equal {calls_per_query} call(s) per query online at Q = 2N / "
+            f"{calls_per_query}, whatever the iterative retriever costs.",
         )
-    if judge(got, n_passages, p) == "right":
+    if calls_per_query != 1 and judge(got, 2 * n_passages, p) == "right":
+        return Feedback(False, f"each query now makes {calls_per_query} calls, not one.")
+    if judge(got, n_passages / calls_per_query, p) == "right":
         return Feedback(False, "HippoRAG's OpenIE makes two calls per passage (NER, then triples).")
     if verdict == "close":
         return Feedback(False, _close_message(f"{got:g}", p))
