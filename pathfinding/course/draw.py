@@ -294,7 +294,7 @@ def draw_graph(
         ``rank_text`` writes the answer's rank among the candidates (needs scores, answer, candidates).
     rank : float, optional
         The rank ``rank_text`` writes, when the caller ranked otherwise (ties settled, say); default
-        :func:`~pathfinding.ranking.rank_of` on ``scores``.
+        :func:`~pathfinding.core.scoring.rank_of` on ``scores``.
     marks : mapping of int to str, optional
         Extra words written under given nodes, for a node whose role its marker does not show (a
         decoy is drawn as a candidate: ``marks={decoy: "decoy"}``).
