@@ -11,7 +11,7 @@ import scipy.sparse as sp  # noqa: E402
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from pathfinding.course import diagrams, draw  # noqa: E402
+from pathfinding.course import diagrams, draw, marks  # noqa: E402
 from pathfinding.experiments.plotting import save_figure  # noqa: E402
 from pathfinding.synthetic.instances import make_instance  # noqa: E402
 from pathfinding.synthetic.rankers import RANKERS  # noqa: E402
@@ -183,14 +183,14 @@ def test_a_node_with_twice_the_mass_shows_twice_the_inked_area():
     ax = draw.draw_instance(toy, mass, vmax=float(mass[toy.candidates].max()))
     ink = {}
     for marker in ("*", "v"):
-        path_area = draw._ink(marker)
+        path_area = marks.inked_area(marker)
         for coll in ax.collections:
             sizes = getattr(coll, "get_sizes", lambda: [])()
             if len(sizes) and coll.get_facecolors().size and _marker_of(coll) == marker:
                 ink[marker] = np.asarray(sizes) * path_area
     dead_end = ink["v"].max()
     assert ink["*"].max() / dead_end == pytest.approx(2.0)  # the one-step answer holds two inflows
-    assert draw._ink("*") < draw._ink("v")  # why the star must be drawn larger than a triangle
+    assert marks.inked_area("*") < marks.inked_area("v")  # why the star must be drawn larger than a triangle
 
 
 def _marker_of(coll):

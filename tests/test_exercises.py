@@ -17,6 +17,7 @@ from pathfinding.core.scoring import rank_of
 from pathfinding.core.specificity import node_specificity, restart_vector
 from pathfinding.course import exercises as ex
 from pathfinding.course.costs import CostModel, break_even_queries, offline_share
+from pathfinding.course.exercises.answers import read_number
 from pathfinding.synthetic.instances import make_instance
 from pathfinding.synthetic.rankers import RANKERS
 from pathfinding.synthetic.toy import passage_count_matrix, star_pair
@@ -388,7 +389,7 @@ def test_judge_reads_every_numeric_type_at_the_stated_precision():
 
     p = ex.Precision(sig=2)
     for got in (0.61, 0.6105, Fraction(61, 100), np.float32(0.61), Decimal("0.61"), np.array(0.61)):
-        assert ex.judge(ex._number("x", got), 0.61047, p) == "right", got
+        assert ex.judge(read_number("x", got), 0.61047, p) == "right", got
     assert ex.judge(0.6, 0.61047, p) == "close"
     assert ex.judge(0.66, 0.61047, p) == "wrong"
     assert ex.judge(0.0, 0.61047, p) == "wrong"
@@ -396,6 +397,6 @@ def test_judge_reads_every_numeric_type_at_the_stated_precision():
     assert ex.judge([1, 2], [1.0, 2.0, 3.0]) == "wrong"
     assert ex.judge(29.0, 29) == "right" and ex.judge(28.9, 29) == "wrong"
     with pytest.raises(TypeError, match="number"):
-        ex._number("x", True)
+        read_number("x", True)
     with pytest.raises(TypeError, match="number"):
-        ex._number("x", "0.61")
+        read_number("x", "0.61")

@@ -18,6 +18,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import shortest_path
 
 from pathfinding._validation import as_csr, check_node_ids, check_vector
+from pathfinding.course.marks import STYLE, inked_area, legend_handles, score_colorbar
 from pathfinding.errors import InvalidValueError
 from pathfinding.experiments.plotting import axes_or_new, save_figure
 
@@ -32,44 +33,6 @@ __all__ = [
 ]
 
 _FAN = 0.8  # a chain of the seed's own depth reaches this far from the seed (the answer sits at 1)
-_STYLE = {  # marker, edge colour, fill without scores, legend label
-    "seed": ("s", "black", "#4c72b0", "seed (query entity)"),
-    "answer": ("*", "crimson", "#dd8452", "answer (meet node)"),
-    "candidate": ("v", "dimgrey", "#bbbbbb", "dead end / other candidate"),
-    "other": ("o", "grey", "white", "chain node"),
-}
-
-
-def _ink(marker: str) -> float:
-    """Inked area of ``marker`` per unit of scatter size: a star inks about half what a triangle does,
-    so scaling sizes by ``1 / _ink`` makes the *visible* area proportional to the score."""
-    from matplotlib.markers import MarkerStyle
-
-    style = MarkerStyle(marker)
-    xy = style.get_transform().transform(style.get_path().vertices)
-    x, y = xy[:, 0], xy[:, 1]
-    return 0.5 * abs(float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
-
-
-def _legend_handles(kinds, scores_given: bool, answer_label: str | None = None):
-    """Legend entries at one readable size, whatever the size of the nodes they stand for."""
-    from matplotlib.lines import Line2D
-
-    handles = []
-    for kind in kinds:
-        marker, edge, fill, label = _STYLE[kind]
-        if kind == "answer" and answer_label is not None:
-            label = answer_label
-        handles.append(
-            Line2D(
-                [], [], linestyle="none", marker=marker, markersize=11 if kind == "answer" else 8,
-                markerfacecolor="#d9d9d9" if scores_given else fill, markeredgecolor=edge,
-                markeredgewidth=1.4 if kind in ("seed", "answer") else 0.8, label=label,
-            )
-        )  # fmt: skip
-    return handles
-
-
 def _symmetric_pattern(graph) -> sp.csr_array:
     A = as_csr("graph", graph, square=True)
     return sp.csr_array(((A + A.T) > 0).astype(np.float64))
@@ -354,24 +317,24 @@ def draw_graph(
         norm = Normalize(0.0, vmax)
         frac = np.clip(scores / vmax, 0.0, 1.0)
     big = float(np.clip(6000.0 / max(n, 1), 90.0, 420.0))  # inked area at the cap, points^2
-    ink_ref = _ink("v")  # sizes are set so every marker inks what a triangle of that size inks
+    ink_ref = inked_area("v")  # sizes are set so every marker inks what a triangle of that size inks
     drawn = []
-    for kind, (marker, edge, fill, _label) in _STYLE.items():
+    for kind, (marker, edge, fill, _label) in STYLE.items():
         who = np.flatnonzero(cat == kind)
         if who.size == 0:
             continue
         drawn.append(kind)
         lw = 1.6 if kind in ("seed", "answer") else 0.8
         if scores is None:
-            size = np.full(who.size, big * (0.6 if kind == "other" else 1.0)) * ink_ref / _ink(marker)
+            size = np.full(who.size, big * (0.6 if kind == "other" else 1.0)) * ink_ref / inked_area(marker)
             ax.scatter(pos[who, 0], pos[who, 1], s=size, c=fill, marker=marker, edgecolors=edge,
                        linewidths=lw, zorder=3)  # fmt: skip
             continue
         # no constant added: an offset would make a node with twice the score look less than twice
-        size = big * frac[who] * ink_ref / _ink(marker)
+        size = big * frac[who] * ink_ref / inked_area(marker)
         empty = frac[who] <= 0
         ax.scatter(
-            pos[who[empty], 0], pos[who[empty], 1], s=30.0 * ink_ref / _ink(marker), facecolors="none",
+            pos[who[empty], 0], pos[who[empty], 1], s=30.0 * ink_ref / inked_area(marker), facecolors="none",
             marker=marker, edgecolors=edge, linewidths=0.6, zorder=3,
         )  # fmt: skip
         ax.scatter(
@@ -416,7 +379,7 @@ def draw_graph(
             bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "crimson", "lw": 0.6, "alpha": 0.9},
         )  # fmt: skip
     if scores is not None and colorbar:
-        _colorbar(ax, norm, cmap, capped=bool(np.any(scores > norm.vmax)), label="node score")
+        score_colorbar(ax, norm, cmap, capped=bool(np.any(scores > norm.vmax)), label="node score")
     if rank_text and scores is not None and answer is not None and candidates is not None:
         from pathfinding.core.scoring import rank_of
 
@@ -428,7 +391,7 @@ def draw_graph(
         )  # fmt: skip
     if legend:
         ax.legend(
-            handles=_legend_handles(drawn, scores is not None, answer_label)
+            handles=legend_handles(drawn, scores is not None, answer_label)
             + [h for h in ax.get_legend_handles_labels()[0] if h.get_label() == "synonymy edge"],
             loc="upper center",
             bbox_to_anchor=(0.5, 0.0),
@@ -445,21 +408,6 @@ def draw_graph(
     if title:
         ax.set_title(title, fontsize=10)
     return ax
-
-
-def _colorbar(ax, norm, cmap: str, *, capped: bool, label: str, axes=None):
-    """A colour bar for ``norm``; an arrow at the top says that larger values are drawn at the cap."""
-    import matplotlib.pyplot as plt
-
-    sm = plt.cm.ScalarMappable(norm=norm, cmap=cmap)
-    cb = ax.figure.colorbar(
-        sm, ax=ax if axes is None else axes, shrink=0.6, pad=0.04, extend="max" if capped else "neither"
-    )
-    if capped:
-        label += f" (above {norm.vmax:.3g}: drawn at the cap)"
-    cb.set_label(label, fontsize=8)
-    cb.ax.tick_params(labelsize=7)
-    return cb
 
 
 def draw_instance(inst, scores=None, *, ax=None, passages: bool = False, **kwargs):
@@ -563,7 +511,8 @@ def draw_mass_spreading(inst, ks: Sequence[int] = (0, 1, 2, 3, 5), *, converged=
     from matplotlib.colors import Normalize
 
     capped = any(bool(np.any(m > vmax)) for m in masses)
-    _colorbar(axes[0], Normalize(0.0, vmax), "viridis", capped=capped, label="mass", axes=axes[: len(steps)])
+    panels = axes[: len(steps)]
+    score_colorbar(panels[0], Normalize(0.0, vmax), "viridis", capped=capped, label="mass", axes=panels)
     return axes[: len(steps)]
 
 
