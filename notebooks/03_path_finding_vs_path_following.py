@@ -525,7 +525,7 @@ for b in budget.budgets:
         f"{bm['reached'][0]:>13.0%} / {bm['hit_at_1'][0]:.0%}"
     )
 print(f"PPR ranks the answer first in {np.mean(budget.ppr_ranks == 1):.0%} of the same instances")
-fig, ax = plt.subplots(figsize=(10, 4.2), layout="constrained")
+fig, ax = plt.subplots(figsize=(8, 5.2), layout="constrained")
 plot_budget_sweep(budget, ax=ax)
 show(fig, "03_budget_sweep")
 
