@@ -72,10 +72,9 @@ def check_half_share(n_passages, value, *, calls_per_query: int = 1) -> Feedback
     p = QUERIES_PRECISION
     verdict = judge(got, 2 * n_passages / calls_per_query, p)
     if verdict == "right":
+        online = "2N NER calls" if calls_per_query == 1 else f"{calls_per_query} calls for each of N queries"
         return Feedback(
-            True,
-            f"2N calls offline equal {calls_per_query} call(s) per query online at Q = 2N / "
-            f"{calls_per_query}, whatever the iterative retriever costs.",
+            True, f"2N calls offline equal {online} online: the iterative retriever does not enter this one."
         )
     if calls_per_query != 1 and judge(got, 2 * n_passages, p) == "right":
         return Feedback(False, f"each query now makes {calls_per_query} calls, not one.")
