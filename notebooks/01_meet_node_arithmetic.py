@@ -111,8 +111,11 @@ check(
 # ## The mass spreading, drawn
 #
 # *Predict* before running: after 0, 1, 2, 3 and 5 steps, where is the mass? The panels share one
-# scale (node area and colour are the mass; the seeds, which hold far more, are drawn at the cap).
-# Watch the answer: twice a dead end's size in every panel from k = 1 on, while all of them swing.
+# scale, read off the colour bar: a node's colour and its inked area are its mass, so a node with
+# twice the mass covers twice the area (the star is drawn larger than a triangle of the same area
+# would be, because a star inks less of its box). The seeds hold far more and are drawn at the cap,
+# which the bar's arrow marks; an empty outline holds nothing yet. Watch the answer: twice a dead
+# end's area in every panel from k = 1 on (each title gives the ratio), while all of them swing.
 
 # %%
 fig, axes = plt.subplots(2, 3, figsize=(13, 7.5), layout="constrained")
@@ -227,12 +230,15 @@ show(fig, "01_figure_2")
 #
 # Answer each before you open `solutions/01_meet_node_arithmetic_sol.py`. Replace each `...` with
 # your answer and run the cell: the check says whether it holds and, if not, which idea to revisit.
-# Numbers are compared with a relative tolerance of 1e-5, so fractions and floats both pass.
+# Each exercise states its precision; an answer within one unit of the last digit asked for passes,
+# written as an int, a float, a NumPy number or a `fractions.Fraction` (a tuple, list or array where
+# several numbers are asked). An answer right only when rounded to fewer digits gets "close — keep
+# more digits".
 #
 # **1.1 The one-step 2×, for any star and any restart probability.** Write `one_step(d, alpha)`
 # returning the mass of the answer and of one dead end after one PPR step on `star_pair(d)` with
-# `restart_prob = alpha` (the walk starts at the restart vector, half on each seed). This is the
-# derivation the chapter calls "README exercise 2".
+# `restart_prob = alpha` (the walk starts at the restart vector, half on each seed), to 4 decimal
+# places. This is the derivation the chapter calls "README exercise 2".
 
 # %%
 from pathfinding.course import exercises
@@ -247,8 +253,8 @@ exercises.check_one_step(one_step)
 # %% [markdown]
 # **1.2 The stationary distribution in closed form.** At convergence a seed, the answer and a dead
 # end of `star_pair(d)` hold fixed masses. Write one balance equation per kind of node and solve:
-# `stationary(d, alpha)` returns (seed, answer, dead end). At `d = 9, alpha = 0.5` you should find
-# 1/3, 1/27 and 1/54.
+# `stationary(d, alpha)` returns (seed, answer, dead end), to 4 decimal places. At `d = 9,
+# alpha = 0.5` you should find 1/3, 1/27 and 1/54.
 
 
 # %%
@@ -262,7 +268,7 @@ exercises.check_stationary(stationary)
 # **1.3 Unequal restart weights.** Give the seeds restart weights `r1 >= r2` (summing to 1). Show
 # that after one step the answer's margin over the *best* dead end is `1 + r2/r1`, and write it as
 # `margin(r1, r2)`. Then: the seeds sit in 20 and 5 passages and specificity is on (notebook 2).
-# What is the margin now?
+# What is the margin now? Both to 3 significant digits.
 
 
 # %%
@@ -279,7 +285,7 @@ exercises.check_specificity_margin(margin_with_specificity)
 # %% [markdown]
 # **1.4 Three seeds.** Build an instance where three seeds share the answer at one hop
 # (`make_instance(1, seeds=3)`), run one PPR step, and compute the answer's mass over the best dead
-# end's.
+# end's, to 3 significant digits.
 
 # %%
 three_seed_ratio = ...

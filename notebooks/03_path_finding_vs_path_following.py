@@ -335,7 +335,9 @@ check(
 per_depth = {h: passage_ranks(regenerate(0, 0, h)) for h in (1, 2, 3)}
 print(f"{'hops':>4}  {'pi . P':>8}  {'no query passages':>18}  {'meet mass':>10}")
 for h, r in per_depth.items():
-    print(f"{h:>4}  {r['pi_P'][0]:>8g}  {r['pi_P_no_query_passages'][0]:>18g}  {r['meet_mass'][0]:>10g}")
+    no_query = r["pi_P_no_query_passages"][0]  # nan: no passage of the answer is left to rank
+    shown_no_query = "none left" if np.isnan(no_query) else f"{no_query:g}"
+    print(f"{h:>4}  {r['pi_P'][0]:>8g}  {shown_no_query:>18}  {r['meet_mass'][0]:>10g}")
 check(
     all(r["meet_mass"][0] == 1.0 for r in per_depth.values()),
     idea="the minimum of the seeds' separate walks puts the answer's passage first at every depth",
@@ -343,7 +345,16 @@ check(
 mm = meet_mass(inst)
 print(f"meet mass: answer {mm[answer]:.5f}, best dead end {mm[dead].max():.6f}")
 print(f"ratio {mm[answer] / mm[dead].max():.0f}; PPR's single walk: {pi[answer] / pi[dead].max():.0f}")
+check(
+    np.isnan(per_depth[1]["pi_P_no_query_passages"][0]),
+    idea="at one hop every answer passage names a seed: dropping the query's passages drops them all",
+)
 
+# %% [markdown]
+# At one hop the middle column has nothing to rank ("none left"): each of the answer's passages
+# names a seed too (the answer is one fact from each seed), so removing the passages that name a
+# query entity removes every passage of the answer.
+#
 # ## Path-following against path-finding, measured
 #
 # So far the contrast was an argument. Now both shapes are generated and every retriever runs on
@@ -380,17 +391,32 @@ for ax, shown, title in (
     pi_shown = RANKERS["ppr"](shown)
     # masses equal up to the solver's tolerance count as ties (the candidates of path-following are)
     rank = rank_of(settle_ties(pi_shown), shown.answer, shown.candidates)
-    draw_instance(shown, pi_shown, ax=ax, title=f"{title}\nPPR puts the answer at rank {rank:g}")
+    # the colour scale spans every node but the seeds, so the chain nodes are not all at the cap
+    draw_instance(
+        shown, pi_shown, ax=ax, rank=rank, labels="key", title=title,
+        vmax=float(np.delete(pi_shown, shown.seeds).max()),
+    )  # fmt: skip
 show(fig, "03_following_vs_finding")
+
+import textwrap  # noqa: E402
+
+COLUMN = 52  # characters per column: two columns and a gap fit an 110-character line
+
+
+def column(lines):
+    """Each line wrapped to the column width; continuation lines indented."""
+    return [row for line in lines for row in (textwrap.wrap(line, COLUMN, subsequent_indent="  ") or [""])]
+
 
 left = ["PATH-FOLLOWING", question_text(following), ""]
 left += [f"hop {k}: {following.passages[j]}" for k, j in enumerate(path_passages(following)[0], 1)]
 right = ["PATH-FINDING", question_text(finding), ""]
 for s_name, path in zip([finding.node_names[s] for s in finding.seeds], path_passages(finding), strict=True):
     right += [f"from {s_name}, hop {k}: {finding.passages[j]}" for k, j in enumerate(path, 1)]
-width = max(map(len, left)) + 4
-for a, b in zip(left + [""] * (len(right) - len(left)), right, strict=True):
-    print(f"{a:<{width}}{b}")
+left, right = column(left), column(right)
+rows = max(len(left), len(right))
+for a, b in zip(left + [""] * (rows - len(left)), right + [""] * (rows - len(right)), strict=True):
+    print(f"{a:<{COLUMN}}    {b}")
 
 # %% [markdown]
 # Read the left column as a chaining retriever would: the question's first relation picks one of
@@ -474,6 +500,7 @@ for ax, (shape, (inst, trace)) in zip(axes, traces.items(), strict=True):
     plot_frontier_rounds(trace, inst, ax=ax)
     ax.set_title(f"path-{shape}")
 fig.tight_layout()
+show(fig, "03_frontier_rounds")
 
 # %% [markdown]
 # On path-following the answer is reached in the last round and ranked first. On path-finding the
@@ -498,9 +525,9 @@ for b in budget.budgets:
         f"{bm['reached'][0]:>13.0%} / {bm['hit_at_1'][0]:.0%}"
     )
 print(f"PPR ranks the answer first in {np.mean(budget.ppr_ranks == 1):.0%} of the same instances")
-fig, ax = plt.subplots(figsize=(7, 4.2))
+fig, ax = plt.subplots(figsize=(8, 5.2), layout="constrained")
 plot_budget_sweep(budget, ax=ax)
-fig.tight_layout()
+show(fig, "03_budget_sweep")
 
 # %%
 reach = [rows["iterative", b]["reached"][0] for b in budget.budgets]
@@ -552,7 +579,8 @@ check(vcells["ppr"].hit_at_1 < 0.5, idea="a dead end one hop closer to a seed be
 # Answer each before you open `solutions/03_path_finding_vs_path_following_sol.py`.
 #
 # **3.1 Chance, in general.** With `distractors` dead-end chains per seed, what is the answer's
-# expected rank under a ranker that ties every candidate? Answer for 5 distractors.
+# expected rank under a ranker that ties every candidate? Answer for 5 distractors (exactly: it is a
+# whole number).
 
 # %%
 from pathfinding.course import exercises
@@ -561,9 +589,10 @@ chance_with_5 = ...
 exercises.check_chance_rank(5, chance_with_5)
 
 # %% [markdown]
-# **3.2 The answer's passage at three hops.** Predict, without running anything, the rank of the
-# answer's best passage under `pi . P` on a default three-hop instance. Then check.
+# **3.2 The answer's passage at four hops.** The table above stops at three hops. Predict, without
+# running anything, the rank of the answer's best passage under `pi . P` on a default four-hop
+# instance (exactly: a whole number, or the mean rank of a tie). Then check.
 
 # %%
-passage_rank_at_3 = ...
-exercises.check_passage_rank(3, passage_rank_at_3)
+passage_rank_at_4 = ...
+exercises.check_passage_rank(4, passage_rank_at_4)

@@ -64,8 +64,11 @@ def cell(row):
 #
 # Before the numbers, one instance of each shape, laid out by breadth-first distance from the
 # seeds (squares, outside) with the answer (star) where the bridges meet; node area and colour are
-# the PPR mass, and the answer's rank among the candidates is written on each panel. *Predict*,
-# before reading the sections below: in which panels does the star lose?
+# the PPR mass, each panel on its own scale (its colour bar; the seeds and the nodes next to them
+# hold more and are drawn at the cap, which the bar's arrow marks), and the answer's rank among the
+# candidates is written on each panel. The decoy is a candidate like the dead ends, so its label
+# says which triangle it is. *Predict*, before reading the sections below: in which panels does the
+# star lose?
 
 # %%
 from pathfinding.course.draw import draw_instance  # noqa: E402
@@ -78,10 +81,27 @@ shapes = {
     "hub seed (64 passages), with specificity": (make_instance(2, hub_passages=64, rng=0), "ppr"),
     "the same hub, without specificity": (make_instance(2, hub_passages=64, rng=0), "ppr_no_specificity"),
 }
-fig, axes = plt.subplots(3, 2, figsize=(13, 15), layout="constrained")
+from scipy.sparse.csgraph import shortest_path  # noqa: E402
+
+fig, axes = plt.subplots(3, 2, figsize=(14, 15), layout="constrained")
+decoys = {}
 for ax, (title, (inst, ranker)) in zip(axes.ravel(), shapes.items(), strict=True):
-    draw_instance(inst, RANKERS[ranker](inst), ax=ax, title=title, colorbar=False, legend=ax is axes[0, 0])
+    # a decoy is another candidate that every seed reaches, and sooner than the answer
+    hops_to = shortest_path(inst.graph, indices=inst.seeds, unweighted=True)
+    decoys[title] = [
+        int(c)
+        for c in inst.candidates
+        if c != inst.answer and np.ptp(hops_to[:, c]) == 0 and hops_to[0, c] < hops_to[0, inst.answer]
+    ]
+    draw_instance(
+        inst, RANKERS[ranker](inst), ax=ax, title=title, legend=ax is axes[0, 0],
+        marks=dict.fromkeys(decoys[title], "decoy"),
+    )  # fmt: skip
 show(fig, "04_shapes")
+check(
+    {t: len(d) for t, d in decoys.items() if d} == {"a decoy: 3 hops, decoy_hops = 1": 1},
+    idea="the decoy panel has one decoy, the other panels none",
+)
 
 # %% [markdown]
 # ## 1. Branching along the bridge chains
@@ -160,7 +180,7 @@ check(
 print("hops=(2, 3):", {b: branch_rank[b, (2, 3)].mean for b in branchings})
 check(
     branch_rank[0, (2, 3)].mean == 1.0 and all(branch_rank[b, (2, 3)].mean == 9.0 for b in branchings[1:]),
-    idea="without branching PPR ranks first; with it, only a random tie-break (9) at mixed depths",
+    idea="branching at mixed depths: the answer is 9th, after the near seed's 8 dead ends, before the far's",
 )
 
 # %%
@@ -363,8 +383,10 @@ show(fig, "04_figure_3")
 #
 # Answer each before you open `solutions/04_what_defeats_ppr_sol.py`.
 #
-# **4.1 Defeat PPR with a shape of your own.** Build a path-finding instance (two or more seeds, no
-# passage naming two seeds) on which PPR does not rank the answer first. `make_instance` has knobs;
+# **4.1 Defeat PPR with a shape of your own.** Build a path-finding instance on which PPR does not
+# rank the answer first. It must stay a path-finding question: two or more seeds, no passage naming
+# two seeds, and at least two seeds that each reach the answer by a path of their own (through no
+# other seed); cutting the answer off from a seed does not count. `make_instance` has knobs;
 # `pathfinding.synthetic.instances.instance_from_facts` builds any graph you can write as a list of facts.
 
 # %%
@@ -374,10 +396,12 @@ my_instance = ...
 exercises.check_defeating_shape(my_instance)
 
 # %% [markdown]
-# **4.2 Where does branching start to hurt?** At two hops, how many leaves per interior bridge node
-# does it take before the answer loses its first place? Predict with the mass arithmetic above,
-# then check.
+# **4.2 Where does branching start to hurt, with three seeds?** Section 1 measured two seeds. Now
+# three seeds meet at the answer at two hops (`make_instance(2, seeds=3, bridge_branching=b)`): how
+# many leaves per interior bridge node does it take before the answer loses its first place? Predict
+# with the mass arithmetic of section 1 (what replaces the factor 2?), then measure; answer with a
+# whole number.
 
 # %%
-slip_at = ...
-exercises.check_slip_branching(slip_at)
+slip_at_three_seeds = ...
+exercises.check_slip_branching(slip_at_three_seeds, seeds=3)

@@ -297,6 +297,7 @@ fig, ax = plt.subplots(figsize=(10, 6.5), layout="constrained")
 draw_graph(
     sub, np.searchsorted(keep, seeds), pi_real[keep], answer=int(np.searchsorted(keep, guyana)),
     names=[real.phrases[k] for k in keep], labels="all", ax=ax,
+    answer_label="the question's answer (not a meet node here)",
     title="The 24 nodes with the most PPR mass (and guyana), relation edges among them",
 )  # fmt: skip
 show(fig, "07_real_subgraph")
@@ -379,7 +380,7 @@ show(fig, "07_recall")
 #
 # **7.1 Step 5 on real text.** The Clonbrook question links to the seeds above. Compute their
 # specificity-weighted restart vector (one number per node of `real`) from the count matrix
-# `real.mentions`, without calling `restart_vector`.
+# `real.mentions`, without calling `restart_vector`; each entry to 3 decimal places.
 
 # %%
 from pathfinding.course import exercises
@@ -390,7 +391,8 @@ exercises.check_restart(real.mentions, seeds, my_real_restart)
 # %% [markdown]
 # **7.2 Where the offline extractor fails.** Find a question among the 100 whose supporting passages
 # v1 (`retriever`, capitalised-span entities) misses in its top 5, then say in a sentence *why*: what
-# did the extractor find, what did it link to, and what would have been needed?
+# did the extractor find, what did it link to, and what would have been needed? Give the check the
+# question itself, `questions[i]` (it carries the gold passages), not its text.
 
 # %%
 missed_question = ...  # one of `questions`

@@ -11,7 +11,7 @@ import scipy.sparse as sp  # noqa: E402
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from pathfinding.course import diagrams, draw  # noqa: E402
+from pathfinding.course import diagrams, draw, marks  # noqa: E402
 from pathfinding.experiments.plotting import save_figure  # noqa: E402
 from pathfinding.synthetic.instances import make_instance  # noqa: E402
 from pathfinding.synthetic.rankers import RANKERS  # noqa: E402
@@ -175,3 +175,49 @@ def test_every_name_a_diagram_prints_resolves(name):
 
     module, _, attr = f"pathfinding.{name}".rpartition(".")
     assert hasattr(importlib.import_module(module), attr), f"pathfinding.{name} does not exist"
+
+
+def test_a_node_with_twice_the_mass_shows_twice_the_inked_area():
+    toy = star_pair(9)
+    mass = draw.mass_after(toy, 1)
+    ax = draw.draw_instance(toy, mass, vmax=float(mass[toy.candidates].max()))
+    ink = {}
+    for marker in ("*", "v"):
+        path_area = marks.inked_area(marker)
+        for coll in ax.collections:
+            sizes = getattr(coll, "get_sizes", lambda: [])()
+            if len(sizes) and coll.get_facecolors().size and _marker_of(coll) == marker:
+                ink[marker] = np.asarray(sizes) * path_area
+    dead_end = ink["v"].max()
+    assert ink["*"].max() / dead_end == pytest.approx(2.0)  # the one-step answer holds two inflows
+    assert marks.inked_area("*") < marks.inked_area("v")  # why the star must be drawn larger than a triangle
+
+
+def _marker_of(coll):
+    from matplotlib.markers import MarkerStyle
+
+    verts = coll.get_paths()[0].vertices
+    for marker in ("*", "v", "s", "o"):
+        style = MarkerStyle(marker)
+        mine = style.get_path().transformed(style.get_transform()).vertices
+        if mine.shape == verts.shape and np.allclose(mine, verts):
+            return marker
+    return None
+
+
+def test_legend_markers_have_one_readable_size_and_the_answer_label_can_change():
+    toy = star_pair(3)
+    ax = draw.draw_instance(toy, draw.mass_after(toy, 0), answer_label="the answer (no meet here)")
+    handles = ax.get_legend().legend_handles
+    assert {h.get_label() for h in handles} >= {"the answer (no meet here)", "seed (query entity)"}
+    assert min(h.get_markersize() for h in handles) >= 8
+
+
+def test_the_rank_box_can_show_the_callers_rank_and_marks_label_nodes():
+    inst = make_instance(3, decoy_hops=1, rng=0)
+    others = np.setdiff1d(inst.candidates, [inst.answer])
+    decoy = int(others[np.argmax(RANKERS["ppr"](inst)[others])])  # the decoy outranks every dead end
+    ax = draw.draw_instance(inst, RANKERS["ppr"](inst), rank=5.0, marks={decoy: "decoy"})
+    texts = [t.get_text() for t in ax.texts]
+    assert any(t.startswith("answer: rank 5 of") for t in texts)
+    assert "decoy" in texts

@@ -52,3 +52,32 @@ def test_recall_sweep_degrades_monotonically():
     assert rows[0].connected_rate >= rows[1].connected_rate >= rows[2].connected_rate
     assert rows[0].mean_seed_degree > rows[1].mean_seed_degree > rows[2].mean_seed_degree
     assert rows[2].hit_at_1 < rows[0].hit_at_1
+
+
+def test_label_free_query_hides_the_labels():
+    from pathfinding.course.monitoring import label_free
+
+    inst = make_instance(2, rng=0)
+    view = label_free(inst)
+    assert view.n_nodes == inst.n_nodes and view.seeds.tolist() == inst.seeds.tolist()
+    for label in ("answer", "candidates", "hops"):
+        assert not hasattr(view, label)
+
+
+def test_alarm_rates_fix_the_false_alarms_and_reject_bad_input():
+    from pathfinding.course.monitoring import alarm_rates
+
+    def seed_mass(query, pi):
+        return float(pi[query.seeds].sum())
+
+    rates = alarm_rates(seed_mass, queries=60, resamples=500)
+    assert rates.false_alarm <= 0.05 + 1e-9 and rates.low < rates.high
+    # without damage the damaged index is the intact one: the monitor alarms no more than by chance
+    same = alarm_rates(seed_mass, fraction=0.0, queries=60, resamples=500)
+    assert same.detection == pytest.approx(same.false_alarm)
+    with pytest.raises(TypeError, match="monitor"):
+        alarm_rates("not a function")
+    with pytest.raises(TypeError, match="number"):
+        alarm_rates(lambda query, pi: "high", queries=2)
+    with pytest.raises(ValueError, match="fraction"):
+        alarm_rates(seed_mass, fraction=1.5)

@@ -26,12 +26,13 @@ print(feedback)
 assert feedback
 
 # %% [markdown]
-# **3.2** Every passage nearer a seed than the answer's passage outranks it. The answer's passages
-# lie at depth 2 (they name the second bridge node and the answer); above them are the passages at
-# depths 0 and 1 of all 18 chains (9 per seed), 36 passages. The answer's two passages then tie
-# first among the rest: rank 37.
+# **3.2** Every passage nearer a seed than the answer's passage outranks it. At four hops the
+# answer's passages lie at depth 3 (they name the third bridge node and the answer); above them are
+# the passages at depths 0, 1 and 2 of all 18 chains (9 per seed), 54 passages. The answer's two
+# passages then tie first among the rest: rank 55. (At three hops the same count gives 37, the
+# number the notebook's table shows.)
 
 # %%
-feedback = exercises.check_passage_rank(3, 2 * 9 * 2 + 1)
+feedback = exercises.check_passage_rank(4, 2 * 9 * 3 + 1)
 print(feedback)
 assert feedback

@@ -16,6 +16,7 @@
 
 # %%
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -29,20 +30,45 @@ from pathfinding.experiments.passages import meet_mass
 # the connected rate the notebook's table shows at 10% deletion.
 
 # %%
-p = math.comb(32, 4) / math.comb(36, 4)
-feedback = exercises.check_connected_probability(36, 4, 4, p)
-print(round(p, 4), feedback)
-assert feedback
+p = Fraction(math.comb(32, 4), math.comb(36, 4))
+for answer in (p, float(p), round(float(p), 2)):
+    feedback = exercises.check_connected_probability(36, 4, 4, answer)
+    print(answer, feedback)
+    assert feedback
 
 # %% [markdown]
-# **6.2** The largest meet mass on a node that is not a seed: when a bridge is cut, the two walks
-# stop sharing the answer and the meet mass collapses.
+# **6.2** First the two monitors that do not alarm. The mass on the seeds moves with the damage,
+# but by less than it varies between queries of different shapes. The largest meet mass is graded
+# and falls when a bridge is cut, but its level depends on the query's depth, so a batch of deep
+# questions on an intact index looks like a damaged batch.
+#
+# What alarms is a share, not a level: on the node where the walks agree best, how much of the mass
+# the combined walk puts there does *every* seed's own walk put there too (the meet mass over `pi`,
+# at its best node). On an intact index the seeds meet at the answer and the share is about 1,
+# whatever the depth; when a bridge is cut the seeds' walks share nothing (share 0), and a damaged
+# dead end or bridge lowers it in between.
 
 
 # %%
-def monitor(instance, pi):
-    others = np.setdiff1d(np.arange(instance.n_nodes), instance.seeds)
-    return float(meet_mass(instance)[others].max())
+def seed_mass(query, pi):
+    return float(pi[query.seeds].sum())
+
+
+def best_meet_mass(query, pi):
+    others = np.setdiff1d(np.arange(query.n_nodes), query.seeds)
+    return float(meet_mass(query)[others].max())
+
+
+for weak in (seed_mass, best_meet_mass):
+    feedback = exercises.check_monitor(weak)
+    print(weak.__name__, feedback)
+    assert not feedback
+
+
+def monitor(query, pi):
+    others = np.setdiff1d(np.arange(query.n_nodes), query.seeds)
+    others = others[pi[others] > 0]
+    return float((meet_mass(query)[others] / pi[others]).max())
 
 
 feedback = exercises.check_monitor(monitor)

@@ -18,6 +18,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import shortest_path
 
 from pathfinding._validation import as_csr, check_node_ids, check_vector
+from pathfinding.course.marks import STYLE, inked_area, legend_handles, score_colorbar
 from pathfinding.errors import InvalidValueError
 from pathfinding.experiments.plotting import axes_or_new, save_figure
 
@@ -32,14 +33,6 @@ __all__ = [
 ]
 
 _FAN = 0.8  # a chain of the seed's own depth reaches this far from the seed (the answer sits at 1)
-_STYLE = {  # marker, edge colour, fill without scores, legend label
-    "seed": ("s", "black", "#4c72b0", "seed (query entity)"),
-    "answer": ("*", "crimson", "#dd8452", "answer (meet node)"),
-    "candidate": ("v", "dimgrey", "#bbbbbb", "dead end / other candidate"),
-    "other": ("o", "grey", "white", "chain node"),
-}
-
-
 def _symmetric_pattern(graph) -> sp.csr_array:
     A = as_csr("graph", graph, square=True)
     return sp.csr_array(((A + A.T) > 0).astype(np.float64))
@@ -222,6 +215,9 @@ def draw_graph(
     colorbar: bool = True,
     legend: bool = True,
     rank_text: bool = True,
+    rank: float | None = None,
+    marks: Mapping[int, str] | None = None,
+    answer_label: str | None = None,
     title: str | None = None,
 ):
     """Draw any graph with the :func:`layered_layout`, node area and colour proportional to ``scores``.
@@ -231,8 +227,10 @@ def draw_graph(
     graph : sparse matrix or array_like, shape (n, n)
     seeds : array_like of int
     scores : array_like of float, shape (n,), optional
-        Node scores. Area and colour grow linearly with the score up to ``vmax``; larger scores (the
-        seeds' restart mass, usually) are drawn at the cap. Without scores nodes are coloured by kind.
+        Node scores. The inked area of a node (whatever its marker) and its colour grow linearly with
+        the score up to ``vmax``, so a node with twice the score shows twice the area; larger scores
+        (the seeds' restart mass, usually) are drawn at the cap, which the colour bar marks with an
+        arrow. A node scoring 0 is drawn as an empty outline. Without scores nodes are coloured by kind.
     answer : int, optional
     candidates : array_like of int, optional
         Nodes competing for the top; those other than the answer are drawn as dead ends.
@@ -257,6 +255,15 @@ def draw_graph(
     cmap : str, default "viridis"
     colorbar, legend, rank_text : bool, default True
         ``rank_text`` writes the answer's rank among the candidates (needs scores, answer, candidates).
+    rank : float, optional
+        The rank ``rank_text`` writes, when the caller ranked otherwise (ties settled, say); default
+        :func:`~pathfinding.core.scoring.rank_of` on ``scores``.
+    marks : mapping of int to str, optional
+        Extra words written under given nodes, for a node whose role its marker does not show (a
+        decoy is drawn as a candidate: ``marks={decoy: "decoy"}``).
+    answer_label : str, optional
+        The legend's words for ``answer`` (default "answer (meet node)"); say so when the answer is
+        no meet node, as on real text where the seeds' walks need not meet at it.
     title : str, optional
 
     Returns
@@ -309,23 +316,31 @@ def draw_graph(
         vmax = vmax if vmax > 0 else 1.0
         norm = Normalize(0.0, vmax)
         frac = np.clip(scores / vmax, 0.0, 1.0)
-    big = float(np.clip(6000.0 / max(n, 1), 90.0, 420.0))
-    for kind, (marker, edge, fill, label) in _STYLE.items():
+    big = float(np.clip(6000.0 / max(n, 1), 90.0, 420.0))  # inked area at the cap, points^2
+    ink_ref = inked_area("v")  # sizes are set so every marker inks what a triangle of that size inks
+    drawn = []
+    for kind, (marker, edge, fill, _label) in STYLE.items():
         who = np.flatnonzero(cat == kind)
         if who.size == 0:
             continue
+        drawn.append(kind)
+        lw = 1.6 if kind in ("seed", "answer") else 0.8
         if scores is None:
-            size = np.full(who.size, big * (0.6 if kind == "other" else 1.0))
-            colour = fill
-        else:
-            size = 14.0 + big * frac[who]
-            colour = plt.get_cmap(cmap)(norm(scores[who]))
-        if kind == "answer":
-            # A star fills less of its box than a triangle does; this keeps inked area ~ score.
-            size = size * (1.3 if scores is not None else 2.0)
+            size = np.full(who.size, big * (0.6 if kind == "other" else 1.0)) * ink_ref / inked_area(marker)
+            ax.scatter(pos[who, 0], pos[who, 1], s=size, c=fill, marker=marker, edgecolors=edge,
+                       linewidths=lw, zorder=3)  # fmt: skip
+            continue
+        # no constant added: an offset would make a node with twice the score look less than twice
+        size = big * frac[who] * ink_ref / inked_area(marker)
+        empty = frac[who] <= 0
         ax.scatter(
-            pos[who, 0], pos[who, 1], s=size, c=colour, marker=marker, edgecolors=edge,
-            linewidths=1.6 if kind in ("seed", "answer") else 0.8, zorder=3, label=label,
+            pos[who[empty], 0], pos[who[empty], 1], s=30.0 * ink_ref / inked_area(marker), facecolors="none",
+            marker=marker, edgecolors=edge, linewidths=0.6, zorder=3,
+        )  # fmt: skip
+        ax.scatter(
+            pos[who[~empty], 0], pos[who[~empty], 1], s=size[~empty],
+            c=plt.get_cmap(cmap)(norm(scores[who[~empty]])), marker=marker, edgecolors=edge,
+            linewidths=lw, zorder=3,
         )  # fmt: skip
     if facts is not None and edge_labels is not None:
         facts = np.asarray(facts, dtype=np.int64).reshape(-1, 2)
@@ -357,15 +372,18 @@ def draw_graph(
                     fontweight="bold" if cat[v] in ("seed", "answer") else "normal",
                     bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.7}, zorder=4,
                 )  # fmt: skip
+    for v, text in (marks or {}).items():
+        ax.annotate(
+            text, pos[int(v)], xytext=(0, -11), textcoords="offset points", ha="center", va="top",
+            fontsize=8, fontweight="bold", color="crimson", zorder=4,
+            bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "crimson", "lw": 0.6, "alpha": 0.9},
+        )  # fmt: skip
     if scores is not None and colorbar:
-        sm = plt.cm.ScalarMappable(norm=norm, cmap=cmap)
-        cb = ax.figure.colorbar(sm, ax=ax, shrink=0.6, pad=0.06)
-        cb.set_label("node score (larger: drawn at the cap)", fontsize=7)
-        cb.ax.tick_params(labelsize=7)
+        score_colorbar(ax, norm, cmap, capped=bool(np.any(scores > norm.vmax)), label="node score")
     if rank_text and scores is not None and answer is not None and candidates is not None:
         from pathfinding.core.scoring import rank_of
 
-        r = rank_of(scores, answer, candidates)
+        r = rank_of(scores, answer, candidates) if rank is None else rank
         ax.text(
             0.0, 1.0, f"answer: rank {r:g} of {len(candidates)} candidates  (score {scores[answer]:.4g})",
             transform=ax.transAxes, fontsize=8, va="top",
@@ -373,11 +391,12 @@ def draw_graph(
         )  # fmt: skip
     if legend:
         ax.legend(
+            handles=legend_handles(drawn, scores is not None, answer_label)
+            + [h for h in ax.get_legend_handles_labels()[0] if h.get_label() == "synonymy edge"],
             loc="upper center",
             bbox_to_anchor=(0.5, 0.0),
             ncol=3,
-            fontsize=7,
-            markerscale=0.5,
+            fontsize=8,
             frameon=False,
             handletextpad=0.3,
             columnspacing=1.0,
@@ -445,7 +464,9 @@ def draw_mass_spreading(inst, ks: Sequence[int] = (0, 1, 2, 3, 5), *, converged=
     """Small multiples of the walk: the mass after each ``k`` in ``ks`` iterations, then at convergence.
 
     All panels share one colour and size scale (the largest candidate mass over all panels; larger
-    masses are drawn at the cap), so a node that grows between panels visibly grows.
+    masses, the seeds' usually, are drawn at the cap) and one colour bar, so a node that grows between
+    panels visibly grows, and a node with twice the mass shows twice the area. Each title gives the
+    answer's mass as a multiple of the best dead end's.
 
     Parameters
     ----------
@@ -482,10 +503,16 @@ def draw_mass_spreading(inst, ks: Sequence[int] = (0, 1, 2, 3, 5), *, converged=
     for i, (k, m, ax) in enumerate(zip(steps, masses, axes, strict=False)):
         best_dead = float(m[dead].max()) if dead.size else 0.0
         head = "converged" if k is None else f"after k = {k} step{'s' if k != 1 else ''}"
+        ratio = f" = {m[inst.answer] / best_dead:.2f} x" if best_dead > 0 else ","
         draw_instance(
             inst, m, ax=ax, pos=pos, vmax=vmax, colorbar=False, legend=i == 0, rank_text=False,
-            labels="key", title=f"{head}\nanswer {m[inst.answer]:.4f}, best dead end {best_dead:.4f}",
+            labels="key", title=f"{head}\nanswer {m[inst.answer]:.4f}{ratio} best dead end {best_dead:.4f}",
         )  # fmt: skip
+    from matplotlib.colors import Normalize
+
+    capped = any(bool(np.any(m > vmax)) for m in masses)
+    panels = axes[: len(steps)]
+    score_colorbar(panels[0], Normalize(0.0, vmax), "viridis", capped=capped, label="mass", axes=panels)
     return axes[: len(steps)]
 
 

@@ -5,12 +5,17 @@ deletes a random fraction of an instance's facts, and :func:`index_health` compu
 (no gold triples, no gold answers) that a production system could log per query:
 whether every query entity still links to a node, the seeds' degrees, whether the seeds still share a
 connected component, and how much PPR mass leaves the seeds. :func:`recall_sweep` measures how those
-signals track the answer's hit@1 as facts are deleted.
+signals track the answer's hit@1 as facts are deleted. :func:`alarm_rates` judges a monitor the way
+production would: it sees :class:`LabelFreeQuery` views (graph, P, seeds, never the answer) on a mix of
+query shapes, sets its alarm threshold on the undamaged index, and counts how often it alarms on a
+damaged one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from numbers import Real
 
 import numpy as np
 from scipy.sparse.csgraph import connected_components
@@ -19,14 +24,18 @@ from pathfinding._validation import as_csr, check_float, check_int, check_node_i
 from pathfinding.core.ppr import personalized_pagerank
 from pathfinding.core.scoring import rank_of
 from pathfinding.core.specificity import node_specificity, restart_vector
-from pathfinding.errors import InvalidValueError
+from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.synthetic.instances import PathFindingInstance, instance_from_facts, make_instance
 from pathfinding.synthetic.rankers import RANKERS
 
 __all__ = [
+    "AlarmRates",
     "IndexHealth",
+    "LabelFreeQuery",
+    "alarm_rates",
     "drop_facts",
     "index_health",
+    "label_free",
     "RecallRow",
     "recall_sweep",
 ]
@@ -248,3 +257,176 @@ def recall_sweep(
             )
         )
     return rows
+
+
+@dataclass(frozen=True)
+class LabelFreeQuery:
+    """What a production system knows about one query on its index: no gold answer, no candidates.
+
+    Attributes
+    ----------
+    graph : scipy.sparse.csr_array, shape (n_nodes, n_nodes)
+        The knowledge graph as indexed (after any fact loss).
+    mentions : scipy.sparse.csr_array, shape (n_nodes, n_passages)
+        The count matrix P.
+    passages : list of str
+        The indexed passages.
+    node_names : list of str
+        One phrase per node.
+    seeds : numpy.ndarray of int
+        The nodes the query's entities link to.
+    """
+
+    graph: object
+    mentions: object
+    passages: list
+    node_names: list
+    seeds: np.ndarray
+
+    @property
+    def n_nodes(self) -> int:
+        """Number of nodes in the graph."""
+        return self.graph.shape[0]
+
+
+def label_free(instance: PathFindingInstance) -> LabelFreeQuery:
+    """The :class:`LabelFreeQuery` view of ``instance``: everything but the answer, candidates and hops.
+
+    Examples
+    --------
+    >>> from pathfinding.synthetic.toy import meet_node_toy
+    >>> view = label_free(meet_node_toy())
+    >>> view.n_nodes, view.seeds.tolist(), hasattr(view, "answer")
+    (5, [0, 1], False)
+    """
+    return LabelFreeQuery(
+        graph=instance.graph,
+        mentions=instance.mentions,
+        passages=list(instance.passages),
+        node_names=list(instance.node_names),
+        seeds=np.asarray(instance.seeds).copy(),
+    )
+
+
+@dataclass(frozen=True)
+class AlarmRates:
+    """How a monitor alarms: thresholds set on the undamaged index, then applied to a damaged one.
+
+    Attributes
+    ----------
+    detection : float
+        Share of batches on the damaged index whose mean monitor value falls outside the undamaged
+        index's central ``1 - false_alarm`` range.
+    false_alarm : float
+        The same share on the undamaged index (at most the target, by construction of the range).
+    undamaged_mean, damaged_mean : float
+        Mean monitor value per query on each index.
+    low, high : float
+        The alarm thresholds: a batch mean below ``low`` or above ``high`` alarms.
+    """
+
+    detection: float
+    false_alarm: float
+    undamaged_mean: float
+    damaged_mean: float
+    low: float
+    high: float
+
+
+def alarm_rates(
+    monitor: Callable,
+    *,
+    fraction: float = 0.2,
+    batch: int = 10,
+    queries: int = 300,
+    false_alarm: float = 0.05,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> AlarmRates:
+    """Judge a label-free monitor on whether it alarms when the index loses facts.
+
+    Production traffic is a mix of question shapes, so each query is a path-finding instance of 1 to
+    3 hops with 4 to 12 dead-end chains per seed. Each is indexed twice: intact, and with ``fraction``
+    of its facts deleted (:func:`drop_facts`). ``monitor(query, pi)`` sees only a
+    :class:`LabelFreeQuery` and the query's PPR vector (specificity restart), and returns a number.
+    A system logs the mean over a batch of ``batch`` queries; the alarm range is the central
+    ``1 - false_alarm`` of batch means on the intact index, so the false-alarm rate is fixed and the
+    verdict is the share of damaged batches that leave it. A monitor may move either way under damage.
+
+    Parameters
+    ----------
+    monitor : callable
+        ``monitor(query, pi) -> float``.
+    fraction : float, default 0.2
+        Share of facts deleted from the damaged index.
+    batch : int, default 10
+        Queries per logged batch.
+    queries : int, default 300
+        Distinct queries measured on each index; batches are drawn from them with replacement.
+    false_alarm : float, default 0.05
+        Target false-alarm rate on the undamaged index (split equally over both tails).
+    resamples : int, default 2000
+        Batches drawn per index.
+    seed : int, default 0
+        Root seed: query ``t`` is drawn from ``SeedSequence(seed, spawn_key=(t,))``.
+
+    Returns
+    -------
+    AlarmRates
+
+    Raises
+    ------
+    TypeError
+        If ``monitor`` is not callable or returns something that is not a number.
+    ValueError
+        If a rate is outside its range or a count is below 1.
+
+    Examples
+    --------
+    Whether the seeds still share a component is a label-free signal that alarms on every damaged
+    batch and never on an intact one:
+
+    >>> from scipy.sparse.csgraph import connected_components
+    >>> def connected(query, pi):
+    ...     labels = connected_components(query.graph, directed=False)[1]
+    ...     return float(np.unique(labels[query.seeds]).size == 1)
+    >>> r = alarm_rates(connected, queries=40, resamples=200)
+    >>> float(r.detection), float(r.false_alarm)
+    (1.0, 0.0)
+    """
+    if not callable(monitor):
+        raise InvalidTypeError(f"monitor must be a function monitor(query, pi), got {type(monitor).__name__}")
+    fraction = check_float("fraction", fraction, low=0.0, high=1.0)
+    false_alarm = check_float("false_alarm", false_alarm, low=0.0, high=1.0)
+    batch = check_int("batch", batch, low=1)
+    queries = check_int("queries", queries, low=1)
+    resamples = check_int("resamples", resamples, low=1)
+    seed = check_int("seed", seed, low=0)
+    values = np.empty((2, queries))
+    for t in range(queries):
+        inst_ss, drop_ss, shape_ss = np.random.SeedSequence(seed, spawn_key=(t,)).spawn(3)
+        shape = np.random.default_rng(shape_ss)
+        hops, distractors = int(shape.integers(1, 4)), int(shape.integers(4, 13))
+        intact = make_instance(hops, distractors=distractors, rng=inst_ss)
+        for row, inst in enumerate((intact, drop_facts(intact, fraction, rng=drop_ss))):
+            pi = RANKERS["ppr"](inst)
+            value = monitor(label_free(inst), pi)
+            if isinstance(value, bool | np.bool_) or not isinstance(value, Real):
+                raise InvalidTypeError(
+                    f"monitor(query, pi) must return a number, got {type(value).__name__} {value!r}"
+                )
+            values[row, t] = float(value)
+    draw = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(queries,)))
+    means = values[:, draw.integers(0, queries, size=(resamples, batch))].mean(axis=2)
+    # the sample quantiles on the safe side, so that at most false_alarm of intact batches alarm
+    low = np.quantile(means[0], false_alarm / 2, method="lower")
+    high = np.quantile(means[0], 1 - false_alarm / 2, method="higher")
+    alarms = (means < low) | (means > high)
+    return AlarmRates(
+        detection=float(alarms[1].mean()),
+        false_alarm=float(alarms[0].mean()),
+        undamaged_mean=float(values[0].mean()),
+        damaged_mean=float(values[1].mean()),
+        low=float(low),
+        high=float(high),
+    )

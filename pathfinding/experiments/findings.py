@@ -414,7 +414,7 @@ def write_figures(result: ExperimentResult, directory, *, quick: bool = False) -
             paths.append(save_figure(fig, directory / "rank_distribution_2hops.png"))
             plt.close(fig)
         budget = contrast_findings.run_all(result.seed, quick)[3]
-        fig, ax = plt.subplots(figsize=(6.4, 4.2))
+        fig, ax = plt.subplots(figsize=(6.4, 5.2))  # room for the legend below the curves
         plot_budget_sweep(budget, ax=ax)
         fig.tight_layout()
         paths.append(save_figure(fig, directory / "budget_sweep.png"))
