@@ -5,7 +5,7 @@ Large Language Models", NeurIPS 2024, arXiv:2405.14831. The values are copied fr
 whose Table 5 lists Llama-3.1-8B/70B-Instruct as OpenIE alternatives (the NeurIPS version; the
 first arXiv version listed Llama-3 and differs in those two rows). Nothing here is measured by
 this package: notebook 08 prints these rows *beside* the package's own measurements
-(:func:`pathfinding.hipporag.realtext.paper_comparison`), never in place of them.
+(:mod:`pathfinding.experiments.step9`), never in place of them.
 
 Every table is a dict ``row label -> {column: value}`` in percent, with columns named
 ``"<dataset> <metric>"`` (datasets ``MuSiQue``, ``2Wiki``, ``HotpotQA``, ``Average``).
@@ -68,7 +68,8 @@ TABLE_5 = {
     "w/o synonymy edges": _row(_R, (40.2, 50.2, 69.2, 85.6, 59.1, 75.7, 56.2, 70.5)),
 }
 """Table 5, "Dissecting HippoRAG" (§5.1): OpenIE alternatives, PPR alternatives and ablations,
-HippoRAG with ColBERTv2, recall in %."""
+HippoRAG with ColBERTv2, recall in %. Copied as printed: the Llama-3.1-8B row's Average R@5 reads
+67.8, though its three R@5 values average 68.2."""
 
 TABLE_6 = {
     "ColBERTv2": _row(("AR@2", "AR@5"), (6.8, 16.1, 25.1, 37.1, 33.3, 59.0, 21.7, 37.4)),
