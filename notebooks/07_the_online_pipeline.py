@@ -57,8 +57,17 @@ draw_brain_map(ax=ax)
 show(fig, "07_brain_map")
 
 # %% [markdown]
-# Offline, every passage is read once (the expensive part: one LLM call per passage). Online, a
-# question costs one LLM call for its entities and then only graph arithmetic.
+# Offline, every passage is read once, by **two** LLM calls (the expensive part): the first asks
+# for the passage's named entities, the second for its triples, with those entities pasted into
+# the prompt (§2.3). The paper's reason for the order: it gives "an appropriate balance between
+# generality and bias towards named entities" — the triples may still name concepts (noun
+# phrases) beyond the entities, but the entities are sure to be there. Online, a question costs
+# one LLM call for its entities and then only graph arithmetic.
+#
+# Step 1's load-bearing claim is in the map's bottom row: the hippocampal index stores **no
+# content**. Its nodes are short phrases and its only link to the text is the count matrix P;
+# the passages themselves live in a store (here `HippoIndex.passages`), as memories live in the
+# neocortex in the theory, and retrieval reaches them only through P.
 
 # %%
 fig, ax = plt.subplots(figsize=(13, 5.2), layout="constrained")
