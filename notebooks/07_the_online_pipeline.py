@@ -153,6 +153,19 @@ for i, name in enumerate(names):
     print(f"  {name:<24}", P.toarray()[i].astype(int))
 
 # %% [markdown]
+# **Which P?** The chapter, after the paper (§2.3), defines `P[i][j]` as how many times phrase i
+# *appears in* passage j. This package counts, by default, the *triples* of passage j that name
+# phrase i, as HippoRAG v1's released code does: P then says which passages a phrase was extracted
+# from, and our measurements compare with the released code. The paper's definition is one
+# keyword away, `build_index(..., mentions="text")`; notebook 8 measures what it changes on the
+# 100 MuSiQue questions and on the paper's own Stanford/Alzheimer's example.
+#
+# **Which encoder?** The synonymy edge above joins two *spellings*. The paper's encoders
+# (Contriever, ColBERTv2) are dense retrieval models that also join *aliases*: the chapter's "JFK"
+# and "John F. Kennedy" share no character trigram, so our encoder gives them cosine 0. Notebook 8
+# shows that computed, and sorts the real index's synonymy edges by what they join.
+
+# %% [markdown]
 # ### Step 4 (online): query entities and linking
 #
 # HippoRAG's LLM reads the question and names its entities. Suppose it returns "the Halvorsen

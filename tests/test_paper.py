@@ -75,3 +75,22 @@ def test_synonym_pairs_cover_every_synonymy_edge_once():
     assert sum(map(len, pairs.values())) == idx.stats.n_synonymy_edges
     assert ("plan 8", "plan 9") in {(a, b) for a, b, _ in pairs["differ in digits only"]}
     assert synonym_pair_kind("jfk", "john f kennedy") == "other spelling variants"
+
+
+def test_no_page_says_one_llm_call_per_passage():
+    # The paper's OpenIE is two calls per passage (NER, then triples with the entities in the prompt).
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    pages = [root / "README.md", root / "notes.md", *sorted((root / "notebooks").rglob("*.py"))]
+    for page in pages:
+        text = " ".join(page.read_text(encoding="utf-8").replace("#", " ").split()).lower()
+        assert "one llm call per passage" not in text, page.name
+
+
+def test_the_brain_map_says_the_index_stores_no_content():
+    from pathfinding.diagrams import BRAIN_MAP, OFFLINE_STEPS
+
+    hippocampus = next(row for row in BRAIN_MAP if row[0].startswith("hippocampus"))
+    assert "stores no passage text" in hippocampus[1].replace("\n", " ")
+    assert "2 calls per passage" in dict((t, b) for t, b, _ in OFFLINE_STEPS)["LLM OpenIE"]
