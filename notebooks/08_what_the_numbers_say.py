@@ -16,7 +16,7 @@
 #
 # The chapter's last step asks what HippoRAG's results mean. This notebook puts the paper's own
 # numbers (Gutiérrez et al., NeurIPS 2024, arXiv:2405.14831) beside what this package measures,
-# and keeps the two apart: every paper number below is printed from `pathfinding.paper`, where
+# and keeps the two apart: every paper number below is printed from `pathfinding.experiments.paper`, where
 # each table is stored as data with its table number; every number of ours is computed here, by
 # the package, when the notebook runs. Then it walks the paper's own running example — "Which
 # Stanford University professor works on Alzheimer's?" — through the package, twice.
@@ -27,20 +27,14 @@ import warnings
 import matplotlib.pyplot as plt
 import numpy as np
 
-from pathfinding import paper
-from pathfinding.draw import show
+from pathfinding.course.draw import show
+from pathfinding.course.teaching import check, expect
+from pathfinding.experiments import paper
+from pathfinding.experiments.casestudy import HAND_TRIPLES, hand_triples, load_university, walk
+from pathfinding.experiments.realtext import load_realtext, musique_index
+from pathfinding.experiments.step9 import PACKAGE_ROWS, package_row, summarise_rows, synonym_pairs
 from pathfinding.hipporag import CharNgramEncoder
-from pathfinding.hipporag.casestudy import HAND_TRIPLES, hand_triples, load_university, walk
-from pathfinding.hipporag.cooccurrence import cooccurrence_docs
-from pathfinding.hipporag.realtext import (
-    PACKAGE_ROWS,
-    load_realtext,
-    musique_index,
-    package_row,
-    summarise_rows,
-    synonym_pairs,
-)
-from pathfinding.teaching import check, expect
+from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
 
 # BM25's library asks for Jupyter widgets to draw a progress bar; the bar is not needed here.
 warnings.filterwarnings("ignore", message="IProgress not found")
@@ -77,7 +71,7 @@ print(paper.format_table("Table 5"))
 # The package can measure only what it ships: the MuSiQue *tuning* set of the HippoRAG release
 # (100 questions, 1,890 passages, the authors' GPT-3.5 triples), with a character-trigram encoder
 # and no model. Each row below is one retriever run over the 100 questions, as written
-# (`pathfinding.hipporag.realtext.package_row`); "v1" is HippoRAG v1's shape (capitalised query
+# (`pathfinding.experiments.step9.package_row`); "v1" is HippoRAG v1's shape (capitalised query
 # entities, PPR over phrase nodes, π·P), the rows under it change one thing each, as Table 5's
 # rows do. *Predict* before running: which Table 5 rows will we reproduce in direction, and which
 # not?
@@ -251,7 +245,7 @@ expect(jfk_cos, 0.0, atol=1e-12, idea="an abbreviation shares no character trigr
 # A dense retrieval encoder (Contriever, ColBERTv2) was trained on text where an abbreviation and
 # a full name occur in the same contexts, so it maps both to nearby vectors: it knows *aliases*.
 # A trigram encoder only knows *spellings*. Which pairs, then, are our synonymy edges on MuSiQue?
-# Sorted by kind (`realtext.synonym_pairs`), beside the paper's counts:
+# Sorted by kind (`step9.synonym_pairs`), beside the paper's counts:
 
 # %%
 kinds = synonym_pairs(index)
@@ -350,7 +344,7 @@ print("ranks of Südhof's passages:", {j: int(no_model.passage_rank[j]) for j in
 # facts with the passage's title entity as subject. We wrote such triples by hand for all 43
 # passages, from each passage's own text — they are ours, not a model's output — a few per
 # passage and more for the passages that matter, Südhof's and Robert Malenka's, printed here;
-# all of them are data in `pathfinding.hipporag.casestudy.HAND_TRIPLES`.
+# all of them are data in `pathfinding.experiments.casestudy.HAND_TRIPLES`.
 
 # %%
 for j in (0, 1, 36, 2, 3):
@@ -446,7 +440,7 @@ check(
 # tables print them. Then say in a sentence what the ratio of the two gains means.
 
 # %%
-from pathfinding import exercises
+from pathfinding.course import exercises_step9 as exercises
 
 my_gains = ...  # {"MuSiQue": (r5_gain, ar5_gain), "2Wiki": (...), "HotpotQA": (...)}
 exercises.check_allrecall_gains(my_gains)

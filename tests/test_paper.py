@@ -16,7 +16,7 @@ from pathfinding.experiments.step9 import (
 from pathfinding.hipporag.index.build import build_index
 
 # The one cell where the paper's own Average is not the mean of its three columns (68.2 printed as
-# 67.8); copied as printed, and said so in pathfinding.paper.TABLE_5's docstring.
+# 67.8); copied as printed, and said so in pathfinding.experiments.paper.TABLE_5's docstring.
 PRINTED_AS_IS = {("Table 5", "OpenIE: Llama-3.1-8B-Instruct", "R@5")}
 
 
@@ -89,7 +89,7 @@ def test_no_page_says_one_llm_call_per_passage():
 
 
 def test_the_brain_map_says_the_index_stores_no_content():
-    from pathfinding.diagrams import BRAIN_MAP, OFFLINE_STEPS
+    from pathfinding.course.diagrams import BRAIN_MAP, OFFLINE_STEPS
 
     hippocampus = next(row for row in BRAIN_MAP if row[0].startswith("hippocampus"))
     assert "stores no passage text" in hippocampus[1].replace("\n", " ")

@@ -17,8 +17,9 @@
 # %%
 import math
 
-from pathfinding import exercises, paper
-from pathfinding.hipporag.casestudy import hand_triples, load_university, walk
+from pathfinding.course import exercises_step9 as exercises
+from pathfinding.experiments import paper
+from pathfinding.experiments.casestudy import hand_triples, load_university, walk
 
 # %% [markdown]
 # **8.1** Subtract the printed values: R@5 from Table 2 (HippoRAG (ColBERTv2) against ColBERTv2),

@@ -3,7 +3,7 @@
 "Which Stanford University professor works on Alzheimer's?" (Figure 1, Table 7 and §5.3 of the
 paper) on the 43-passage university case study of the HippoRAG v1 release, vendored in
 ``pathfinding/data/hipporag``. No OpenIE is released for it, so the triples come from the caller:
-the no-model extractor (:mod:`~pathfinding.hipporag.cooccurrence`) or triples written by hand.
+the no-model extractor (:mod:`~pathfinding.hipporag.extract.cooccurrence`) or triples written by hand.
 :func:`walk` builds the index, runs HippoRAG v1's retrieval and reports what the course asks of it:
 where the professor's passages land, how far the meet node is from each query node, and how much
 mass it gets.
@@ -18,13 +18,14 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.sparse.csgraph import shortest_path
 
+from pathfinding.core.ppr import personalized_pagerank
+from pathfinding.core.specificity import restart_vector
 from pathfinding.errors import InvalidValueError
-from pathfinding.hipporag.index import HippoIndex, build_index, normalize_phrase
+from pathfinding.hipporag.index.build import build_index, normalize_phrase
+from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.io import Passage, Question, load_corpus, load_questions, vendored
 from pathfinding.hipporag.query import capitalised_spans, link_entities
 from pathfinding.hipporag.retrieve import HippoRetriever
-from pathfinding.ppr import personalized_pagerank
-from pathfinding.specificity import restart_vector
 
 __all__ = ["HAND_TRIPLES", "CaseStudyWalk", "hand_triples", "load_university", "walk"]
 
@@ -227,7 +228,7 @@ def walk(
     nodes : sequence of str, optional
         Phrases (as written; they are normalised here) whose hop distance and mass to report.
     **index_kw
-        Passed to :func:`~pathfinding.hipporag.index.build_index` (e.g. ``mentions="text"``).
+        Passed to :func:`~pathfinding.hipporag.index.build.build_index` (e.g. ``mentions="text"``).
 
     Returns
     -------
