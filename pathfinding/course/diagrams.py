@@ -60,7 +60,7 @@ BRAIN_MAP = (
         "LLM: OpenIE offline (NER, then triples),\nNER online; the passage store holds\n"
         "the content (the memories themselves)",
         "hipporag.io.load_openie (released triples)\nhipporag.query.EXTRACTORS (offline NER)\n"
-        "hipporag.index.model.HippoIndex.passages\n(the store)",
+        "hipporag.io.load_corpus (the passage store)",
         "#c6dbef",
     ),
     (
