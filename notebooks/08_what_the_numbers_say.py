@@ -164,9 +164,8 @@ check(ratio > 6, idea="the paper's MuSiQue corpus is more than six times ours: m
 #   candidate passages of each of 100 questions; the paper's is those of 1,000 questions — six
 #   times as many passages, so six times as many chances for a wrong passage to take a top-5 slot.
 # * **Which encoder.** The paper links query entities and builds synonymy edges with ColBERTv2 or
-#   Contriever. Our trigram encoder links a capitalised span to the node with the same spelling
-#   almost always, which on these questions is an easy win; it builds two orders of magnitude
-#   fewer synonymy edges per node (next section).
+#   Contriever. Our trigram encoder links a query entity only to a node spelt almost the same
+#   way, and builds about a twentieth as many synonymy edges per node (next section).
 #
 # So compare *directions and differences inside one table*, never a number of ours with a number
 # of the paper's. Directions we reproduce: the walk matters (R_q nodes only falls hard, as in
@@ -269,8 +268,8 @@ print(f"({n_edges / index.n_nodes:.2f} per node)")
 # %% [markdown]
 # Most of our edges join a phrase to a longer phrase that contains it ("oklahoma city" ~
 # "oklahoma city oklahoma"), some join word-order variants ("august 6 1945" ~ "6 august 1945"),
-# and the "digits only" ones are wrong merges ("1990" and "1945" versions of the same record):
-# none is an alias. The paper's edges (more than one per node, against our one per ten nodes)
+# and the "digits only" ones are wrong merges ("2 heavy attacks" ~ "5 heavy attacks"): none is
+# an alias. The paper's edges (more than one per node, against our one per ten nodes)
 # come from an encoder that also joins aliases and paraphrases — and, at τ = 0.8, some wrong
 # pairs of its own. That is why our "w/o synonymy" row
 # cannot answer the 2Wiki half of Question 5: we remove a different set of edges.
@@ -375,6 +374,15 @@ check(
     llm.best_rank(sudhof) == 1 and no_model.best_rank(sudhof) > 5,
     idea="with LLM-style triples Südhof's passage is first; with co-occurrence triples it is far down",
 )
+check(
+    min(no_model.passage_rank[36], llm.passage_rank[36]) > len(corpus) - 5,
+    idea="passage 36 (title 'Thomas C. Sudhof', no umlaut) is a separate node and stays at the bottom",
+)
+alz = llm.index.phrase_ids["alzheimer s"]
+check(
+    llm.index.mentions[[alz]].nnz == 1,
+    idea="in the hand-written triples only Südhof's passage names the phrase \"Alzheimer's\" itself",
+)
 
 # %%
 fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
@@ -414,8 +422,8 @@ check(
 # **What this teaches about Table 5's "extractor quality dominates".** The walk is the same in (a)
 # and (b), and the meet is the same: Südhof's node one hop from "stanford university" and one
 # from "alzheimer s". What differs is everything around it. The co-occurrence graph joins every
-# span of a sentence to every other and to the title: Stanford University gets an edge to every
-# span of every Stanford passage, the restart mass leaks into hundreds of nodes, Südhof's node
+# span of a sentence to every other and to the passage's title: Stanford University gets an edge
+# to every span that shares a sentence with it, the restart mass leaks into hundreds of nodes, Südhof's node
 # ends up behind a dozen others, and π·P, which counts a phrase once per *triple*, rewards the
 # passages with the most spans. The LLM-style graph has a few meaningful edges per passage, so
 # the mass from both query nodes lands on the professor — the paper's Table 7 answer, Südhof
@@ -426,8 +434,9 @@ check(
 # trigram cosine is below τ = 0.8, so no synonymy edge joins them (exercise 8.2). And the meet is
 # only as good as linking: "Alzheimer's" links to the node "alzheimer s", which in (b) only
 # Südhof's passage names (the others say "Alzheimer's disease") — so node specificity gives it
-# the full weight of a rare entity. Change that one word and the picture moves; the extractor's
-# choice of phrase *is* the retrieval.
+# the full weight of a rare entity. Which phrase the extractor writes decides which node a query
+# entity lands on and how much restart weight it carries: the extractor's choices are the
+# retrieval's inputs.
 
 # %% [markdown]
 # ## Exercises
