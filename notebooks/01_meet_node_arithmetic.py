@@ -220,6 +220,37 @@ fig.tight_layout()
 show(fig, "01_figure_2")
 
 # %% [markdown]
+# ## One word, two meanings: "damping factor"
+#
+# The paper (§3.4) tunes "the PPR damping factor at 0.5, which determines the probability that
+# PPR will restart a random walk from the query nodes". In networkx (`pagerank(G, alpha=0.85)`)
+# and igraph (`personalized_pagerank(damping=0.85)`) the damping factor is the opposite: the
+# probability to **continue** the walk. This package calls its parameter `restart_prob`, so the
+# word cannot mislead: networkx's `alpha` is `1 - restart_prob`. At 0.5 the two readings give the
+# same walk, which is why the paper's number is safe; anywhere else they do not, and a reader who
+# keeps networkx's familiar 0.85 walks a different walk. networkx is not a dependency here, so the
+# cell plays networkx with the package's own call, `restart_prob = 1 - alpha`.
+
+# %%
+ours = personalized_pagerank(toy.graph, toy.seeds, restart_prob=0.5, tol=1e-12)
+as_networkx = {alpha: personalized_pagerank(toy.graph, toy.seeds, restart_prob=1 - alpha, tol=1e-12)
+               for alpha in (0.5, 0.85)}  # fmt: skip
+print(f"{'walk':<34}{'seed u':>8}{'answer a':>10}{'dead end':>10}{'a / d1':>8}")
+for label, vec in (
+    ("ours, restart_prob = 0.5", ours),
+    *((f"networkx-style alpha = {k}", v) for k, v in as_networkx.items()),
+):
+    print(f"{label:<34}{vec[u]:8.4f}{vec[a]:10.4f}{vec[d1]:10.4f}{vec[a] / vec[d1]:8.3f}")
+check(
+    np.allclose(ours, as_networkx[0.5], atol=1e-12),
+    idea="the paper's damping 0.5 (restart) and networkx's alpha 0.5 (continue) are the same walk",
+)
+check(
+    not np.allclose(ours, as_networkx[0.85], atol=1e-3) and as_networkx[0.85][u] < ours[u],
+    idea="networkx's default alpha 0.85 is restart 0.15: the seeds keep less and the mass wanders further",
+)
+
+# %% [markdown]
 # **What to take away.** Mass sums where walks meet. Nothing in this argument needs a passage that
 # names `u` and `w` together — and on a path-finding question, no such passage exists. Notebook 3
 # shows what a per-passage retriever makes of the same question; notebook 4 looks for graph shapes

@@ -315,8 +315,12 @@ check(
 )
 
 # %% [markdown]
-# The chapter is wrong here, and the reason is the meet-node argument's own fine print. The factor 2
-# compares the answer with nodes at the **same** depth. Mass decays with depth: a seed keeps its
+# Where the chapter holds: at **one hop**, its own star shape (each seed's neighbours are the
+# answer and dead ends), every passage names a seed, and the answer's passage — a seed *and* the
+# answer — collects twice a dead end's share on top of the seed's, so π·P ranks it first (FINDINGS
+# A1; the first row of the table below). Where it fails: from two hops on, and the reason is the
+# meet-node argument's own fine print. The factor 2 compares the answer with nodes at the **same**
+# depth. Mass decays with depth: a seed keeps its
 # restart mass, a node one hop out receives half of what its seed passes on, and every further hop
 # halves it again. Every one of the 18 seed passages names a seed, so every one outranks the
 # answer's passages, which name only a bridge node and the answer. At three hops the answer's

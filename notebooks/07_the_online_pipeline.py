@@ -57,8 +57,17 @@ draw_brain_map(ax=ax)
 show(fig, "07_brain_map")
 
 # %% [markdown]
-# Offline, every passage is read once (the expensive part: one LLM call per passage). Online, a
-# question costs one LLM call for its entities and then only graph arithmetic.
+# Offline, every passage is read once, by **two** LLM calls (the expensive part): the first asks
+# for the passage's named entities, the second for its triples, with those entities pasted into
+# the prompt (§2.3). The paper's reason for the order: it gives "an appropriate balance between
+# generality and bias towards named entities" — the triples may still name concepts (noun
+# phrases) beyond the entities, but the entities are sure to be there. Online, a question costs
+# one LLM call for its entities and then only graph arithmetic.
+#
+# Step 1's load-bearing claim is in the map's bottom row: the hippocampal index stores **no
+# content**. Its nodes are short phrases and its only link to the text is the count matrix P;
+# the passages themselves live in a store (here `HippoIndex.passages`), as memories live in the
+# neocortex in the theory, and retrieval reaches them only through P.
 
 # %%
 fig, ax = plt.subplots(figsize=(13, 5.2), layout="constrained")
@@ -142,6 +151,19 @@ P = index.mentions
 print("P (rows: nodes, columns: passages)")
 for i, name in enumerate(names):
     print(f"  {name:<24}", P.toarray()[i].astype(int))
+
+# %% [markdown]
+# **Which P?** The chapter, after the paper (§2.3), defines `P[i][j]` as how many times phrase i
+# *appears in* passage j. This package counts, by default, the *triples* of passage j that name
+# phrase i, as HippoRAG v1's released code does: P then says which passages a phrase was extracted
+# from, and our measurements compare with the released code. The paper's definition is one
+# keyword away, `build_index(..., mentions="text")`; notebook 8 measures what it changes on the
+# 100 MuSiQue questions and on the paper's own Stanford/Alzheimer's example.
+#
+# **Which encoder?** The synonymy edge above joins two *spellings*. The paper's encoders
+# (Contriever, ColBERTv2) are dense retrieval models that also join *aliases*: the chapter's "JFK"
+# and "John F. Kennedy" share no character trigram, so our encoder gives them cosine 0. Notebook 8
+# shows that computed, and sorts the real index's synonymy edges by what they join.
 
 # %% [markdown]
 # ### Step 4 (online): query entities and linking

@@ -27,7 +27,7 @@ __all__ = [
 
 OFFLINE_STEPS = (
     ("passages", "the corpus", "hipporag.io.load_corpus"),
-    ("LLM OpenIE", "triples per passage\n(released GPT-3.5 output)", "hipporag.io.load_openie"),
+    ("LLM OpenIE", "2 calls per passage: NER,\nthen triples (released GPT-3.5)", "hipporag.io.load_openie"),
     (
         "knowledge graph",
         "phrase nodes, relation\nedges (weight = #triples)",
@@ -56,8 +56,11 @@ ONLINE_STEPS = (
 BRAIN_MAP = (
     (
         "neocortex",
-        "LLM: OpenIE offline, NER online",
-        "hipporag.io.load_openie (released triples)\nhipporag.query.EXTRACTORS (offline NER)",
+        # In the theory the neocortex holds the memories themselves; here that is the passage store.
+        "LLM: OpenIE offline (NER, then triples),\nNER online; the passage store holds\n"
+        "the content (the memories themselves)",
+        "hipporag.io.load_openie (released triples)\nhipporag.query.EXTRACTORS (offline NER)\n"
+        "hipporag.io.load_corpus (the passage store)",
         "#c6dbef",
     ),
     (
@@ -68,7 +71,8 @@ BRAIN_MAP = (
     ),
     (
         "hippocampus (the index)",
-        "knowledge graph + Personalized PageRank\n(pattern completion from partial cues)",
+        "knowledge graph + Personalized PageRank:\nstores no passage text, only phrases and\n"
+        "pointers to passages (P); completes patterns",
         "hipporag.index.model.HippoIndex\ncore.ppr.personalized_pagerank\ncore.scoring.passage_scores",
         "#fde0c5",
     ),

@@ -64,6 +64,8 @@ VENDORED_FILES = {
     "openie": "openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json.gz",
     "sample_questions": "sample.json.gz",
     "sample_corpus": "sample_corpus.json.gz",
+    "university_questions": "case_study_university.json.gz",
+    "university_corpus": "case_study_university_corpus.json.gz",
 }
 """Short name -> file name of the data shipped in ``pathfinding/data/hipporag``."""
 
@@ -171,7 +173,8 @@ def vendored(name: str):
     ----------
     name : str
         A key of :data:`VENDORED_FILES` (``"questions"``, ``"corpus"``, ``"openie"``,
-        ``"sample_questions"``, ``"sample_corpus"``) or a file name in ``pathfinding/data/hipporag``.
+        ``"sample_questions"``, ``"sample_corpus"``, ``"university_questions"``,
+        ``"university_corpus"``) or a file name in ``pathfinding/data/hipporag``.
 
     Returns
     -------

@@ -14,7 +14,9 @@ Steps, as in HippoRAG v1 (``src/create_graph.py`` of the release), each a functi
 4. ``P[i, j]`` is the number of distinct triples of passage j that mention node i as subject or
    object (v1's docs-to-facts x facts-to-phrases product). The passages' ``extracted_entities``
    are *not* counted: v1 builds nodes and P from triples only, and so do we, which is what makes
-   the node count comparable;
+   the node count comparable. The paper's prose (§2.3) defines P instead as how many times each
+   phrase appears in each passage; ``build_index(..., mentions="text")`` builds that P
+   (:func:`text_mentions`) so the two can be compared;
 5. node specificity s_i = 1/|P_i| (:func:`pathfinding.core.specificity.node_specificity`).
 
 The encoder is anything with ``__call__(list[str]) -> (n, d) matrix of unit rows`` (dense or
@@ -60,6 +62,7 @@ __all__ = [
     "relation_and_mentions",
     "similar_pairs",
     "synonymy_edges",
+    "text_mentions",
 ]
 
 Triple = tuple[str, str, str]
@@ -220,6 +223,54 @@ def relation_and_mentions(triples, ids: dict[str, int], n_nodes: int) -> tuple[s
     return R, P
 
 
+def text_mentions(phrases: Sequence[str], passages: Sequence[str]) -> sp.csr_array:
+    """The paper's P: how many times each (normalised) phrase occurs in each passage's text.
+
+    Each passage is normalised like a phrase (:func:`normalize_phrase`) and split into words; a
+    phrase of n words counts once for every run of n consecutive words equal to it, so a phrase is
+    found only as whole words ("ed wood" is not counted inside "red wood").
+
+    Parameters
+    ----------
+    phrases : sequence of str
+        Normalised node phrases (node id = position).
+    passages : sequence of str
+        Passage texts (passage id = position).
+
+    Returns
+    -------
+    scipy.sparse.csr_array, shape (len(phrases), len(passages))
+        Canonical form (sorted indices, no duplicates), float64 counts.
+
+    Examples
+    --------
+    >>> text_mentions(["ed wood", "plan 9"], ["Ed Wood directed Plan 9; Ed Wood's Plan 9 flopped.",
+    ...                                       "Red wood burns."]).toarray()
+    array([[2., 0.],
+           [2., 0.]])
+    """
+    by_words: dict[tuple[str, ...], int] = {}
+    for i, p in enumerate(phrases):
+        words = tuple(p.split())
+        if words:
+            by_words[words] = i
+    lengths = sorted({len(w) for w in by_words})
+    rows, cols = [], []
+    for j, text in enumerate(passages):
+        words = normalize_phrase(text).split()
+        for n in lengths:
+            for start in range(len(words) - n + 1):
+                i = by_words.get(tuple(words[start : start + n]))
+                if i is not None:
+                    rows.append(i)
+                    cols.append(j)
+    P = sp.csr_array(
+        (np.ones(len(rows)), (rows, cols)), shape=(len(phrases), len(passages)), dtype=np.float64
+    )
+    P.sum_duplicates()
+    return P
+
+
 def prepare_encoder(encoder: Callable | None, phrases: Sequence[str], *, fit: bool = True) -> Callable:
     """Step 3a: the encoder the index keeps; the caller's object is never modified.
 
@@ -344,6 +395,7 @@ def build_index(
     max_synonyms: int = 100,
     synonymy: bool = True,
     fit_encoder: bool = True,
+    mentions: str = "triples",
 ) -> HippoIndex:
     """Build the HippoRAG graph and count matrix from (subject, relation, object) triples.
 
@@ -366,6 +418,13 @@ def build_index(
         object is left as it was). False: the encoder is used as given and must be fitted already.
         Either way :meth:`HippoIndex.add_passages` keeps the fitted encoder unless asked to refit
         (a refit TF-IDF changes every IDF, hence every embedding, when one phrase is added).
+    mentions : {"triples", "text"}, default "triples"
+        What the count matrix P counts. ``"triples"``: the distinct triples of passage j that name
+        phrase i (HippoRAG v1's code). ``"text"``: how many times phrase i occurs in passage j's
+        text (the paper's definition, §2.3; :func:`text_mentions`), which needs ``passages``. Node
+        specificity is computed from the same P, so with ``"text"`` |P_i| counts the passages whose
+        text contains the phrase, which may be more (or fewer) than those it was extracted from.
+        Such an index cannot be updated in place (add or delete passages by rebuilding it).
 
     Returns
     -------
@@ -374,8 +433,9 @@ def build_index(
     Raises
     ------
     ValueError
-        If a triple does not have three string elements, ``passages`` has the wrong length, no
-        triple gives a node, or the encoder does not return unit rows.
+        If a triple does not have three string elements, ``passages`` has the wrong length (or is
+        missing with ``mentions="text"``), ``mentions`` is not one of the two names, no triple
+        gives a node, or the encoder does not return unit rows.
 
     Notes
     -----
@@ -406,6 +466,12 @@ def build_index(
         "synonymy": bool(synonymy),
         "fit_encoder": bool(fit_encoder),
     }
+    if mentions not in ("triples", "text"):
+        raise InvalidValueError(f"mentions must be 'triples' or 'text', got {mentions!r}")
+    if mentions == "text":
+        if passages is None:
+            raise InvalidValueError("mentions='text' counts phrases in the passage texts: pass passages=")
+        settings["mentions"] = "text"  # absent means "triples", so older saved indexes still load
     n_pass = len(triples_per_passage)
     if passages is not None:
         if isinstance(passages, str):
@@ -422,6 +488,8 @@ def build_index(
             raise InvalidValueError("no phrase nodes: every passage has no usable triple")
         ids = {p: i for i, p in enumerate(phrases)}
         R, P = relation_and_mentions(triples, ids, len(phrases))
+        if mentions == "text":
+            P = text_mentions(phrases, passages)
         bar.update()
         bar.set_postfix_str(f"encode {len(phrases)} phrases")
         enc = prepare_encoder(encoder, phrases, fit=settings["fit_encoder"])
@@ -440,7 +508,7 @@ def index_from_openie(openie_passages, **kwargs) -> HippoIndex:
     """:func:`build_index` on the passages returned by :func:`pathfinding.hipporag.io.load_openie`.
 
     Keyword arguments are passed on (``encoder``, ``tau``, ``max_synonyms``, ``synonymy``,
-    ``fit_encoder``). Passage texts are ``title + "\\n" + text``.
+    ``fit_encoder``, ``mentions``). Passage texts are ``title + "\\n" + text``.
 
     Examples
     --------

@@ -153,6 +153,11 @@ def _check_index(index) -> None:
         raise InvalidValueError(
             "this index lacks the triples, pairs or settings that updates need; rebuild it"
         )
+    if index.settings.get("mentions", "triples") != "triples":
+        raise InvalidValueError(
+            f"this index counts P as mentions={index.settings['mentions']!r}; updates keep P as "
+            "triple counts, so rebuild it with build_index instead"
+        )
 
 
 def _check_refit(refit) -> bool:
