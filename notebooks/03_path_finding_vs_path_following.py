@@ -20,11 +20,10 @@
 # * **path-following**: start at one entity and follow relations one hop at a time ("the
 #   birthplace of the director of X"). An iterative retriever can chain: each hop's passage names
 #   the next entity.
-# * **path-finding**: several entities are given and the answer is whatever connects them
-#   ("Who is it that Vera Udall recruited someone who painted, and that Wanda Varga visited
-#   someone who befriended?" — the question trial 0 at two hops asks, generated from the instance by
-#   `pathfinding.synthetic.following.question_text` and checked in the last section). No passage names the
-#   seeds together, so there is nothing to chain from.
+# * **path-finding**: several entities are given and the answer is whatever connects them ("Who is it
+#   that Vera Udall recruited someone who painted, and that Wanda Varga visited someone who befriended?"
+#   — trial 0 at two hops, its question written by `pathfinding.synthetic.following.question_text` and
+#   checked in the last section). No passage names the seeds together: nothing to chain from.
 #
 # The synthetic generator builds exactly the second kind. Each of two seeds has 8 dead-end chains
 # and one *bridge* chain of `hops` facts; the two bridges meet at the answer. Candidates are the
@@ -582,9 +581,8 @@ check(vcells["ppr"].hit_at_1 < 0.5, idea="a dead end one hop closer to a seed be
 #
 # Answer each before you open `solutions/03_path_finding_vs_path_following_sol.py`.
 #
-# **3.1 Chance, in general.** With `distractors` dead-end chains per seed, what is the answer's
-# expected rank under a ranker that ties every candidate? Answer for 5 distractors (exactly: it is a
-# whole number).
+# **3.1 Chance, in general.** With `distractors` dead-end chains per seed, what is the answer's expected
+# rank under a ranker that ties every candidate? Answer for 5 distractors (exactly: a whole number).
 
 # %%
 from pathfinding.course import exercises
@@ -593,9 +591,9 @@ chance_with_5 = ...
 exercises.check_chance_rank(5, chance_with_5)
 
 # %% [markdown]
-# **3.2 The answer's passage at four hops.** The table above stops at three hops. Predict, without
-# running anything, the rank of the answer's best passage under `pi . P` on a default four-hop
-# instance (exactly: a whole number, or the mean rank of a tie). Then check.
+# **3.2 The answer's passage at four hops.** The table above stops at three hops. Predict, without running
+# anything, the rank of the answer's best passage under `pi . P` on a default four-hop instance
+# (exactly: a whole number, or the mean rank of a tie). Then check.
 
 # %%
 passage_rank_at_4 = ...

@@ -449,7 +449,7 @@ check(
 # tables print them. Then say in a sentence what the ratio of the two gains means.
 
 # %%
-from pathfinding.course import exercises_step9 as exercises
+from pathfinding.course.exercises import step9 as exercises
 
 my_gains = ...  # {"MuSiQue": (r5_gain, ar5_gain), "2Wiki": (...), "HotpotQA": (...)}
 exercises.check_allrecall_gains(my_gains)

@@ -1,7 +1,7 @@
 """Notebook 8's exercise checks: a right answer passes in any number type and to the stated precision,
 the typical wrong answers get the hint meant for them, and an unanswered exercise neither passes nor
 crashes. The right answers are computed here from the paper's tables and from the encoder itself, not
-copied from the formulas inside pathfinding.course.exercises_step9."""
+copied from the formulas inside pathfinding.course.exercises.step9."""
 
 import math
 from fractions import Fraction
@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from pathfinding.course import exercises_step9 as ex
+from pathfinding.course.exercises import step9 as ex
 from pathfinding.errors import InvalidTypeError
 from pathfinding.experiments import paper
 from pathfinding.experiments.casestudy import hand_triples, load_university, walk

@@ -17,7 +17,7 @@
 # %%
 import math
 
-from pathfinding.course import exercises_step9 as exercises
+from pathfinding.course.exercises import step9 as exercises
 from pathfinding.experiments import paper
 from pathfinding.experiments.casestudy import hand_triples, load_university, walk
 

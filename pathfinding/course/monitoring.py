@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from numbers import Real
 
 import numpy as np
 from scipy.sparse.csgraph import connected_components
 
 from pathfinding._validation import as_csr, check_float, check_int, check_node_ids, check_vector
-from pathfinding.core.ppr import personalized_pagerank
+from pathfinding.core.ppr import personalized_pagerank, prepare_graph
 from pathfinding.core.scoring import rank_of
 from pathfinding.core.specificity import node_specificity, restart_vector
 from pathfinding.errors import InvalidTypeError, InvalidValueError
@@ -275,6 +276,8 @@ class LabelFreeQuery:
         One phrase per node.
     seeds : numpy.ndarray of int
         The nodes the query's entities link to.
+    prepared : PPRGraph
+        The graph laid out for the walk, as the index keeps it.
     """
 
     graph: object
@@ -287,6 +290,10 @@ class LabelFreeQuery:
     def n_nodes(self) -> int:
         """Number of nodes in the graph."""
         return self.graph.shape[0]
+
+    @cached_property
+    def prepared(self):
+        return prepare_graph(self.graph)
 
 
 def label_free(instance: PathFindingInstance) -> LabelFreeQuery:

@@ -16,7 +16,8 @@ every precision gets a concept hint.
 
 The comparison lives in :mod:`~pathfinding.course.exercises.answers`, the checks of notebooks 1-4
 in :mod:`~pathfinding.course.exercises.walk` and those of notebooks 5-7 in
-:mod:`~pathfinding.course.exercises.online`; every check is importable from here.
+:mod:`~pathfinding.course.exercises.online`, those of notebook 8 in
+:mod:`~pathfinding.course.exercises.step9`; every check of notebooks 1-7 is importable from here.
 """
 
 from pathfinding.course.exercises.answers import EXACT, Feedback, Precision, judge

@@ -9,28 +9,13 @@ exercise states, and tell a rounding slip ("close — keep more digits") from a 
 
 from __future__ import annotations
 
-from decimal import Decimal
-from numbers import Real
-
 import numpy as np
 
-from pathfinding.course.exercises import Feedback
+from pathfinding.course.exercises.answers import NOT_YET, Feedback, read_number
 from pathfinding.errors import InvalidTypeError
 from pathfinding.experiments import paper
 
 __all__ = ["PAPER_DATASETS", "check_allrecall_gains", "check_synonymy_threshold"]
-
-_NOT_YET = Feedback(False, "no answer yet: replace the ... with your answer and run the cell again.")
-
-
-def _real(name: str, value) -> float | None:
-    """``value`` as a float (int, float, numpy scalar, Fraction, Decimal); None when not answered."""
-    if value is None or value is Ellipsis:
-        return None
-    if isinstance(value, bool) or not isinstance(value, Real | Decimal | np.integer | np.floating):
-        raise InvalidTypeError(f"{name} must be a number, got {type(value).__name__} {value!r}")
-    return float(value)
-
 
 PAPER_DATASETS = ("MuSiQue", "2Wiki", "HotpotQA")
 
@@ -56,7 +41,7 @@ def check_allrecall_gains(gains) -> Feedback:
     Table 6), to one decimal as the tables print them. Any real number type is accepted.
     """
     if gains is None or gains is Ellipsis:
-        return _NOT_YET
+        return NOT_YET
     if not isinstance(gains, dict) or set(gains) != set(PAPER_DATASETS):
         raise InvalidTypeError(f"gains must be a dict with the keys {list(PAPER_DATASETS)}, got {gains!r}")
     got = {}
@@ -64,9 +49,9 @@ def check_allrecall_gains(gains) -> Feedback:
         pair = gains[d]
         if isinstance(pair, str) or not hasattr(pair, "__len__") or len(pair) != 2:
             raise InvalidTypeError(f"gains[{d!r}] must be two numbers (R@5 gain, AR@5 gain), got {pair!r}")
-        got[d] = tuple(_real(f"gains[{d!r}][{i}]", v) for i, v in enumerate(pair))
+        got[d] = tuple(read_number(f"gains[{d!r}][{i}]", v) for i, v in enumerate(pair))
     if any(v is None for pair in got.values() for v in pair):
-        return _NOT_YET
+        return NOT_YET
     want = _gains("R@5", "AR@5")
 
     def off(a, b) -> float:
@@ -102,9 +87,9 @@ def check_synonymy_threshold(index, phrase_a: str, phrase_b: str, value) -> Feed
     the answer is their encoder cosine rounded *down* to three decimals (a synonymy edge needs
     cosine >= τ, so rounding up would lose the edge).
     """
-    tau = _real("value", value)
+    tau = read_number("value", value)
     if tau is None:
-        return _NOT_YET
+        return NOT_YET
     for p in (phrase_a, phrase_b):
         if p not in index.phrase_ids:
             raise InvalidTypeError(f"{p!r} is not a node of this index (use the normalised phrase)")
