@@ -6,8 +6,9 @@ Four formats, each read by one function (the HotpotQA and 2WikiMultihopQA questi
 * :func:`load_openie` -- the OpenIE JSON (``{"docs": [{"title", "text", "passage",
   "extracted_entities", "extracted_triples"}, ...], ...}``), and HippoRAG 2's variant whose records
   are ``{"idx", "passage", "extracted_entities", "extracted_triples"}``;
-* :func:`load_corpus` -- a corpus JSON (a list of ``{"title", "text"}``, or HotpotQA's object
-  ``{title: [sentence, ...]}``);
+* :func:`load_corpus` -- a corpus: a JSON list of ``{"title", "text"}``, JSON lines of
+  ``{"title", "text"}`` or ``{"id", "text"}``, HotpotQA's object ``{title: [sentence, ...]}``, or a
+  folder of ``.txt``/``.md`` files;
 * :func:`load_questions` -- a MuSiQue-style question JSON (``{"id", "question", "answer",
   "paragraphs": [{"title", "paragraph_text" or "text", "is_supporting"}]}``);
 * :func:`load_query_ner` -- the query-NER TSV whose ``triples`` column holds
@@ -47,6 +48,7 @@ __all__ = [
     "Passage",
     "Question",
     "QueryNER",
+    "CORPUS_SUFFIXES",
     "check_alignment",
     "load_corpus",
     "load_openie",
@@ -379,48 +381,146 @@ def check_alignment(openie: Sequence[OpenIEPassage], corpus: Sequence[Passage]) 
     return report
 
 
-def load_corpus(path) -> tuple[list[Passage], LoadReport]:
-    """Read a corpus JSON: a list of ``{"title": ..., "text": ...}``, or HotpotQA's title -> sentences.
+CORPUS_SUFFIXES = (".txt", ".md")
+"""File endings read from a corpus folder (one passage per file, title = file name without them)."""
 
-    HotpotQA's corpus is one object mapping each title to its list of sentences; a passage's text is
-    the sentences joined with no separator (they keep their own leading spaces), as HippoRAG does,
-    in the file's key order.
+
+def load_corpus(path) -> tuple[list[Passage], LoadReport]:
+    """Read a corpus: a JSON list, JSON lines, HotpotQA's title -> sentences, or a folder of text files.
+
+    Four shapes are recognised:
+
+    * a JSON list of ``{"title": ..., "text": ...}`` (HippoRAG's corpus files);
+    * JSON lines (``.jsonl``, or any file whose first line is a complete JSON object), one
+      ``{"title", "text"}`` or ``{"id", "text"}`` per line (an ``id`` becomes the title);
+    * HotpotQA's one object mapping each title to its list of sentences; a passage's text is the
+      sentences joined with no separator (they keep their own leading spaces), as HippoRAG does, in
+      the file's key order;
+    * a folder: every ``.txt`` and ``.md`` file directly in it, in name order, is one passage whose
+      title is the file name without the extension and whose text is the file's content (surrounding
+      blank lines dropped); other files are counted as ``skipped_file``.
 
     Returns
     -------
     passages : list of Passage
     report : LoadReport
         Counts ``duplicate_passage`` (same title and text as an earlier passage; kept, since
-        passage ids are positions).
+        passage ids are positions), ``skipped_file`` and ``empty_passage`` (no text; kept).
 
     Raises
     ------
     FormatError
-        If the file is not a JSON list or a record lacks a string ``title`` or ``text``.
+        If the file is not JSON or JSON lines, a record lacks a string ``title`` (or ``id``) or
+        ``text``, a folder holds no text file, or a text file is not UTF-8.
 
     Examples
     --------
     >>> corpus, report = load_corpus(vendored("corpus"))
     >>> len(corpus), report.n_issues
     (1890, 0)
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> with open(os.path.join(d, "Ed Wood.txt"), "w") as f:
+    ...     _ = f.write("Ed Wood directed Plan 9.\n")
+    >>> load_corpus(d)[0]
+    [Passage(title='Ed Wood', text='Ed Wood directed Plan 9.')]
     """
-    data, name = read_json(path)
-    if isinstance(data, dict):
-        data = _title_sentences(name, data)
-    if not isinstance(data, list):
-        raise FormatError(
-            f"{name}: expected a JSON list of passages or an object title -> sentences, "
-            f"got {type(data).__name__}"
-        )
-    report = LoadReport(source=name, n_records=len(data))
+    if isinstance(path, str | os.PathLike) and os.path.isdir(path):
+        return _load_folder(os.fspath(path))
+    text, name = _read_text(path)
+    report = LoadReport(source=name)
+    records = _json_lines(text, name)
+    if records is None:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise FormatError(f"{name}: not valid JSON or JSON lines ({exc})") from None
+        if isinstance(data, dict):
+            data = _title_sentences(name, data)
+        if not isinstance(data, list):
+            raise FormatError(
+                f"{name}: expected a JSON list of passages, JSON lines of {{title, text}}, or an object "
+                f"title -> sentences, got {type(data).__name__}"
+            )
+        records = [(f"[{j}]", rec) for j, rec in enumerate(data)]
+    report.n_records = len(records)
     out = []
     seen = set()
-    for j, rec in enumerate(data):
-        p = Passage(need(name, f"[{j}]", rec, "title", str), need(name, f"[{j}]", rec, "text", str))
+    for where, rec in records:
+        if isinstance(rec, dict) and "title" not in rec and "id" in rec:
+            title = need(name, where, rec, "id", (str, int))
+            title = str(title)
+        else:
+            title = need(name, where, rec, "title", str)
+        p = Passage(title, need(name, where, rec, "text", str))
         if p.key in seen:
-            report.add("duplicate_passage", f"[{j}]")
+            report.add("duplicate_passage", where)
         seen.add(p.key)
         out.append(p)
+    return out, report
+
+
+def _json_lines(text: str, name: str) -> list[tuple[str, object]] | None:
+    """The records of a JSON-lines text (location, record), or None when it is one JSON document.
+
+    A text is JSON lines when its first non-blank line is a complete JSON object and more follows
+    (or the file is named ``.jsonl``); a one-line file holding one object is read as JSON.
+    """
+    lines = text.splitlines()
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None:
+        return None
+    base = name[:-3] if name.endswith(".gz") else name
+    if not base.endswith(".jsonl"):
+        head = lines[first].strip()
+        if not head.startswith("{"):
+            return None
+        try:
+            json.loads(head)
+        except json.JSONDecodeError:
+            return None  # an object spread over several lines: one JSON document
+        if not any(line.strip() for line in lines[first + 1 :]):
+            return None
+    out = []
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            out.append((f"line {i + 1}", json.loads(line)))
+        except json.JSONDecodeError as exc:
+            raise FormatError(f"{name}: line {i + 1} is not a JSON object ({exc.msg})") from None
+    return out
+
+
+def _load_folder(folder: str) -> tuple[list[Passage], LoadReport]:
+    report = LoadReport(source=folder)
+    out = []
+    seen = set()
+    for entry in sorted(os.listdir(folder)):
+        full = os.path.join(folder, entry)
+        stem, ext = os.path.splitext(entry)
+        if ext.lower() not in CORPUS_SUFFIXES or not os.path.isfile(full):
+            report.add("skipped_file", entry)
+            continue
+        with open(full, "rb") as fh:
+            raw = fh.read()
+        try:
+            text = raw.decode("utf-8-sig").strip("\n\r")
+        except UnicodeDecodeError as exc:
+            raise FormatError(f"{full}: not UTF-8 text (byte {exc.start}: {exc.reason})") from None
+        p = Passage(stem, text)
+        if not text.strip():
+            report.add("empty_passage", entry)
+        if p.key in seen:
+            report.add("duplicate_passage", entry)
+        seen.add(p.key)
+        out.append(p)
+    if not out:
+        raise FormatError(
+            f"{folder}: a corpus folder needs at least one {' or '.join(CORPUS_SUFFIXES)} file "
+            f"(one passage per file), found none"
+        )
+    report.n_records = len(out)
     return out, report
 
 
