@@ -190,6 +190,10 @@ class FactLinker:
         ]
         self._bm25 = BM25Ranker(texts, query_stopwords=QUESTION_WORDS) if texts else None
 
+    def get_state(self) -> tuple[np.ndarray, np.ndarray, BM25Ranker | None]:
+        """The facts' head and tail node ids and their BM25 (None when no fact has a word)."""
+        return self.heads, self.tails, self._bm25
+
     @classmethod
     def from_state(cls, heads: np.ndarray, tails: np.ndarray, bm25: BM25Ranker | None) -> FactLinker:
         """A linker from its parts (the facts' node ids and their BM25), as saved by
