@@ -6,15 +6,15 @@ llama.cpp, which all answer ``POST {base_url}/embeddings`` with
 ``{"data": [{"index": i, "embedding": [...]}, ...]}``. :class:`EmbeddingEncoder` turns such an
 endpoint into the index's encoder (phrases -> unit rows) for synonymy edges and entity linking.
 
-It shares the chat client's transport (:class:`~pathfinding.hipporag.llm.ChatClient`: retries with
+It shares the chat client's transport (:class:`~pathfinding.hipporag.extract.llm.ChatClient`: retries with
 backoff on 429, 5xx, timeouts and dropped connections; a bad key, model or URL fails at once) and
-its cache (:class:`~pathfinding.hipporag.openie.ResponseCache`, one SQLite file), keyed per text and
+its cache (:class:`~pathfinding.hipporag.extract.openie.ResponseCache`, one SQLite file), keyed per text and
 model, so that a rebuild, an update or a repeated query entity never asks the server twice. The
 vectors are cached exactly (float64), so an index built from the cache equals one built from the
 server. The index file records the endpoint, model and dimension
-(:func:`~pathfinding.hipporag.persistence.encoder_spec`); loading it gives an encoder that embeds
+(:func:`~pathfinding.hipporag.index.persistence.encoder_spec`); loading it gives an encoder that embeds
 query entities with the same model. The offline default stays
-:class:`~pathfinding.hipporag.encoder.CharNgramEncoder`.
+:class:`~pathfinding.hipporag.index.encoder.CharNgramEncoder`.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ class EmbeddingEncoder:
     batch_size : int, default 64
         Texts per request.
     timeout, max_retries, backoff :
-        As for :class:`~pathfinding.hipporag.llm.ChatClient`.
+        As for :class:`~pathfinding.hipporag.extract.llm.ChatClient`.
 
     Notes
     -----
@@ -83,7 +83,7 @@ class EmbeddingEncoder:
         max_retries: int = 6,
         backoff: float = 1.0,
     ):
-        from pathfinding.hipporag.llm import ChatClient
+        from pathfinding.hipporag.extract.llm import ChatClient
 
         self.client = ChatClient(
             base_url, model, api_key=api_key, timeout=timeout, max_retries=max_retries, backoff=backoff
@@ -98,7 +98,7 @@ class EmbeddingEncoder:
 
     def _store(self):
         if self._cache is None and self.cache_path is not None:
-            from pathfinding.hipporag.openie import ResponseCache
+            from pathfinding.hipporag.extract.openie import ResponseCache
 
             self._cache = ResponseCache(self.cache_path)
         return self._cache

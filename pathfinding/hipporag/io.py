@@ -56,6 +56,7 @@ __all__ = [
     "load_questions",
     "need",
     "read_json",
+    "read_text",
     "vendored",
     "VENDORED_FILES",
 ]
@@ -222,6 +223,11 @@ def _read_text(path) -> tuple[str, str]:
         return raw.decode("utf-8"), name
     except UnicodeDecodeError as exc:
         raise FormatError(f"{name}: not UTF-8 text (byte {exc.start}: {exc.reason})") from None
+
+
+def read_text(path) -> tuple[str, str]:
+    """A text file's content (gzip or plain, UTF-8) and the name errors should use."""
+    return _read_text(path)
 
 
 def read_json(path):
