@@ -123,9 +123,10 @@ def _stats_dict(index) -> dict:
 
 def _save(index, path: str) -> None:
     """Write the index, then its query cache (so that the first question is quick too)."""
+    from pathfinding.hipporag.index.persistence import save_index
     from pathfinding.hipporag.querycache import write_cache
 
-    index.save(path)
+    save_index(index, path)
     try:
         write_cache(index, path)
     except OSError as exc:
@@ -168,6 +169,7 @@ def _duplicates_of_index(index, corpus) -> list[int]:
 
 
 def _cmd_add(args) -> int:
+    from pathfinding.hipporag.index.maintenance import add_passages
     from pathfinding.hipporag.index.persistence import load_index
 
     check_input_path(args.index, "an index file")
@@ -188,7 +190,7 @@ def _cmd_add(args) -> int:
         bar.set_postfix_str("adding")
         first = index.n_passages
         texts = [p.key for p in corpus]
-        index = index.add_passages(triples, texts if index.passages else None, refit=args.refit)
+        index = add_passages(index, triples, texts if index.passages else None, refit=args.refit)
         bar.update()
         bar.set_postfix_str("writing")
         _save(index, out)
@@ -208,14 +210,14 @@ def _cmd_add(args) -> int:
 
 
 def _cmd_delete(args) -> int:
-    from pathfinding.hipporag.index.maintenance import renumber_after_delete
+    from pathfinding.hipporag.index.maintenance import delete_passages, renumber_after_delete
     from pathfinding.hipporag.index.persistence import load_index
 
     check_input_path(args.index, "an index file")
     out = check_output_path(args.output or args.index)
     index = load_index(args.index)
     old_to_new = renumber_after_delete(index.n_passages, args.ids)
-    index = index.delete_passages(args.ids, refit=args.refit)
+    index = delete_passages(index, args.ids, refit=args.refit)
     _save(index, out)
     if args.json:
         res = {"index": out, "deleted_ids": sorted(args.ids), "old_to_new": old_to_new.tolist()}

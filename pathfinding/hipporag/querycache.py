@@ -208,7 +208,7 @@ class _Block:
         return M
 
     def graph(self, spec: dict):
-        from pathfinding.prepared import PPRGraph
+        from pathfinding.core.prepared import PPRGraph
 
         kw = {k: self.array(v["array"]) if isinstance(v, dict) else v for k, v in spec.items()}
         return PPRGraph(**kw)
