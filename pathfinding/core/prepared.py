@@ -252,8 +252,8 @@ def prepare_graph(graph, *, reorder="auto", layout="auto") -> PPRGraph:
     component_ptr = None
     labels = None
     if symmetric and reorder is not None:
-        # imported here: scipy.sparse.csgraph pulls in scipy.linalg, which a process that loads
-        # prepared graphs from disk (a command-line query) never needs
+        # imported here: a process that loads its prepared graphs from disk (a command-line query
+        # with its query cache) never needs scipy.sparse.csgraph
         from scipy.sparse.csgraph import connected_components
 
         n_comp, labels = connected_components(AT, directed=False)

@@ -39,7 +39,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 
-from pathfinding.errors import InvalidValueError
+from pathfinding.errors import FormatError
+from pathfinding.hipporag.corpusfiles import CORPUS_SUFFIXES, folder_texts, json_lines, title_sentences
 
 __all__ = [
     "FormatError",
@@ -71,10 +72,6 @@ VENDORED_FILES = {
     "university_corpus": "case_study_university_corpus.json.gz",
 }
 """Short name -> file name of the data shipped in ``pathfinding/data/hipporag``."""
-
-
-class FormatError(InvalidValueError):
-    """A file is not in the expected HippoRAG format (the message names the file and record)."""
 
 
 @dataclass
@@ -387,8 +384,23 @@ def check_alignment(openie: Sequence[OpenIEPassage], corpus: Sequence[Passage]) 
     return report
 
 
-CORPUS_SUFFIXES = (".txt", ".md")
-"""File endings read from a corpus folder (one passage per file, title = file name without them)."""
+def _load_folder(folder: str) -> tuple[list[Passage], LoadReport]:
+    report = LoadReport(source=folder)
+    out = []
+    seen = set()
+    texts, skipped = folder_texts(folder)
+    for entry in skipped:
+        report.add("skipped_file", entry)
+    for entry, title, text in texts:
+        p = Passage(title, text)
+        if not text.strip():
+            report.add("empty_passage", entry)
+        if p.key in seen:
+            report.add("duplicate_passage", entry)
+        seen.add(p.key)
+        out.append(p)
+    report.n_records = len(out)
+    return out, report
 
 
 def load_corpus(path) -> tuple[list[Passage], LoadReport]:
@@ -427,7 +439,7 @@ def load_corpus(path) -> tuple[list[Passage], LoadReport]:
     >>> import os, tempfile
     >>> d = tempfile.mkdtemp()
     >>> with open(os.path.join(d, "Ed Wood.txt"), "w") as f:
-    ...     _ = f.write("Ed Wood directed Plan 9.\n")
+    ...     _ = f.write("Ed Wood directed Plan 9.\\n")
     >>> load_corpus(d)[0]
     [Passage(title='Ed Wood', text='Ed Wood directed Plan 9.')]
     """
@@ -435,14 +447,14 @@ def load_corpus(path) -> tuple[list[Passage], LoadReport]:
         return _load_folder(os.fspath(path))
     text, name = _read_text(path)
     report = LoadReport(source=name)
-    records = _json_lines(text, name)
+    records = json_lines(text, name)
     if records is None:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise FormatError(f"{name}: not valid JSON or JSON lines ({exc})") from None
         if isinstance(data, dict):
-            data = _title_sentences(name, data)
+            data = title_sentences(name, data)
         if not isinstance(data, list):
             raise FormatError(
                 f"{name}: expected a JSON list of passages, JSON lines of {{title, text}}, or an object "
@@ -464,86 +476,6 @@ def load_corpus(path) -> tuple[list[Passage], LoadReport]:
         seen.add(p.key)
         out.append(p)
     return out, report
-
-
-def _json_lines(text: str, name: str) -> list[tuple[str, object]] | None:
-    """The records of a JSON-lines text (location, record), or None when it is one JSON document.
-
-    A text is JSON lines when its first non-blank line is a complete JSON object and more follows
-    (or the file is named ``.jsonl``); a one-line file holding one object is read as JSON.
-    """
-    lines = text.splitlines()
-    first = next((i for i, line in enumerate(lines) if line.strip()), None)
-    if first is None:
-        return None
-    base = name[:-3] if name.endswith(".gz") else name
-    if not base.endswith(".jsonl"):
-        head = lines[first].strip()
-        if not head.startswith("{"):
-            return None
-        try:
-            json.loads(head)
-        except json.JSONDecodeError:
-            return None  # an object spread over several lines: one JSON document
-        if not any(line.strip() for line in lines[first + 1 :]):
-            return None
-    out = []
-    for i, line in enumerate(lines):
-        if not line.strip():
-            continue
-        try:
-            out.append((f"line {i + 1}", json.loads(line)))
-        except json.JSONDecodeError as exc:
-            raise FormatError(f"{name}: line {i + 1} is not a JSON object ({exc.msg})") from None
-    return out
-
-
-def _load_folder(folder: str) -> tuple[list[Passage], LoadReport]:
-    report = LoadReport(source=folder)
-    out = []
-    seen = set()
-    for entry in sorted(os.listdir(folder)):
-        full = os.path.join(folder, entry)
-        stem, ext = os.path.splitext(entry)
-        if ext.lower() not in CORPUS_SUFFIXES or not os.path.isfile(full):
-            report.add("skipped_file", entry)
-            continue
-        with open(full, "rb") as fh:
-            raw = fh.read()
-        try:
-            text = raw.decode("utf-8-sig").strip("\n\r")
-        except UnicodeDecodeError as exc:
-            raise FormatError(f"{full}: not UTF-8 text (byte {exc.start}: {exc.reason})") from None
-        p = Passage(stem, text)
-        if not text.strip():
-            report.add("empty_passage", entry)
-        if p.key in seen:
-            report.add("duplicate_passage", entry)
-        seen.add(p.key)
-        out.append(p)
-    if not out:
-        raise FormatError(
-            f"{folder}: a corpus folder needs at least one {' or '.join(CORPUS_SUFFIXES)} file "
-            f"(one passage per file), found none"
-        )
-    report.n_records = len(out)
-    return out, report
-
-
-def _title_sentences(name: str, data: dict) -> list[dict]:
-    out = []
-    for title, sentences in data.items():
-        where = f"[{title!r}]"
-        if not isinstance(sentences, list):
-            raise FormatError(
-                f"{name}: expected a JSON list of passages, or HotpotQA's object title -> [sentence, ...]; "
-                f"got an object whose {where} is {type(sentences).__name__}"
-            )
-        for s_i, sent in enumerate(sentences):
-            if not isinstance(sent, str):
-                raise FormatError(f"{name}: {where}[{s_i}] must be a string, got {type(sent).__name__}")
-        out.append({"title": title, "text": "".join(sentences)})
-    return out
 
 
 def load_questions(path) -> tuple[list[Question], LoadReport]:

@@ -169,6 +169,10 @@ def _bm25(w: _Arrays, name: str, ranker: BM25Ranker) -> dict:
     }
 
 
+class _Unusable(Exception):
+    """The cache file cannot be used (short, foreign, another version, damaged): it is rewritten."""
+
+
 class _Block:
     """Arrays of a cache file, viewed (not copied) through a private, writable memory map."""
 
@@ -176,16 +180,16 @@ class _Block:
         with open(path, "rb") as fh:
             self.map = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_COPY)
         if len(self.map) < _PREFIX.size + _DIGEST:
-            raise ValueError("too short")
+            raise _Unusable("too short")
         magic, version, n_head, n_arrays = _PREFIX.unpack_from(self.map)
         if magic != _MAGIC or version != CACHE_VERSION:
-            raise ValueError("not a query cache of this version")
+            raise _Unusable("not a query cache of this version")
         end = _PREFIX.size + n_head + n_arrays
         if len(self.map) != end + _DIGEST:
-            raise ValueError("wrong length")
+            raise _Unusable("wrong length")
         view = memoryview(self.map)
         if hashlib.sha256(view[:end]).digest() != self.map[end:]:
-            raise ValueError("checksum mismatch")
+            raise _Unusable("checksum mismatch")
         self.header = json.loads(bytes(view[_PREFIX.size : _PREFIX.size + n_head]).decode("utf-8"))
         self.base = _PREFIX.size + n_head
         self.table: dict = {}
@@ -194,7 +198,7 @@ class _Block:
         spec = self.table[name]
         dtype = np.dtype(spec["dtype"])
         if dtype.kind not in _KINDS:
-            raise ValueError(f"dtype {dtype}")
+            raise _Unusable(f"dtype {dtype}")
         count = int(np.prod(spec["shape"], dtype=np.int64))
         a = np.frombuffer(self.map, dtype=dtype, count=count, offset=self.base + spec["offset"])
         return a.reshape(spec["shape"])
@@ -315,7 +319,7 @@ def load_for_query(index_path, *, encoder=None, write: bool = True) -> HippoInde
             block = _Block(cpath)
             if block.header.get("key") == key:
                 return _from_cache(block, path, encoder)
-        except (ValueError, KeyError, TypeError, OSError):
+        except (_Unusable, ValueError, KeyError, TypeError, OSError):
             pass  # a stale, damaged or foreign cache: load the index and write it again
     index = load_index(path, encoder=encoder)
     if write:
