@@ -290,7 +290,16 @@ def test_a_command_alone_registers_what_it_needs():
     for name in _MODULE_OF:
         assert name in _choices(build_parser([name]))
     group = full._subparsers._group_actions[0].choices["hipporag"]
-    assert _choices(group) == set(_ENGINE_COMMANDS) | {"bench-add"}
+    assert _choices(group) == set(_ENGINE_COMMANDS) | {"bench-add", "bench-query"}
     for sub in _ENGINE_COMMANDS:
         alone = build_parser(["hipporag", sub])
         assert sub in _choices(alone._subparsers._group_actions[0].choices["hipporag"])
+
+
+@pytest.mark.slow
+def test_bench_query_runs_fresh_processes(built, capsys):
+    code, out, _ = _run(capsys, ["hipporag", "bench-query", str(built / "i.hippo"), "--runs", "1", "--json"])
+    res = json.loads(out)
+    assert code == 0 and len(res["cold"]) == 1 and len(res["cached"]) == 1
+    assert res["passes"] == (res["median_wall"] <= res["target"])
+    assert not (built / "i.hippo.query-cache.tmp").exists() and res["cached"][0]["max_rss_mb"] > 0
