@@ -2,6 +2,7 @@
 
 import gzip
 import json
+import os
 import random
 import string
 
@@ -254,6 +255,19 @@ def test_query_cache_is_used_and_invalidated(tmp_path):
     save_index(delete_passages(full, [0]), idx)
     assert load_for_query(idx).n_passages == 39
     load_for_query(idx).derived("fact_linker", _must_not_build)  # the cache was written again
+    with pytest.raises(AssertionError, match="derived again"):  # a cache of another tokenizer is stale
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr("pathfinding.hipporag.querycache._PROBE", "another tokenizer, other tokens")
+            load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
+
+    def refuse(*args):
+        raise PermissionError(13, "Permission denied", str(idx) + ".query-cache")
+
+    os.remove(cache_path(idx))
+    with pytest.MonkeyPatch.context() as mp:  # a read-only folder: answers without writing a cache
+        mp.setattr("pathfinding.hipporag.querycache.write_cache", refuse)
+        assert load_for_query(idx).n_passages == 39 and not os.path.exists(cache_path(idx))
+    load_for_query(idx)  # writes it again
     raw = bytearray(open(cache_path(idx), "rb").read())
     raw[len(raw) // 2] ^= 0xFF
     open(cache_path(idx), "wb").write(bytes(raw))

@@ -48,8 +48,14 @@ def cache_path(index_path) -> str:
     return os.fspath(index_path) + CACHE_SUFFIX
 
 
+_PROBE = "Thomas Südhof met Jürgen in Łódź and 東京; the U.S. film's 2nd cut, e-mail x1"
+"""Text whose BM25 tokens go into the cache key: a package whose tokenizer tokenizes differently
+(another script, another rule) does not read BM25 state written by the old one."""
+
+
 def _index_key(index_path) -> dict:
-    """What ties a cache to one exact index file: its size and the SHA-256 stored at its end."""
+    """What ties a cache to one exact index file (its size and the SHA-256 stored at its end) and to
+    the code that wrote it (cache version, bm25s version, what the BM25 tokenizer makes of a probe)."""
     import bm25s
 
     with open(index_path, "rb") as fh:
@@ -57,7 +63,14 @@ def _index_key(index_path) -> dict:
         size = fh.tell()
         fh.seek(max(size - _DIGEST, 0))
         digest = fh.read(_DIGEST).hex()
-    return {"version": CACHE_VERSION, "index_size": size, "index_sha256": digest, "bm25s": bm25s.__version__}
+    probe = BM25Ranker([_PROBE]).get_state()[1]
+    return {
+        "version": CACHE_VERSION,
+        "index_size": size,
+        "index_sha256": digest,
+        "bm25s": bm25s.__version__,
+        "tokens": probe,
+    }
 
 
 class _Arrays:
