@@ -2,7 +2,7 @@
 
 Each run is a fresh process (``python -m pathfinding hipporag query INDEX QUESTION``), so the time
 includes the interpreter's start, every import, loading the index and the first call of each
-compiled kernel; that, not the few milliseconds of the walk, is what a person at a terminal waits
+compiled kernel; that, more than the walk itself, is what a person at a terminal waits
 for. Two cases, on a copy of the index in a temporary folder:
 
 ``cold``

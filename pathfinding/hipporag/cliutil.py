@@ -1,6 +1,6 @@
 """What every ``pathfinding hipporag`` command shares: output, quiet pipes, and paths checked first.
 
-Paths are checked before any work, so that a typo does not cost a twenty-second build first: each
+Paths are checked before any work, so that a typo does not cost a whole build first: each
 problem is an :class:`~pathfinding.errors.InvalidValueError` naming the path and what was expected,
 which the command line prints as one line (status 2).
 """

@@ -90,14 +90,15 @@ class Answerer:
     """
 
     def __init__(self, index, name: str, extractor=None):
+        from pathfinding.hipporag.lexical import BM25Ranker
         from pathfinding.hipporag.retrieve import HippoRetriever
 
         self.index, self.name = index, name
         if name == "bm25":
             if not index.passages:
                 raise InvalidValueError("--retriever bm25 needs passage texts, and this index has none")
-            self.retriever = HippoRetriever(index, extractor=None, facts=1)  # only for its shared BM25
-            self.bm25 = self.retriever.bm25
+            # the same BM25 the default retriever falls back on and mixes in (one per index)
+            self.bm25 = index.derived("bm25", lambda: BM25Ranker(index.passages))
             return
         kw = {} if extractor is None else {"extractor": extractor}
         if name == "v1":
@@ -105,6 +106,7 @@ class Answerer:
         self.retriever = HippoRetriever(index, **kw)
 
     def rank(self, question: str, k: int):
+        """Passage ids, best first (at most ``k``; none with score 0)."""
         return self.answer(question, k)[0]
 
     def answer(self, question: str, k: int, entities=None):
