@@ -11,9 +11,17 @@ something asks for them.
 
 The cache is derived data and never trusted blindly: it records the index file's size and SHA-256
 (the last 32 bytes of the index file, so checking it costs no hashing of the index), its own format
-version and the ``bm25s`` version, and carries its own SHA-256. When any of these disagree (the index
-was rebuilt, updated or replaced; the package changed), the index is loaded in full and the cache
-written again. A cache that cannot be written (a read-only folder) is simply skipped.
+version, the ``bm25s`` version and the BM25 tokens of a probe text, and carries its own SHA-256.
+When any of these disagree (the index was rebuilt, updated or replaced; the package or its tokenizer
+changed), the index is loaded in full and the cache written again. A cache that cannot be written (a
+read-only folder) is simply skipped.
+
+The loaded objects are handed to the index under the keys its users derive them with
+(:meth:`~pathfinding.hipporag.index.model.HippoIndex.derived`: ``"fact_linker"`` and ``"bm25"`` in
+:mod:`~pathfinding.hipporag.retrieve`, ``("with_passages", True)`` and ``("prepared", True)`` for the
+walk, ``"nearest_rows"`` in :mod:`~pathfinding.hipporag.query`); anything the cache does not hold is
+derived on first use as without it, so a retriever that needs something new stays correct, only
+slower.
 """
 
 from __future__ import annotations
