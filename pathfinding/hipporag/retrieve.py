@@ -284,10 +284,11 @@ class HippoRetriever:
         seeds = np.flatnonzero(w != 0)  # on the mask: several times faster than on the floats
         if seeds.size == 0:
             scores = self.bm25.scores(question)
+            if not np.any(scores > 0):  # nothing to rank by: no ranking, rather than ids in order
+                empty = np.zeros(0, np.int64)
+                return Retrieval(empty, np.zeros(0), entities, seeds, True, note=NO_MATCH)
             ids = top_k(scores, k)
-            ids = ids[scores[ids] > 0]  # passages with no evidence are not a ranking
-            note = "" if ids.size else NO_MATCH
-            return Retrieval(ids, scores[ids], entities, seeds, True, note=note)
+            return Retrieval(ids, scores[ids], entities, seeds, True)
         if self.passage_weight == 0:
             scores = passage_scores(self.node_scores(w / w.sum()), self.index.mentions)
         else:
