@@ -229,7 +229,7 @@ def _must_not_build():
     raise AssertionError("derived again instead of loaded from the query cache")
 
 
-def test_query_cache_is_used_and_invalidated(tmp_path):
+def test_query_cache_is_used_and_invalidated(tmp_path, capsys):
     corpus = json.loads(gzip.decompress(vendored("corpus").read_bytes()))[:40]
     (tmp_path / "c.json").write_text(json.dumps(corpus))
     idx = tmp_path / "i.hippo"
@@ -268,6 +268,12 @@ def test_query_cache_is_used_and_invalidated(tmp_path):
         mp.setattr("pathfinding.hipporag.querycache.write_cache", refuse)
         assert load_for_query(idx).n_passages == 39 and not os.path.exists(cache_path(idx))
     load_for_query(idx)  # writes it again
+    os.remove(cache_path(idx))
+    with pytest.MonkeyPatch.context() as mp:  # the command line says why each query is slow
+        mp.setattr("pathfinding.hipporag.querycache.write_cache", refuse)
+        code = main(["hipporag", "query", str(idx), "Who founded the journal?", "-k", "1"])
+        assert code == 0 and "could not write" in capsys.readouterr().err
+    load_for_query(idx)
     raw = bytearray(open(cache_path(idx), "rb").read())
     raw[len(raw) // 2] ^= 0xFF
     open(cache_path(idx), "wb").write(bytes(raw))

@@ -26,10 +26,15 @@ walk over phrases (capitalised spans, no fact seeds, no passage nodes)."""
 
 
 def _load_for_query(path: str, args=None):
-    from pathfinding.hipporag.querycache import load_for_query
+    from pathfinding.hipporag.querycache import cache_path, load_for_query
 
     check_input_path(path, "an index file")
     index = load_for_query(path)
+    if not os.path.isfile(cache_path(path)):
+        note(
+            f"note: could not write {cache_path(path)} (the folder is read-only?): every query of this "
+            f"index derives its BM25 and graphs again; copy the index to a writable folder to keep them"
+        )
     url = getattr(args, "encoder", None)
     if url is not None:
         from pathfinding.hipporag.embeddings import EmbeddingEncoder
