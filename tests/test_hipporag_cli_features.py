@@ -323,3 +323,27 @@ def test_bench_query_runs_fresh_processes(built, capsys):
     assert code == 0 and len(res["cold"]) == 1 and len(res["cached"]) == 1
     assert res["passes"] == (res["median_wall"] <= res["target"])
     assert not (built / "i.hippo.query-cache.tmp").exists() and res["cached"][0]["max_rss_mb"] > 0
+
+
+def test_a_crafted_cache_never_reaches_the_kernels(built):
+    """A cache whose checksum holds but whose indices point outside their arrays is not used."""
+    import hashlib
+    import struct
+
+    idx = built / "i.hippo"
+    load_for_query(idx)  # current cache
+    raw = bytearray(open(cache_path(idx), "rb").read())
+    _, _, n_head, _ = struct.unpack_from("<8sIQQ", raw)
+    header = json.loads(raw[28 : 28 + n_head])
+    for name in ("prepared.indices", "facts.heads", "bm25.indices"):
+        spec = header["arrays"][name]
+        bad = bytearray(raw)
+        at = 28 + n_head + spec["offset"]
+        dtype = np.dtype(spec["dtype"])
+        bad[at : at + dtype.itemsize] = np.array([10**6], dtype=dtype).tobytes()
+        body = bytes(bad[:-32])
+        open(cache_path(idx), "wb").write(body + hashlib.sha256(body).digest())
+        with pytest.raises(AssertionError, match="derived again"):
+            load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
+    load_for_query(idx)  # rewritten
+    load_for_query(idx).derived("fact_linker", _must_not_build)

@@ -228,7 +228,10 @@ class _Block:
         if spec["kind"] == "dense":
             return self.array(spec["array"])
         data, indices, indptr = (self.array(p) for p in spec["parts"])
-        M = sp.csr_array((data, indices, indptr), shape=tuple(spec["shape"]), copy=False)
+        n_rows, n_cols = (int(x) for x in spec["shape"])
+        _check_pointers(indptr, indices, n_rows, n_cols)
+        _check(data.size == indices.size, "CSR data and indices differ in length")
+        M = sp.csr_array((data, indices, indptr), shape=(n_rows, n_cols), copy=False)
         M.has_sorted_indices = True  # written from a CSR array as it was
         return M
 
@@ -236,11 +239,55 @@ class _Block:
         from pathfinding.core.prepared import PPRGraph
 
         kw = {k: self.array(v["array"]) if isinstance(v, dict) else v for k, v in spec.items()}
+        _check_graph(kw)
         return PPRGraph(**kw)
 
     def bm25(self, spec: dict) -> BM25Ranker:
         arrays = {k: self.array(v) for k, v in spec["arrays"].items()}
+        if not spec["params"]["empty"]:
+            # bm25s keeps a CSC matrix: one pointer per vocabulary entry, rows are passages
+            n_docs = int(spec["params"]["num_docs"])
+            _check_pointers(arrays["indptr"], arrays["indices"], len(spec["vocab"]), n_docs)
+            _check(arrays["data"].size == arrays["indices"].size, "BM25 data and indices differ in length")
         return BM25Ranker.from_state(spec["params"], spec["vocab"], arrays)
+
+
+# The arrays of a cache reach compiled kernels that do not check bounds, so every index into another
+# array is checked here (a few vectorised passes); the checksum only guards against accidents.
+
+
+def _check(ok, what: str) -> None:
+    if not ok:
+        raise _Unusable(what)
+
+
+def _check_pointers(indptr: np.ndarray, indices: np.ndarray, n_ptr: int, n_targets: int) -> None:
+    """``indptr`` has ``n_ptr + 1`` non-decreasing offsets from 0 to ``len(indices)``, every index
+    lies in ``[0, n_targets)``."""
+    _check(indptr.ndim == 1 and indptr.size == n_ptr + 1, "pointer array of the wrong length")
+    _check(indptr[0] == 0 and indptr[-1] == indices.size, "pointers do not span the indices")
+    _check(bool(np.all(indptr[1:] >= indptr[:-1])), "pointers decrease")
+    _check(indices.size == 0 or (indices.min() >= 0 and indices.max() < n_targets), "index out of range")
+
+
+def _check_graph(kw: dict) -> None:
+    n = kw["n_nodes"]
+    _check(isinstance(n, int) and n >= 0, "node count")
+    _check_pointers(kw["indptr"], kw["indices"], n, n)
+    _check(kw["weights"].size in (0, kw["indices"].size), "weights of the wrong length")
+    _check(kw["inv_out"].shape == (n,), "inverse out-weights of the wrong length")
+    for key in ("order", "bin_src", "bin_dst"):
+        a = kw.get(key)
+        _check(a is None or a.size == 0 or (a.min() >= 0 and a.max() < n), f"{key} out of range")
+    for key in ("component_ptr", "bin_rows"):
+        a = kw.get(key)
+        ok = a is None or (a.size > 0 and a[0] >= 0 and a[-1] <= n and bool(np.all(a[1:] >= a[:-1])))
+        _check(ok, f"{key} out of range")
+    if kw.get("order") is not None:
+        _check(kw["order"].shape == (n,), "order of the wrong length")
+    if kw.get("bin_src") is not None:
+        size = kw["bin_src"].size
+        _check(kw["bin_dst"].size == size and kw["bin_weights"].size in (0, size), "bins differ in length")
 
 
 class _TriplesFromIndex(Sequence):
@@ -271,6 +318,11 @@ def _from_cache(block: _Block, index_path: str, encoder) -> HippoIndex:
     h = block.header
     block.table = h["arrays"]
     mats = {name: block.matrix(spec) for name, spec in h["matrices"].items()}
+    n, n_pass = len(h["phrases"]), mats["mentions"].shape[1]
+    for name, shape in (("relation_graph", (n, n)), ("synonymy_graph", (n, n)), ("pairs", (n, n))):
+        _check(mats[name].shape == shape, f"{name} shape")
+    _check(mats["mentions"].shape[0] == n and mats["node_embeddings"].shape[0] == n, "node count")
+    _check(not h["passages"] or len(h["passages"]) == n_pass, "passage count")
     enc = decode_encoder(
         h["encoder"], block.array, index_path, encoder, h["phrases"], mats["node_embeddings"]
     )
@@ -289,17 +341,28 @@ def _from_cache(block: _Block, index_path: str, encoder) -> HippoIndex:
         pairs=mats["pairs"],
         settings=h["settings"],
     )
+    _check(index.specificity.shape == (n,) and index.dropped.shape == (n_pass,), "per-node arrays")
     d = h["derived"]
     given = {("prepared", True): block.graph(h["prepared"])}
+    _check(given[("prepared", True)].n_nodes == n, "prepared graph size")
     fl = d["fact_linker"]
     bm = None if fl["bm25"] is None else block.bm25(fl["bm25"])
-    given["fact_linker"] = FactLinker.from_state(block.array(fl["heads"]), block.array(fl["tails"]), bm)
+    heads, tails = block.array(fl["heads"]), block.array(fl["tails"])
+    _check(heads.shape == tails.shape and (bm is None or bm.n_passages == heads.size), "facts")
+    _check(
+        heads.size == 0 or (min(heads.min(), tails.min()) >= 0 and max(heads.max(), tails.max()) < n), "facts"
+    )
+    given["fact_linker"] = FactLinker.from_state(heads, tails, bm)
     if "bm25" in d:
         given["bm25"] = block.bm25(d["bm25"])
         given[("with_passages", True)] = block.graph(d["with_passages:1"])
+        _check(given["bm25"].n_passages == n_pass, "passage BM25 size")
+        _check(given[("with_passages", True)].n_nodes == n + n_pass, "graph with passages size")
     if "nearest_rows" in d:
         nr = d["nearest_rows"]
-        given["nearest_rows"] = NearestRows.from_state(block.matrix(nr["X"]), block.matrix(nr["postings"]))
+        X, postings = block.matrix(nr["X"]), block.matrix(nr["postings"])
+        _check(X.shape[0] == n and postings.shape == X.shape[::-1], "linking postings shape")
+        given["nearest_rows"] = NearestRows.from_state(X, postings)
     for key, value in given.items():
         index.derived(key, lambda value=value: value)
     return index
