@@ -239,7 +239,7 @@ def test_query_cache_is_used_and_invalidated(tmp_path, capsys):
     )
     assert (tmp_path / "i.hippo.query-cache").is_file()  # written by `index`
     full = load_index(idx)
-    fast = load_for_query(idx)
+    fast = load_for_query(idx, write=False)  # must come from the cache
     assert fast.phrases == full.phrases and fast.passages == full.passages and fast.stats == full.stats
     for key in ("fact_linker", "bm25", ("with_passages", True), ("prepared", True), "nearest_rows"):
         fast.derived(key, _must_not_build)  # loaded from the cache: nothing left to derive
@@ -254,7 +254,7 @@ def test_query_cache_is_used_and_invalidated(tmp_path, capsys):
     # A rewritten index makes the cache stale; a damaged cache is ignored. Both are rebuilt.
     save_index(delete_passages(full, [0]), idx)
     assert load_for_query(idx).n_passages == 39
-    load_for_query(idx).derived("fact_linker", _must_not_build)  # the cache was written again
+    load_for_query(idx, write=False).derived("fact_linker", _must_not_build)  # the cache was written again
     with pytest.raises(AssertionError, match="derived again"):  # a cache of another tokenizer is stale
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr("pathfinding.hipporag.querycache._PROBE", "another tokenizer, other tokens")
@@ -346,4 +346,4 @@ def test_a_crafted_cache_never_reaches_the_kernels(built):
         with pytest.raises(AssertionError, match="derived again"):
             load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
     load_for_query(idx)  # rewritten
-    load_for_query(idx).derived("fact_linker", _must_not_build)
+    load_for_query(idx, write=False).derived("fact_linker", _must_not_build)

@@ -245,9 +245,11 @@ class _Block:
     def bm25(self, spec: dict) -> BM25Ranker:
         arrays = {k: self.array(v) for k, v in spec["arrays"].items()}
         if not spec["params"]["empty"]:
-            # bm25s keeps a CSC matrix: one pointer per vocabulary entry, rows are passages
-            n_docs = int(spec["params"]["num_docs"])
-            _check_pointers(arrays["indptr"], arrays["indices"], len(spec["vocab"]), n_docs)
+            # bm25s keeps a CSC matrix, a column per indexed token (its vocabulary may end with an
+            # empty token that has none; bm25s refuses ids past the columns), rows are passages
+            n_docs, n_cols = int(spec["params"]["num_docs"]), arrays["indptr"].size - 1
+            _check(0 <= n_cols <= len(spec["vocab"]), "BM25 columns and vocabulary disagree")
+            _check_pointers(arrays["indptr"], arrays["indices"], n_cols, n_docs)
             _check(arrays["data"].size == arrays["indices"].size, "BM25 data and indices differ in length")
         return BM25Ranker.from_state(spec["params"], spec["vocab"], arrays)
 
