@@ -22,6 +22,26 @@ _COMMAND_MODULES: tuple[str, ...] = (
 # What a shell reports for a process that SIGPIPE killed (128 + signal 13), as for `yes | head -1`.
 BROKEN_PIPE_STATUS = 141
 
+# The command a module registers, for a run that needs only it: `pathfinding hipporag query` then
+# imports neither the findings, the course nor the benchmarks (a question must answer in a blink).
+_MODULE_OF: dict[str, str] = {
+    "findings": "pathfinding.experiments.findings",
+    "realtext": "pathfinding.experiments.cli",
+    "bench": "pathfinding.bench",
+    "realtext-bench": "pathfinding.bench",
+}
+
+# ``hipporag`` subcommands that live in the engine's own CLI (``bench-add`` comes from the benchmark).
+_ENGINE_COMMANDS = frozenset({"index", "query", "add", "delete", "eval", "openie"})
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose rejections are one line on stderr (and status 2), like every
+    other error of the command line; ``--help`` still shows the usage."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
 
 def _instance_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hops", type=positive_int, default=2, help="hop depth (default 2)")
@@ -75,15 +95,27 @@ def _cmd_rank(args) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (exposed for tests and documentation)."""
-    from pathfinding.synthetic.rankers import RANKERS
+def build_parser(words: list[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser (exposed for tests and documentation).
 
-    parser = argparse.ArgumentParser(
+    With ``words`` (the command line to be parsed), a command whose module is known registers only
+    that module's commands; anything else (``--help``, ``instance``, a typo) gets the full parser.
+    """
+    parser = OneLineParser(
         prog="pathfinding",
         description="HippoRAG's path-finding claim, reproduced: instances, rankers, findings.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    words = list(words or ())
+    if words and words[0] in _MODULE_OF:
+        importlib.import_module(_MODULE_OF[words[0]]).add_parser(sub)
+        return parser
+    if words[:1] == ["hipporag"] and len(words) > 1 and words[1] in _ENGINE_COMMANDS:
+        from pathfinding.hipporag.cli import add_parser as add_hipporag_group
+
+        add_hipporag_group(sub)
+        return parser
+    from pathfinding.synthetic.rankers import RANKERS
 
     p = sub.add_parser("instance", help="print one generated instance a student can read")
     _instance_args(p)
@@ -108,14 +140,16 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status.
 
-    A rejected argument (a :class:`~pathfinding.errors.ValidationError`) prints one line and
-    returns 2; any other exception is a bug and keeps its traceback. A reader that stops early
+    A rejected argument (a :class:`~pathfinding.errors.ValidationError`, or a file that cannot be
+    read or written: an ``OSError`` naming it) prints one line and returns 2; argparse's own
+    rejections are one line too, and exit with status 2 as argparse does. Any other exception is a
+    bug and keeps its traceback. A reader that stops early
     (``pathfinding instance | head -1``) ends the command quietly with status 141, as SIGPIPE does
     for Unix tools.
     """
     from pathfinding.errors import ValidationError
 
-    parser = build_parser()
+    parser = build_parser(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     try:
         status = args.func(args)
@@ -127,5 +161,18 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return BROKEN_PIPE_STATUS
     except ValidationError as exc:
-        print(f"pathfinding {args.command}: error: {exc}", file=sys.stderr)
+        print(f"{_command_name(args)}: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        # A path the user gave: missing, a directory, unreadable, a folder that does not exist.
+        if exc.filename is None:
+            raise
+        what = exc.strerror or type(exc).__name__
+        print(f"{_command_name(args)}: error: {exc.filename}: {what}", file=sys.stderr)
+        return 2
+
+
+def _command_name(args) -> str:
+    """``pathfinding COMMAND [SUBCOMMAND]``, as the error line names it."""
+    sub = getattr(args, "hipporag_command", None)
+    return f"pathfinding {args.command}" + (f" {sub}" if sub else "")

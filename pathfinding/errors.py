@@ -8,7 +8,7 @@ exception is a bug (or the machine's trouble) and keeps its traceback.
 
 from __future__ import annotations
 
-__all__ = ["InvalidTypeError", "InvalidValueError", "ValidationError"]
+__all__ = ["FormatError", "InvalidTypeError", "InvalidValueError", "ValidationError"]
 
 
 class ValidationError(Exception):
@@ -21,3 +21,8 @@ class InvalidValueError(ValidationError, ValueError):
 
 class InvalidTypeError(ValidationError, TypeError):
     """An argument has the wrong type (a float where an integer is needed, a boolean array, ...)."""
+
+
+class FormatError(InvalidValueError):
+    """A file is not in the expected format (the message names the file and the record); raised by
+    the HippoRAG loaders (``pathfinding.hipporag.io`` exports it too)."""

@@ -127,8 +127,16 @@ def _cmd_bench_add(args) -> int:
     return 0
 
 
+def _cmd_bench_query(args) -> int:
+    from pathfinding.bench.query import benchmark_query, format_query_benchmark
+
+    result = benchmark_query(args.index, args.question, runs=args.runs)
+    print(json.dumps(result, indent=2) if args.json else format_query_benchmark(result))
+    return 0
+
+
 def add_hipporag_commands(gsub) -> None:
-    """Register ``hipporag bench-add`` on the ``hipporag`` group's subparsers."""
+    """Register ``hipporag bench-add`` and ``bench-query`` on the ``hipporag`` group's subparsers."""
 
     def json_flag(p):
         p.add_argument("--json", action="store_true", help="machine-readable output on stdout")
@@ -137,3 +145,16 @@ def add_hipporag_commands(gsub) -> None:
     p.add_argument("--trials", type=positive_int, default=3, help="held-out passages (default 3)")
     json_flag(p)
     p.set_defaults(func=_cmd_bench_add)
+
+    p = gsub.add_parser(
+        "bench-query", help="time one question from the shell (fresh processes), with and without the cache"
+    )
+    p.add_argument("index", help="index file (copied; the original is not touched)")
+    p.add_argument(
+        "--question",
+        default="Who is the director of the film Plan 9 from Outer Space?",
+        help="the question (default: one about Plan 9 from Outer Space)",
+    )
+    p.add_argument("--runs", type=positive_int, default=5, help="processes timed with the cache (default 5)")
+    json_flag(p)
+    p.set_defaults(func=_cmd_bench_query)

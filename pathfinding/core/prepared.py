@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components
 
 from pathfinding._validation import as_csr, check_int
 from pathfinding.core import _kernels
@@ -253,6 +252,10 @@ def prepare_graph(graph, *, reorder="auto", layout="auto") -> PPRGraph:
     component_ptr = None
     labels = None
     if symmetric and reorder is not None:
+        # imported here: a process that loads its prepared graphs from disk (a command-line query
+        # with its query cache) never needs scipy.sparse.csgraph
+        from scipy.sparse.csgraph import connected_components
+
         n_comp, labels = connected_components(AT, directed=False)
         if n_comp == 1:
             labels = None

@@ -3,8 +3,9 @@
 Triples come from an LLM through any OpenAI-compatible endpoint, two steps as in the paper
 (:mod:`~pathfinding.hipporag.extract`), from a model-free co-occurrence extractor, or from the HippoRAG
 authors' released GPT-3.5 output for the MuSiQue tuning set (vendored in ``pathfinding/data/hipporag``).
-Synonymy edges and entity linking use a character-trigram TF-IDF encoder; nothing here needs the
-network unless you point it at an LLM.
+Synonymy edges and entity linking use a character-trigram TF-IDF encoder, or a dense model behind an
+OpenAI-compatible embeddings endpoint (:mod:`~pathfinding.hipporag.embeddings`); nothing here needs
+the network unless you point it at an LLM or an embeddings server.
 
 The engine, in the order a query meets it:
 
@@ -16,8 +17,11 @@ The engine, in the order a query meets it:
 * :mod:`~pathfinding.hipporag.query` -- Step 4, query entities and linking;
 * :mod:`~pathfinding.hipporag.lexical` -- BM25 over passages and over facts;
 * :mod:`~pathfinding.hipporag.retrieve` -- Steps 5-7, seeds to restart vector to PPR to ranked passages;
-* :mod:`~pathfinding.hipporag.evaluate` -- R@k, AR@k and bootstrap intervals;
-* :mod:`~pathfinding.hipporag.cli` -- the ``pathfinding hipporag`` commands.
+* :mod:`~pathfinding.hipporag.evaluate` -- R@k, AR@k and bootstrap intervals, and
+  :mod:`~pathfinding.hipporag.questions` -- a user's question file matched to an index, scored;
+* :mod:`~pathfinding.hipporag.querycache` -- what retrieval derives from an index, kept beside it;
+* :mod:`~pathfinding.hipporag.cli` -- the ``pathfinding hipporag`` commands (with
+  :mod:`~pathfinding.hipporag.querycli` and :mod:`~pathfinding.hipporag.cliutil`).
 
 Importing this package loads none of those modules: each public name below is imported on first use,
 and the MuSiQue experiment (:mod:`pathfinding.experiments.realtext`) and the benchmark are reached only
@@ -56,6 +60,11 @@ _EXPORTS = {
         "pathfinding.hipporag.query",
     ),
     **dict.fromkeys(["BM25Ranker", "HippoRetriever", "Retrieval"], "pathfinding.hipporag.retrieve"),
+    "EmbeddingEncoder": "pathfinding.hipporag.embeddings",
+    "load_for_query": "pathfinding.hipporag.querycache",
+    **dict.fromkeys(
+        ["evaluate_retrievers", "match_supporting", "read_eval_questions"], "pathfinding.hipporag.questions"
+    ),
     # Reached through this package for backward compatibility; they live outside the engine.
     **dict.fromkeys(["findings_section", "musique_index", "run_realtext"],
     "pathfinding.experiments.realtext"),

@@ -1,18 +1,23 @@
-"""Commands: ``realtext`` and ``realtext-bench`` (the MuSiQue experiment), and the ``hipporag`` group.
+"""The ``hipporag`` command group: index a corpus, query it, add and delete passages, score questions.
 
 ``pathfinding hipporag`` works on a user's own corpus and one index file:
 
 * ``openie CORPUS --base-url URL --model NAME -o OPENIE.json`` -- two-step LLM OpenIE through any
   OpenAI-compatible endpoint, resumable (:mod:`~pathfinding.hipporag.extract.cli`);
 * ``index CORPUS --openie FILE -o INDEX`` or ``index CORPUS --extractor cooccurrence -o INDEX`` (no
-  model) -- build and save (:mod:`~pathfinding.hipporag.index.persistence`);
-* ``query INDEX "question" -k 5`` -- passages with scores, the entities and the seeds they linked to;
+  model) -- build and save (:mod:`~pathfinding.hipporag.index.persistence`), with the query cache
+  beside it (:mod:`~pathfinding.hipporag.querycache`); ``--encoder URL`` embeds the phrases with an
+  OpenAI-compatible embeddings endpoint (:mod:`~pathfinding.hipporag.embeddings`);
+* ``query INDEX "question" -k 5`` (or ``--questions FILE``) and ``eval QUESTIONS --index INDEX``
+  (:mod:`~pathfinding.hipporag.querycli`);
 * ``add INDEX --corpus FILE --openie FILE`` and ``delete INDEX IDS...`` -- update the file in place
-  (or write ``-o``), equal to a rebuild (:mod:`~pathfinding.hipporag.index.maintenance`);
-* ``bench-add`` -- the add-versus-rebuild ratio on the vendored MuSiQue index.
+  (or write ``-o``), equal to a rebuild (:mod:`~pathfinding.hipporag.index.maintenance`).
 
-Every command takes ``--json`` for machine-readable output on stdout; progress bars go to stderr
-and only on a terminal. Output piped into ``head`` stops quietly.
+A corpus is a JSON list of ``{title, text}``, JSON lines, HotpotQA's title -> sentences object, or a
+folder of ``.txt``/``.md`` files (:func:`~pathfinding.hipporag.io.load_corpus`). Every command takes
+``--json`` for machine-readable output on stdout; progress bars go to stderr and only on a terminal.
+Every path is checked before any work (:mod:`~pathfinding.hipporag.cliutil`); output piped into
+``head`` stops quietly.
 """
 
 from __future__ import annotations
@@ -20,50 +25,39 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import sys
 import time
 
 from pathfinding._validation import positive_int, whole_number
 from pathfinding.errors import InvalidValueError
+from pathfinding.hipporag.cliutil import (
+    check_input_path,
+    check_output_path,
+    emit,
+    note,
+    progress,
+    quiet_pipe,
+)
 
 __all__ = ["add_parser"]
 
 _nonneg_int = whole_number(0)
 
 
-# --- the hipporag group ---------------------------------------------------------------------------
+def _encoder_from_args(args):
+    """The ``--encoder URL`` endpoint's encoder, or None for the offline default."""
+    if getattr(args, "encoder", None) is None:
+        return None
+    from pathfinding.hipporag.embeddings import EmbeddingEncoder
 
-_PIPE_CLOSED = 141  # 128 + SIGPIPE: what `yes | head` reports for `yes`
-
-
-def _emit(text: str) -> None:
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
-
-
-def _quiet_pipe(func):
-    """Run a command; when stdout's reader has gone (``| head``), stop without a traceback."""
-
-    def run(args) -> int:
-        try:
-            return func(args)
-        except BrokenPipeError:
-            # Point stdout at /dev/null so the interpreter's final flush does not fail again.
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            return _PIPE_CLOSED
-
-    return run
-
-
-def _progress(total: int, desc: str):
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, desc=desc, unit="step", file=sys.stderr, disable=None, leave=False)
-
-
-def _note(text: str) -> None:
-    print(text, file=sys.stderr)
+    try:
+        return EmbeddingEncoder(
+            args.encoder,
+            model=args.encoder_model,
+            api_key=os.environ.get("PATHFINDING_EMBEDDINGS_API_KEY"),
+            cache=args.encoder_cache or args.output + ".embeddings.sqlite",
+        )
+    except ValueError as exc:
+        raise InvalidValueError(f"--encoder: {exc}") from None
 
 
 def _passages_and_triples(args, corpus_path):
@@ -76,24 +70,36 @@ def _passages_and_triples(args, corpus_path):
     from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
     from pathfinding.hipporag.io import LoadReport, load_corpus, load_openie
 
-    corpus, creport = load_corpus(corpus_path)
-    if creport.n_issues:
-        _note(creport.summary())
     extractor = getattr(args, "extractor", None)
     if args.openie is not None and extractor is not None:
         raise InvalidValueError("give either --openie FILE or --extractor, not both")
-    if extractor == "cooccurrence":
-        docs = cooccurrence_docs(corpus)
-        report = LoadReport(source="cooccurrence", n_records=len(docs))
-        return [p.key for p in corpus], [d.triples for d in docs], report
-    if args.openie is None:
+    if args.openie is None and extractor is None:
         raise InvalidValueError(
             "no triples for the corpus: pass --openie FILE (a HippoRAG OpenIE JSON for these passages, "
             "e.g. from `pathfinding hipporag openie`) or --extractor cooccurrence (no model)"
         )
+    check_input_path(corpus_path, "a corpus file or folder", folder_ok=True)
+    if args.openie is not None:
+        check_input_path(args.openie, "an OpenIE file")
+    corpus, creport = load_corpus(corpus_path)
+    if creport.n_issues:
+        note(creport.summary())
+    if not corpus:
+        raise InvalidValueError(f"{corpus_path}: the corpus has no passage")
+    if extractor == "cooccurrence":
+        docs = cooccurrence_docs(corpus)
+        report = LoadReport(source="cooccurrence", n_records=len(docs))
+        if not any(d.triples for d in docs):
+            raise InvalidValueError(
+                f"--extractor cooccurrence found no triple in any of the {len(corpus)} passages of "
+                f"{corpus_path} (it pairs names that share a sentence, and finds names by their capital "
+                f"letters: a corpus in lower case or in a script without case gives none); use an LLM's "
+                f"triples instead: `pathfinding hipporag openie` then --openie FILE"
+            )
+        return corpus, [d.triples for d in docs], report
     docs, oreport = load_openie(args.openie)
     if oreport.n_issues:
-        _note(oreport.summary())
+        note(oreport.summary())
     by_key: dict[str, tuple] = {}
     for d in docs:
         by_key.setdefault(d.key, d.triples)
@@ -107,113 +113,99 @@ def _passages_and_triples(args, corpus_path):
     used = {p.key for p in corpus}
     unused = sum(1 for d in docs if d.key not in used)
     if unused:
-        _note(f"note: {unused} records of {args.openie} match no corpus passage and were not used")
-    return [p.key for p in corpus], [by_key[p.key] for p in corpus], oreport
+        note(f"note: {unused} records of {args.openie} match no corpus passage and were not used")
+    return corpus, [by_key[p.key] for p in corpus], oreport
 
 
 def _stats_dict(index) -> dict:
     return dataclasses.asdict(index.stats)
 
 
+def _save(index, path: str) -> None:
+    """Write the index, then its query cache (so that the first question is quick too)."""
+    from pathfinding.hipporag.index.persistence import save_index
+    from pathfinding.hipporag.querycache import write_cache
+
+    save_index(index, path)
+    try:
+        write_cache(index, path)
+    except OSError as exc:
+        note(f"note: no query cache written beside {path} ({exc.strerror or exc})")
+
+
 def _cmd_index(args) -> int:
     from pathfinding.hipporag.index.build import build_index
-    from pathfinding.hipporag.index.persistence import save_index
 
+    check_output_path(args.output)
+    encoder = _encoder_from_args(args)
     t0 = time.perf_counter()
-    with _progress(3, "index") as bar:
+    with progress(3, "index") as bar:
         bar.set_postfix_str("reading")
-        texts, triples, report = _passages_and_triples(args, args.corpus)
+        corpus, triples, report = _passages_and_triples(args, args.corpus)
         bar.update()
         bar.set_postfix_str("building")
-        index = build_index(triples, passages=texts, tau=args.tau, max_synonyms=args.max_synonyms)
+        index = build_index(
+            triples, passages=[p.key for p in corpus], tau=args.tau, max_synonyms=args.max_synonyms,
+            encoder=encoder,
+        )  # fmt: skip
         bar.update()
         bar.set_postfix_str("writing")
-        save_index(index, args.output)
+        _save(index, args.output)
         bar.update()
     secs = time.perf_counter() - t0
     if args.json:
         out = {"index": args.output, "bytes": os.path.getsize(args.output), "seconds": secs}
         out |= {"stats": _stats_dict(index), "settings": index.settings, "openie": report.to_dict()}
-        _emit(json.dumps(out, indent=2))
+        emit(json.dumps(out, indent=2))
     else:
-        _emit(index.stats.summary())
-        _emit(f"wrote {args.output} ({os.path.getsize(args.output):,} bytes) in {secs:.1f} s")
+        emit(index.stats.summary())
+        emit(f"wrote {args.output} ({os.path.getsize(args.output):,} bytes) in {secs:.1f} s")
     return 0
 
 
-def _cmd_query(args) -> int:
-    from pathfinding.hipporag.index.persistence import load_index
-    from pathfinding.hipporag.query import link_entities
-    from pathfinding.hipporag.retrieve import HippoRetriever
-
-    index = load_index(args.index)
-    kw = {} if args.extractor is None else {"extractor": args.extractor}
-    retriever = HippoRetriever(index, **kw)
-    hit = retriever.retrieve(args.question, k=args.k, entities=args.entity)
-    link = link_entities(index, list(hit.entities))
-    links = [
-        {"entity": e, "node": int(n), "phrase": index.phrases[n], "cosine": float(c)}
-        for e, n, c in zip(link.entities, link.nodes.tolist(), link.scores.tolist(), strict=True)
-    ]
-    texts = index.passages
-    rows = [
-        {"rank": r + 1, "id": int(j), "score": float(s), "text": texts[j] if texts else None}
-        for r, (j, s) in enumerate(zip(hit.passages.tolist(), hit.scores.tolist(), strict=True))
-    ]
-    if args.json:
-        out = {"question": args.question, "entities": list(hit.entities), "links": links}
-        out |= {"unlinked": list(link.unlinked), "fell_back": hit.fell_back, "passages": rows}
-        _emit(json.dumps(out, indent=2, ensure_ascii=False))
-        return 0
-    _emit(f"question: {args.question}")
-    _emit("entities: " + (", ".join(hit.entities) if hit.entities else "(none)"))
-    for lk in links:
-        _emit(f"  {lk['entity']!r} -> node {lk['node']} {lk['phrase']!r} (cosine {lk['cosine']:.3f})")
-    if link.unlinked:
-        _emit("  not linked: " + ", ".join(link.unlinked))
-    if hit.fell_back:
-        _emit("no entity linked to a node: passages ranked by BM25")
-    for row in rows:
-        text = (row["text"] or "").replace("\n", " | ")
-        _emit(f"{row['rank']:3d}. [{row['id']}] {row['score']:.6g}  {text[:160]}")
-    return 0
-
-
-def _save_updated(index, args) -> str:
-    from pathfinding.hipporag.index.persistence import save_index
-
-    out = args.output or args.index
-    save_index(index, out)
-    return out
+def _duplicates_of_index(index, corpus) -> list[int]:
+    have = set(index.passages)
+    return [j for j, p in enumerate(corpus) if p.key in have]
 
 
 def _cmd_add(args) -> int:
     from pathfinding.hipporag.index.maintenance import add_passages
     from pathfinding.hipporag.index.persistence import load_index
 
+    check_input_path(args.index, "an index file")
+    out = check_output_path(args.output or args.index)
     t0 = time.perf_counter()
-    with _progress(3, "add") as bar:
+    with progress(3, "add") as bar:
         bar.set_postfix_str("reading")
         index = load_index(args.index)
-        texts, triples, report = _passages_and_triples(args, args.corpus)
+        corpus, triples, report = _passages_and_triples(args, args.corpus)
+        dup = _duplicates_of_index(index, corpus)
+        if dup:
+            note(
+                f"{os.path.basename(args.corpus)}: {len(dup)} of {len(corpus)} passages are already in "
+                f"{os.path.basename(args.index)} (same title and text; added again, as `index` keeps "
+                f"duplicates), e.g. [{dup[0]}] {corpus[dup[0]].title!r}"
+            )
         bar.update()
         bar.set_postfix_str("adding")
         first = index.n_passages
+        texts = [p.key for p in corpus]
         index = add_passages(index, triples, texts if index.passages else None, refit=args.refit)
         bar.update()
         bar.set_postfix_str("writing")
-        out = _save_updated(index, args)
+        _save(index, out)
         bar.update()
     secs = time.perf_counter() - t0
     new_ids = list(range(first, index.n_passages))
     if args.json:
         res = {"index": out, "added_ids": new_ids, "seconds": secs, "stats": _stats_dict(index)}
-        _emit(json.dumps(res | {"openie": report.to_dict()}, indent=2))
+        res |= {"duplicates_of_index": len(dup)}
+        emit(json.dumps(res | {"openie": report.to_dict()}, indent=2))
     else:
         span = f"ids {new_ids[0]}..{new_ids[-1]}" if new_ids else "none"
-        _emit(f"added {len(new_ids)} passages ({span})")
-        _emit(index.stats.summary())
-        _emit(f"wrote {out} in {secs:.1f} s")
+        emit(f"added {len(new_ids)} passages ({span})")
+        emit(index.stats.summary())
+        emit(f"wrote {out} in {secs:.1f} s")
     return 0
 
 
@@ -221,20 +213,22 @@ def _cmd_delete(args) -> int:
     from pathfinding.hipporag.index.maintenance import delete_passages, renumber_after_delete
     from pathfinding.hipporag.index.persistence import load_index
 
+    check_input_path(args.index, "an index file")
+    out = check_output_path(args.output or args.index)
     index = load_index(args.index)
     old_to_new = renumber_after_delete(index.n_passages, args.ids)
     index = delete_passages(index, args.ids, refit=args.refit)
-    out = _save_updated(index, args)
+    _save(index, out)
     if args.json:
         res = {"index": out, "deleted_ids": sorted(args.ids), "old_to_new": old_to_new.tolist()}
-        _emit(json.dumps(res | {"stats": _stats_dict(index)}, indent=2))
+        emit(json.dumps(res | {"stats": _stats_dict(index)}, indent=2))
     else:
-        _emit(
+        emit(
             f"deleted {len(args.ids)} passages; the others keep their order and close the gaps "
             f"(new id = old id - deleted ids below it)"
         )
-        _emit(index.stats.summary())
-        _emit(f"wrote {out}")
+        emit(index.stats.summary())
+        emit(f"wrote {out}")
     return 0
 
 
@@ -246,9 +240,31 @@ def _triple_extractor_flag(p) -> None:
     )
 
 
+def _encoder_flags(p) -> None:
+    p.add_argument(
+        "--encoder",
+        metavar="URL",
+        help="an OpenAI-compatible embeddings endpoint (e.g. http://localhost:8080/v1) for synonymy "
+        "edges and entity linking, recorded in the index so queries use it too (default: the offline "
+        "character-trigram encoder); key from $PATHFINDING_EMBEDDINGS_API_KEY",
+    )
+    p.add_argument("--encoder-model", metavar="NAME", default="default", help="model name for --encoder")
+    p.add_argument(
+        "--encoder-cache",
+        metavar="PATH",
+        help="embeddings cache for --encoder (default: OUTPUT.embeddings.sqlite)",
+    )
+
+
+_CORPUS_HELP = (
+    "corpus: a JSON list of {title, text}, JSON lines ({title, text} or {id, text}), or a folder of "
+    ".txt/.md files"
+)
+
+
 def _add_hipporag_group(sub):
     from pathfinding.hipporag.extract.cli import add_openie_command
-    from pathfinding.hipporag.query import EXTRACTORS
+    from pathfinding.hipporag.querycli import add_query_commands
 
     group = sub.add_parser("hipporag", help="index your own corpus, query it, add and delete passages")
     gsub = group.add_subparsers(dest="hipporag_command", required=True, metavar="SUBCOMMAND")
@@ -258,7 +274,7 @@ def _add_hipporag_group(sub):
         p.add_argument("--json", action="store_true", help="machine-readable output on stdout")
 
     p = gsub.add_parser("index", help="build an index from a corpus and its triples, save it to one file")
-    p.add_argument("corpus", help="corpus JSON: a list of {title, text}")
+    p.add_argument("corpus", help=_CORPUS_HELP)
     p.add_argument("--openie", metavar="FILE", help="HippoRAG OpenIE JSON with the passages' triples")
     _triple_extractor_flag(p)
     p.add_argument("-o", "--output", required=True, metavar="INDEX", help="index file to write")
@@ -266,27 +282,20 @@ def _add_hipporag_group(sub):
     p.add_argument(
         "--max-synonyms", type=positive_int, default=100, help="synonymy neighbours per node (default 100)"
     )
+    _encoder_flags(p)
     json_flag(p)
-    p.set_defaults(func=_quiet_pipe(_cmd_index))
-
-    p = gsub.add_parser("query", help="rank passages for one question")
-    p.add_argument("index", help="index file")
-    p.add_argument("question")
-    p.add_argument("-k", type=positive_int, default=5, help="passages to return (default 5)")
-    p.add_argument("--extractor", choices=sorted(EXTRACTORS), help="query entity extractor")
-    p.add_argument("--entity", action="append", metavar="TEXT", help="a query entity (repeatable)")
-    json_flag(p)
-    p.set_defaults(func=_quiet_pipe(_cmd_query))
+    p.set_defaults(func=quiet_pipe(_cmd_index))
+    add_query_commands(gsub, json_flag)
 
     p = gsub.add_parser("add", help="append a corpus's passages to an index file")
     p.add_argument("index", help="index file (rewritten unless -o)")
-    p.add_argument("--corpus", required=True, help="corpus JSON of the new passages")
+    p.add_argument("--corpus", required=True, help=_CORPUS_HELP + " (the new passages)")
     p.add_argument("--openie", metavar="FILE", help="HippoRAG OpenIE JSON with their triples")
     _triple_extractor_flag(p)
     p.add_argument("-o", "--output", metavar="INDEX", help="write here instead of over the input")
     _refit_flag(p)
     json_flag(p)
-    p.set_defaults(func=_quiet_pipe(_cmd_add))
+    p.set_defaults(func=quiet_pipe(_cmd_add))
 
     p = gsub.add_parser("delete", help="delete passages by id from an index file")
     p.add_argument("index", help="index file (rewritten unless -o)")
@@ -294,9 +303,8 @@ def _add_hipporag_group(sub):
     p.add_argument("-o", "--output", metavar="INDEX", help="write here instead of over the input")
     _refit_flag(p)
     json_flag(p)
-    p.set_defaults(func=_quiet_pipe(_cmd_delete))
+    p.set_defaults(func=quiet_pipe(_cmd_delete))
     return gsub
-
 
 
 def _refit_flag(p) -> None:

@@ -6,8 +6,9 @@ Four formats, each read by one function (the HotpotQA and 2WikiMultihopQA questi
 * :func:`load_openie` -- the OpenIE JSON (``{"docs": [{"title", "text", "passage",
   "extracted_entities", "extracted_triples"}, ...], ...}``), and HippoRAG 2's variant whose records
   are ``{"idx", "passage", "extracted_entities", "extracted_triples"}``;
-* :func:`load_corpus` -- a corpus JSON (a list of ``{"title", "text"}``, or HotpotQA's object
-  ``{title: [sentence, ...]}``);
+* :func:`load_corpus` -- a corpus: a JSON list of ``{"title", "text"}``, JSON lines of
+  ``{"title", "text"}`` or ``{"id", "text"}``, HotpotQA's object ``{title: [sentence, ...]}``, or a
+  folder of ``.txt``/``.md`` files;
 * :func:`load_questions` -- a MuSiQue-style question JSON (``{"id", "question", "answer",
   "paragraphs": [{"title", "paragraph_text" or "text", "is_supporting"}]}``);
 * :func:`load_query_ner` -- the query-NER TSV whose ``triples`` column holds
@@ -38,7 +39,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 
-from pathfinding.errors import InvalidValueError
+from pathfinding.errors import FormatError
+from pathfinding.hipporag.corpusfiles import CORPUS_SUFFIXES, folder_texts, json_lines, title_sentences
 
 __all__ = [
     "FormatError",
@@ -47,6 +49,7 @@ __all__ = [
     "Passage",
     "Question",
     "QueryNER",
+    "CORPUS_SUFFIXES",
     "check_alignment",
     "load_corpus",
     "load_openie",
@@ -54,6 +57,7 @@ __all__ = [
     "load_questions",
     "need",
     "read_json",
+    "read_text",
     "vendored",
     "VENDORED_FILES",
 ]
@@ -68,10 +72,6 @@ VENDORED_FILES = {
     "university_corpus": "case_study_university_corpus.json.gz",
 }
 """Short name -> file name of the data shipped in ``pathfinding/data/hipporag``."""
-
-
-class FormatError(InvalidValueError):
-    """A file is not in the expected HippoRAG format (the message names the file and record)."""
 
 
 @dataclass
@@ -220,6 +220,11 @@ def _read_text(path) -> tuple[str, str]:
         return raw.decode("utf-8"), name
     except UnicodeDecodeError as exc:
         raise FormatError(f"{name}: not UTF-8 text (byte {exc.start}: {exc.reason})") from None
+
+
+def read_text(path) -> tuple[str, str]:
+    """A text file's content (gzip or plain, UTF-8) and the name errors should use."""
+    return _read_text(path)
 
 
 def read_json(path):
@@ -379,65 +384,98 @@ def check_alignment(openie: Sequence[OpenIEPassage], corpus: Sequence[Passage]) 
     return report
 
 
-def load_corpus(path) -> tuple[list[Passage], LoadReport]:
-    """Read a corpus JSON: a list of ``{"title": ..., "text": ...}``, or HotpotQA's title -> sentences.
+def _load_folder(folder: str) -> tuple[list[Passage], LoadReport]:
+    report = LoadReport(source=folder)
+    out = []
+    seen = set()
+    texts, skipped = folder_texts(folder)
+    for entry in skipped:
+        report.add("skipped_file", entry)
+    for entry, title, text in texts:
+        p = Passage(title, text)
+        if not text.strip():
+            report.add("empty_passage", entry)
+        if p.key in seen:
+            report.add("duplicate_passage", entry)
+        seen.add(p.key)
+        out.append(p)
+    report.n_records = len(out)
+    return out, report
 
-    HotpotQA's corpus is one object mapping each title to its list of sentences; a passage's text is
-    the sentences joined with no separator (they keep their own leading spaces), as HippoRAG does,
-    in the file's key order.
+
+def load_corpus(path) -> tuple[list[Passage], LoadReport]:
+    """Read a corpus: a JSON list, JSON lines, HotpotQA's title -> sentences, or a folder of text files.
+
+    Four shapes are recognised:
+
+    * a JSON list of ``{"title": ..., "text": ...}`` (HippoRAG's corpus files);
+    * JSON lines (``.jsonl``, or any file whose first line is a complete JSON object), one
+      ``{"title", "text"}`` or ``{"id", "text"}`` per line (an ``id`` becomes the title);
+    * HotpotQA's one object mapping each title to its list of sentences; a passage's text is the
+      sentences joined with no separator (they keep their own leading spaces), as HippoRAG does, in
+      the file's key order;
+    * a folder: every ``.txt`` and ``.md`` file directly in it, in name order, is one passage whose
+      title is the file name without the extension and whose text is the file's content (surrounding
+      blank lines dropped); other files are counted as ``skipped_file``.
 
     Returns
     -------
     passages : list of Passage
     report : LoadReport
         Counts ``duplicate_passage`` (same title and text as an earlier passage; kept, since
-        passage ids are positions).
+        passage ids are positions), ``skipped_file`` and ``empty_passage`` (no text; kept).
 
     Raises
     ------
     FormatError
-        If the file is not a JSON list or a record lacks a string ``title`` or ``text``.
+        If the file is not JSON or JSON lines, a record lacks a string ``title`` (or ``id``) or
+        ``text``, a folder holds no text file, or a text file is not UTF-8.
 
     Examples
     --------
     >>> corpus, report = load_corpus(vendored("corpus"))
     >>> len(corpus), report.n_issues
     (1890, 0)
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> with open(os.path.join(d, "Ed Wood.txt"), "w") as f:
+    ...     _ = f.write("Ed Wood directed Plan 9.\\n")
+    >>> load_corpus(d)[0]
+    [Passage(title='Ed Wood', text='Ed Wood directed Plan 9.')]
     """
-    data, name = read_json(path)
-    if isinstance(data, dict):
-        data = _title_sentences(name, data)
-    if not isinstance(data, list):
-        raise FormatError(
-            f"{name}: expected a JSON list of passages or an object title -> sentences, "
-            f"got {type(data).__name__}"
-        )
-    report = LoadReport(source=name, n_records=len(data))
+    if isinstance(path, str | os.PathLike) and os.path.isdir(path):
+        return _load_folder(os.fspath(path))
+    text, name = _read_text(path)
+    report = LoadReport(source=name)
+    records = json_lines(text, name)
+    if records is None:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise FormatError(f"{name}: not valid JSON or JSON lines ({exc})") from None
+        if isinstance(data, dict):
+            data = title_sentences(name, data)
+        if not isinstance(data, list):
+            raise FormatError(
+                f"{name}: expected a JSON list of passages, JSON lines of {{title, text}}, or an object "
+                f"title -> sentences, got {type(data).__name__}"
+            )
+        records = [(f"[{j}]", rec) for j, rec in enumerate(data)]
+    report.n_records = len(records)
     out = []
     seen = set()
-    for j, rec in enumerate(data):
-        p = Passage(need(name, f"[{j}]", rec, "title", str), need(name, f"[{j}]", rec, "text", str))
+    for where, rec in records:
+        if isinstance(rec, dict) and "title" not in rec and "id" in rec:
+            title = need(name, where, rec, "id", (str, int))
+            title = str(title)
+        else:
+            title = need(name, where, rec, "title", str)
+        p = Passage(title, need(name, where, rec, "text", str))
         if p.key in seen:
-            report.add("duplicate_passage", f"[{j}]")
+            report.add("duplicate_passage", where)
         seen.add(p.key)
         out.append(p)
     return out, report
-
-
-def _title_sentences(name: str, data: dict) -> list[dict]:
-    out = []
-    for title, sentences in data.items():
-        where = f"[{title!r}]"
-        if not isinstance(sentences, list):
-            raise FormatError(
-                f"{name}: expected a JSON list of passages, or HotpotQA's object title -> [sentence, ...]; "
-                f"got an object whose {where} is {type(sentences).__name__}"
-            )
-        for s_i, sent in enumerate(sentences):
-            if not isinstance(sent, str):
-                raise FormatError(f"{name}: {where}[{s_i}] must be a string, got {type(sent).__name__}")
-        out.append({"title": title, "text": "".join(sentences)})
-    return out
 
 
 def load_questions(path) -> tuple[list[Question], LoadReport]:

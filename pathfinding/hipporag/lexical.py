@@ -97,7 +97,10 @@ class BM25Ranker:
         self._model = bm25s.BM25(
             k1=check_float("k1", k1, low=0, high=np.inf), b=check_float("b", b, low=0, high=1)
         )
-        self._model.index(tokens, show_progress=False)
+        if tokens.vocab:
+            self._model.index(tokens, show_progress=False)
+        else:  # no text has a word BM25 counts ("B met C." has none): every score is 0
+            self._model = None
         self._vocab = tokens.vocab
         if isinstance(query_stopwords, str) or not all(isinstance(w, str) for w in query_stopwords):
             raise InvalidTypeError(f"query_stopwords must be an iterable of words, got {query_stopwords!r}")
@@ -109,13 +112,48 @@ class BM25Ranker:
             raise InvalidTypeError(f"question must be a string, got {type(question).__name__}")
         toks = self._bm25s.tokenize([question], stopwords="en", return_ids=False, show_progress=False)[0]
         toks = [t for t in toks if t in self._vocab and t not in self._query_stopwords]
-        if not toks:
+        if not toks or self._model is None:
             return np.zeros(self.n_passages)
         return np.asarray(self._model.get_scores(toks), dtype=np.float64)
 
     def rank(self, question: str, k: int = 10) -> np.ndarray:
         """The ``min(k, n_passages)`` best passage ids (:func:`top_k` order)."""
         return top_k(self.scores(question), k)
+
+    def get_state(self) -> tuple[dict, list[str], dict[str, np.ndarray]]:
+        """The fitted state as data: (parameters, vocabulary in id order, score arrays).
+
+        :meth:`from_state` rebuilds a ranker that gives the same scores bit for bit, without
+        tokenizing the texts again (:mod:`~pathfinding.hipporag.querycache` keeps it on disk).
+        """
+        params = {"n_passages": self.n_passages, "query_stopwords": sorted(self._query_stopwords)}
+        if self._model is None:
+            return params | {"empty": True}, [], {}
+        m = self._model
+        params |= {"k1": m.k1, "b": m.b, "num_docs": int(m.scores["num_docs"]), "empty": False}
+        vocab = sorted(m.vocab_dict, key=m.vocab_dict.__getitem__)
+        arrays = {key: np.asarray(m.scores[key]) for key in ("data", "indices", "indptr")}
+        return params, vocab, arrays
+
+    @classmethod
+    def from_state(cls, params: dict, vocab: Sequence[str], arrays: dict) -> BM25Ranker:
+        """Rebuild a ranker from :meth:`get_state` output (no tokenizing, no indexing)."""
+        import bm25s
+
+        self = cls.__new__(cls)
+        self._bm25s = bm25s
+        self.n_passages = int(params["n_passages"])
+        self._query_stopwords = frozenset(params["query_stopwords"])
+        if params["empty"]:
+            self._model, self._vocab = None, {}
+            return self
+        self._model = bm25s.BM25(k1=params["k1"], b=params["b"])
+        self._model.scores = {key: arrays[key] for key in ("data", "indices", "indptr")}
+        self._model.scores["num_docs"] = int(params["num_docs"])
+        self._model.vocab_dict = {w: j for j, w in enumerate(vocab)}
+        self._model.nonoccurrence_array = None
+        self._vocab = self._model.vocab_dict
+        return self
 
 
 class FactLinker:
@@ -151,6 +189,18 @@ class FactLinker:
             f"{index.phrases[h]} {index.phrases[t]}" for h, t in zip(self.heads, self.tails, strict=True)
         ]
         self._bm25 = BM25Ranker(texts, query_stopwords=QUESTION_WORDS) if texts else None
+
+    def get_state(self) -> tuple[np.ndarray, np.ndarray, BM25Ranker | None]:
+        """The facts' head and tail node ids and their BM25 (None when no fact has a word)."""
+        return self.heads, self.tails, self._bm25
+
+    @classmethod
+    def from_state(cls, heads: np.ndarray, tails: np.ndarray, bm25: BM25Ranker | None) -> FactLinker:
+        """A linker from its parts (the facts' node ids and their BM25), as saved by
+        :mod:`~pathfinding.hipporag.querycache`."""
+        self = cls.__new__(cls)
+        self.heads, self.tails, self._bm25 = heads, tails, bm25
+        return self
 
     def seeds(self, question: str, *, n_facts: int = 5) -> tuple[np.ndarray, np.ndarray]:
         """Node ids (ascending) and weights in (0, 1] from the ``n_facts`` best facts.

@@ -25,7 +25,9 @@ passage id (``src/hipporag.py``, ``rank_docs``); its dense retriever enters only
 ``doc_ensemble`` or ``dpr_only``.
 
 Every ranking has ``min(k, n_passages)`` passages: scores in decreasing order, equal scores
-(including the zeros of passages the walk never reached) by increasing passage id.
+(including the zeros of passages the walk never reached) by increasing passage id. The one
+exception is a question that matches nothing (no seed, and no BM25 score above zero): it gets an
+empty ranking and :data:`NO_MATCH` as its note, not the passages in id order.
 """
 
 from __future__ import annotations
@@ -44,7 +46,13 @@ from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, top_k
 from pathfinding.hipporag.query import EXTRACTORS, link_entities
 
-__all__ = ["BM25Ranker", "HippoRetriever", "Retrieval", "SCORERS", "top_k"]
+__all__ = ["BM25Ranker", "HippoRetriever", "NO_MATCH", "Retrieval", "SCORERS", "top_k"]
+
+NO_MATCH = (
+    "nothing in the index matches the question: no entity or fact linked to a node, and no passage "
+    "shares a word with it (stop words are ignored)"
+)
+"""The :attr:`Retrieval.note` of a question that matches nothing (its ranking is empty)."""
 
 SCORERS = tuple(NODE_SCORERS)
 """Node scorers: the walk, and Table 5's "R_q nodes only" (``rq_nodes``) and "R_q nodes &
@@ -73,6 +81,9 @@ class Retrieval:
         the walk ran to the retriever's tolerance, larger when the hybrid walk stopped as soon as
         its top k were certified (the ranking is then exact; the scores are within this bound), 0
         for the BM25 fallback.
+    note : str
+        Empty, or why no passage was returned (:data:`NO_MATCH`: no seed, and no passage shares a
+        word with the question).
     """
 
     passages: np.ndarray
@@ -81,6 +92,7 @@ class Retrieval:
     seeds: np.ndarray
     fell_back: bool
     walk_error: float = 0.0
+    note: str = ""
 
 
 class HippoRetriever:
@@ -272,6 +284,9 @@ class HippoRetriever:
         seeds = np.flatnonzero(w != 0)  # on the mask: several times faster than on the floats
         if seeds.size == 0:
             scores = self.bm25.scores(question)
+            if not np.any(scores > 0):  # nothing to rank by: no ranking, rather than ids in order
+                empty = np.zeros(0, np.int64)
+                return Retrieval(empty, np.zeros(0), entities, seeds, True, note=NO_MATCH)
             ids = top_k(scores, k)
             return Retrieval(ids, scores[ids], entities, seeds, True)
         if self.passage_weight == 0:

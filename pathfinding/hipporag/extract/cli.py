@@ -51,10 +51,15 @@ def _nonneg_float(text: str) -> float:
 
 def run_openie_command(args) -> int:
     """Run the subcommand for parsed ``args`` (see :func:`add_openie_command`); returns the exit status."""
+    from pathfinding.hipporag.cliutil import check_input_path, check_output_path
     from pathfinding.hipporag.extract.llm import ChatClient, LLMFatalError
     from pathfinding.hipporag.extract.openie import ResponseCache, run_openie, write_openie
     from pathfinding.hipporag.io import FormatError, load_corpus
 
+    check_input_path(args.corpus, "a corpus file or folder", folder_ok=True)
+    check_output_path(args.output, "the OpenIE file")
+    if args.cache:
+        check_output_path(args.cache, "the cache file")
     api_key = None
     if args.api_key_env:
         api_key = os.environ.get(args.api_key_env)

@@ -258,7 +258,15 @@ class ChatClient:
             isinstance(m, dict) and isinstance(m.get("content"), str) for m in messages
         ):
             raise InvalidTypeError("messages must be a list of {'role': ..., 'content': str} dicts")
-        body = json.dumps(self.payload(messages, json_mode=json_mode)).encode("utf-8")
+        return self.post(self.payload(messages, json_mode=json_mode), self._parse_body)
+
+    def post(self, payload: dict, parse):
+        """POST ``payload`` as JSON to :attr:`url`, retrying as :meth:`chat` does.
+
+        ``parse(raw_body)`` turns a 200 body into the result (anything with a ``usage`` dict of
+        token counts) or a string saying why the body is unusable (retried like a 5xx).
+        """
+        body = json.dumps(payload).encode("utf-8")
         last = "no attempt"
         for attempt in range(self.max_retries + 1):
             if attempt:
@@ -277,12 +285,12 @@ class ChatClient:
                     kind, last = "connection", f"connection failed: {reason}"
             else:
                 if status == 200:
-                    parsed = self._parse_body(raw)
-                    if isinstance(parsed, ChatResponse):
+                    parsed = parse(raw)
+                    if not isinstance(parsed, str):
                         self._count(
                             succeeded=1,
-                            prompt_tokens=parsed.usage["prompt_tokens"],
-                            completion_tokens=parsed.usage["completion_tokens"],
+                            prompt_tokens=parsed.usage.get("prompt_tokens", 0),
+                            completion_tokens=parsed.usage.get("completion_tokens", 0),
                         )
                         return parsed
                     kind, last = "bad body", parsed

@@ -16,6 +16,7 @@ Two promises the index relies on, both tested:
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -24,7 +25,46 @@ import scipy.sparse as sp
 from pathfinding._validation import check_int
 from pathfinding.errors import InvalidValueError
 
-__all__ = ["CharNgramEncoder"]
+__all__ = ["CharNgramEncoder", "char_ngrams"]
+
+_WHITE_SPACES = re.compile(r"\s\s+")
+
+
+def char_ngrams(text: str, *, analyzer: str = "char_wb", ngram_range: tuple[int, int] = (3, 3)) -> list[str]:
+    """The character n-grams scikit-learn's ``TfidfVectorizer`` counts, in the same order.
+
+    The same steps as its ``char_wb`` and ``char`` analyzers (lower-case, runs of whitespace to one
+    space, then n-grams; ``char_wb`` pads each word with a space and counts a word shorter than n
+    once), written out so that loading an index and encoding a query's entities need not import
+    scikit-learn, which costs longer than the query. Tested against scikit-learn's analyzer.
+
+    Examples
+    --------
+    >>> char_ngrams("Ed  Wood")
+    [' ed', 'ed ', ' wo', 'woo', 'ood', 'od ']
+    """
+    text = _WHITE_SPACES.sub(" ", text.lower())
+    lo, hi = ngram_range
+    out: list[str] = []
+    if analyzer == "char":
+        if lo == 1:
+            out.extend(text)
+            lo = 2
+        for n in range(lo, min(hi + 1, len(text) + 1)):
+            out.extend(text[i : i + n] for i in range(len(text) - n + 1))
+        return out
+    for w in text.split():
+        w = " " + w + " "
+        w_len = len(w)
+        for n in range(lo, hi + 1):
+            offset = 0
+            out.append(w[offset : offset + n])
+            while offset + n < w_len:
+                offset += 1
+                out.append(w[offset : offset + n])
+            if offset == 0:  # a word shorter than n is counted once
+                break
+    return out
 
 
 class CharNgramEncoder:
@@ -63,6 +103,7 @@ class CharNgramEncoder:
         self.analyzer = analyzer
         self.sublinear_tf = bool(sublinear_tf)
         self._vectorizer = None
+        self._vocab = None
 
     def _make_vectorizer(self, vocabulary=None):
         from sklearn.feature_extraction.text import TfidfVectorizer
@@ -101,13 +142,25 @@ class CharNgramEncoder:
 
     def _set(self, vectorizer) -> None:
         self._vectorizer = vectorizer
-        self._analyze = vectorizer.build_analyzer()
-        self._vocab = vectorizer.vocabulary_
-        self._idf = vectorizer.idf_
+        self._set_state(vectorizer.vocabulary_, vectorizer.idf_)
+
+    def _set_state(self, vocab: dict, idf: np.ndarray) -> None:
+        params = {"analyzer": self.analyzer, "ngram_range": self.ngram_range}
+        self._analyze = lambda text: char_ngrams(text, **params)
+        self._vocab = vocab
+        self._idf = idf
+
+    def _fitted_vectorizer(self):
+        """scikit-learn's vectorizer with this state, built on first use (large batches only)."""
+        if self._vectorizer is None:
+            vec = self._make_vectorizer(vocabulary=self._vocab)
+            vec.idf_ = self._idf  # also validates the vocabulary; no fit, so nothing is recomputed
+            self._vectorizer = vec
+        return self._vectorizer
 
     @property
     def is_fitted(self) -> bool:
-        return self._vectorizer is not None
+        return self._vocab is not None
 
     def clone(self) -> CharNgramEncoder:
         """An unfitted encoder with the same parameters (what :func:`build_index` fits)."""
@@ -160,18 +213,18 @@ class CharNgramEncoder:
             raise InvalidValueError(
                 f"idf must hold {len(grams)} finite positive values, got shape {idf.shape}"
             )
-        vec = enc._make_vectorizer(vocabulary=vocab)
-        vec.idf_ = idf  # also validates the vocabulary; no fit, so nothing is recomputed
-        enc._set(vec)
+        if any(not isinstance(g, str) or not g for g in grams):
+            raise InvalidValueError("every n-gram must be a non-empty string")
+        enc._set_state(vocab, idf)
         return enc
 
     def __call__(self, texts: Sequence[str]) -> sp.csr_array:
         """Encode ``texts`` as unit rows (all-zero for a text with no known n-gram)."""
-        if self._vectorizer is None:
+        if not self.is_fitted:
             raise InvalidValueError("CharNgramEncoder must be fit on the node phrases before encoding")
         texts = list(texts)
         if len(texts) > self.small_batch:
-            return sp.csr_array(self._vectorizer.transform(texts))
+            return sp.csr_array(self._fitted_vectorizer().transform(texts))
         return self._transform_small(texts)
 
     small_batch = 32

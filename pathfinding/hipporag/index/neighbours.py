@@ -506,6 +506,18 @@ class NearestRows:
         self._postings = sp.csr_array(X.T)
         self._df = np.diff(self._postings.indptr)
 
+    def get_state(self) -> tuple[sp.csr_array, sp.csr_array]:
+        """The rows and their posting lists (the transpose), as :meth:`from_state` takes them."""
+        return self._X, self._postings
+
+    @classmethod
+    def from_state(cls, X: sp.csr_array, postings: sp.csr_array) -> NearestRows:
+        """Rebuild from :meth:`get_state` output without transposing again (a saved query cache)."""
+        self = cls.__new__(cls)
+        self._X, self._postings = X, postings
+        self._df = np.diff(postings.indptr)
+        return self
+
     def top_k(self, q_idx: np.ndarray, q_val: np.ndarray, *, k: int = 1) -> tuple[np.ndarray, np.ndarray]:
         """Rows with the ``k`` largest positive dots with the query, ties to the lower row id.
 

@@ -38,13 +38,13 @@ from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.io import FormatError
 
-__all__ = ["FORMAT_VERSION", "MAGIC", "load_index", "save_index"]
+__all__ = ["FORMAT_VERSION", "MAGIC", "decode_encoder", "encoder_spec", "load_index", "save_index"]
 
 MAGIC = b"PFHIPIDX"
 FORMAT_VERSION = 1
 _PREFIX = struct.Struct("<8sIQQ")
 _DIGEST = 32
-_DTYPES = {"<f8": np.float64, "<i4": np.int32, "<i8": np.int64}
+_DTYPES = {"<f8": np.float64, "<f4": np.float32, "<i4": np.int32, "<i8": np.int64}
 _SPARSE = ("relation_graph", "mentions", "pairs")
 
 
@@ -111,13 +111,7 @@ def save_index(index: HippoIndex, path) -> None:
     matrices = {name: w.add_matrix(name, getattr(index, name)) for name in _SPARSE}
     matrices["node_embeddings"] = w.add_matrix("node_embeddings", index.node_embeddings)
     w.add("dropped", np.asarray(index.dropped, dtype=np.int64))
-    enc = index.encoder
-    if type(enc) is CharNgramEncoder:
-        params, grams, idf = enc.get_state()
-        w.add("encoder.idf", idf)
-        encoder = {"kind": "char_ngram", "params": params, "grams": grams}
-    else:
-        encoder = {"kind": "custom", "class": f"{type(enc).__module__}.{type(enc).__qualname__}"}
+    encoder = encoder_spec(index.encoder, w.add)
     header = {
         "settings": index.settings,
         "phrases": index.phrases,
@@ -138,6 +132,21 @@ def save_index(index: HippoIndex, path) -> None:
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
+
+
+def encoder_spec(enc, add_array) -> dict:
+    """How a file records the encoder: as data (the default encoder's n-grams, with its IDF passed
+    to ``add_array(name, array)``), as an endpoint (:class:`~pathfinding.hipporag.embeddings.
+    EmbeddingEncoder`: URL, model and dimension, so queries embed with the same model), or by class
+    name (any other encoder is code, which the file does not hold)."""
+    if type(enc) is CharNgramEncoder:
+        params, grams, idf = enc.get_state()
+        add_array("encoder.idf", idf)
+        return {"kind": "char_ngram", "params": params, "grams": grams}
+    spec = getattr(enc, "index_spec", None)
+    if callable(spec):
+        return spec()
+    return {"kind": "custom", "class": f"{type(enc).__module__}.{type(enc).__qualname__}"}
 
 
 def _check_container(raw: bytes, name: str) -> tuple[dict, memoryview]:
@@ -275,7 +284,7 @@ def load_index(path, *, encoder=None) -> HippoIndex:
     E = mats["node_embeddings"]
     if E.shape[0] != n:
         raise FormatError(f"{name}: node_embeddings has {E.shape[0]} rows, expected {n}")
-    enc = _load_encoder(enc_spec, rd, name, encoder, phrases, E)
+    enc = decode_encoder(enc_spec, rd.array, name, encoder, phrases, E)
     return assemble_index(
         phrases=phrases,
         triples=triples,
@@ -290,7 +299,9 @@ def load_index(path, *, encoder=None) -> HippoIndex:
     )
 
 
-def _load_encoder(spec: dict, rd: _Reader, name: str, encoder, phrases, E):
+def decode_encoder(spec: dict, array, name: str, encoder, phrases, E):
+    """The encoder an :func:`encoder_spec` describes (``array(name)`` reads the saved arrays);
+    ``encoder`` is the caller's, required for a custom encoder and checked against ``E``."""
     kind = spec.get("kind")
     if kind == "char_ngram":
         if encoder is not None:
@@ -299,10 +310,17 @@ def _load_encoder(spec: dict, rd: _Reader, name: str, encoder, phrases, E):
                 f"custom encoder"
             )
         try:
-            return CharNgramEncoder.from_state(spec["params"], spec["grams"], rd.array("encoder.idf"))
+            return CharNgramEncoder.from_state(spec["params"], spec["grams"], array("encoder.idf"))
         except (KeyError, TypeError, ValueError) as exc:
             raise FormatError(f"{name}: the CharNgramEncoder state is malformed ({exc})") from None
-    if kind != "custom":
+    if kind == "embeddings" and encoder is None:
+        from pathfinding.hipporag.embeddings import EmbeddingEncoder
+
+        try:
+            return EmbeddingEncoder.from_spec(spec)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise FormatError(f"{name}: the embeddings endpoint record is malformed ({exc})") from None
+    if kind not in ("custom", "embeddings"):
         raise FormatError(f"{name}: unknown encoder kind {kind!r}")
     if encoder is None:
         raise InvalidValueError(

@@ -1,0 +1,416 @@
+"""A query-ready copy of an index beside it, so that one question from the command line is quick.
+
+A question asked from the command line starts a new process, which must load the index and then
+derive what retrieval needs from it: BM25 over the passages and over the facts (the
+:class:`~pathfinding.hipporag.lexical.FactLinker`), and the walk's prepared graphs. On a corpus of a
+few thousand passages the derivation costs several times the load, and the load itself is mostly
+parsing the triples, which a query never reads. :func:`load_for_query` therefore keeps, next to
+``INDEX``, a file ``INDEX.query-cache`` holding everything a query reads as raw arrays (read through
+a private memory map: no parsing, no copy until written) and reads the triples from the index only if
+something asks for them.
+
+The cache is derived data and never trusted blindly: it records the index file's size and SHA-256
+(the last 32 bytes of the index file, so checking it costs no hashing of the index), its own format
+version, the ``bm25s`` version and the BM25 tokens of a probe text, and carries its own SHA-256.
+When any of these disagree (the index was rebuilt, updated or replaced; the package or its tokenizer
+changed), the index is loaded in full and the cache written again. A cache that cannot be written (a
+read-only folder) is simply skipped.
+
+The loaded objects are handed to the index under the keys its users derive them with
+(:meth:`~pathfinding.hipporag.index.model.HippoIndex.derived`: ``"fact_linker"`` and ``"bm25"`` in
+:mod:`~pathfinding.hipporag.retrieve`, ``("with_passages", True)`` and ``("prepared", True)`` for the
+walk, ``"nearest_rows"`` in :mod:`~pathfinding.hipporag.query`); anything the cache does not hold is
+derived on first use as without it, so a retriever that needs something new stays correct, only
+slower.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import mmap
+import os
+import struct
+from collections.abc import Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+from pathfinding.errors import InvalidValueError
+from pathfinding.hipporag.index.model import HippoIndex, IndexStats
+from pathfinding.hipporag.lexical import BM25Ranker, FactLinker
+
+__all__ = ["CACHE_SUFFIX", "CACHE_VERSION", "cache_path", "load_for_query", "write_cache"]
+
+CACHE_SUFFIX = ".query-cache"
+CACHE_VERSION = 1
+_MAGIC = b"PFHIPQRY"
+_PREFIX = struct.Struct("<8sIQQ")
+_DIGEST = 32
+_KINDS = "fiub"  # numeric and boolean arrays only
+
+
+def cache_path(index_path) -> str:
+    """Where the query cache of ``index_path`` lives: beside it, named ``INDEX.query-cache``."""
+    return os.fspath(index_path) + CACHE_SUFFIX
+
+
+_PROBE = "Thomas Südhof met Jürgen in Łódź and 東京; the U.S. film's 2nd cut, e-mail x1"
+"""Text whose BM25 tokens go into the cache key: a package whose tokenizer tokenizes differently
+(another script, another rule) does not read BM25 state written by the old one."""
+
+
+def _index_key(index_path) -> dict:
+    """What ties a cache to one exact index file (its size and the SHA-256 stored at its end) and to
+    the code that wrote it (cache version, bm25s version, what the BM25 tokenizer makes of a probe)."""
+    import bm25s
+
+    with open(index_path, "rb") as fh:
+        fh.seek(0, os.SEEK_END)
+        size = fh.tell()
+        fh.seek(max(size - _DIGEST, 0))
+        digest = fh.read(_DIGEST).hex()
+    probe = BM25Ranker([_PROBE]).get_state()[1]
+    return {
+        "version": CACHE_VERSION,
+        "index_size": size,
+        "index_sha256": digest,
+        "bm25s": bm25s.__version__,
+        "tokens": probe,
+    }
+
+
+class _Arrays:
+    def __init__(self):
+        self.chunks: list[bytes] = []
+        self.table: dict[str, dict] = {}
+        self.size = 0
+
+    def add(self, name: str, a) -> str:
+        a = np.ascontiguousarray(a)
+        if a.dtype.kind not in _KINDS:
+            raise InvalidValueError(f"cannot cache array {name!r} of dtype {a.dtype}")
+        a = a.astype(a.dtype.newbyteorder("<"), copy=False)
+        raw = a.tobytes()
+        self.table[name] = {"dtype": a.dtype.str, "shape": list(a.shape), "offset": self.size}
+        self.chunks.append(raw + b"\0" * ((-len(raw)) % 8))
+        self.size += len(self.chunks[-1])
+        return name
+
+    def matrix(self, name: str, M) -> dict:
+        if sp.issparse(M):
+            M = sp.csr_array(M)
+            return {
+                "kind": "csr",
+                "shape": list(M.shape),
+                "parts": [self.add(f"{name}.{p}", getattr(M, p)) for p in ("data", "indices", "indptr")],
+            }
+        return {"kind": "dense", "array": self.add(name, np.asarray(M))}
+
+    def graph(self, name: str, g) -> dict:
+        """A PPRGraph as its fields: arrays into the block, scalars and None into the header."""
+        out = {}
+        for f in dataclasses.fields(g):
+            if f.name.startswith("_"):
+                continue
+            v = getattr(g, f.name)
+            out[f.name] = {"array": self.add(f"{name}.{f.name}", v)} if isinstance(v, np.ndarray) else v
+        return out
+
+
+def write_cache(index: HippoIndex, index_path) -> str:
+    """Derive what the default, v1 and BM25 retrievers read and write it beside ``index_path``.
+
+    ``index`` must be the index stored in ``index_path`` (the cache is keyed to that file).
+    Returns the cache's path. The file is written beside it and renamed, as the index is.
+    """
+    from pathfinding.hipporag.index.neighbours import NearestRows
+    from pathfinding.hipporag.index.persistence import encoder_spec
+    from pathfinding.hipporag.retrieve import HippoRetriever
+
+    key = _index_key(index_path)
+    # Everything is derived through the index, under the keys the retriever and the linker use,
+    # so that loading can hand each one back (``index.derived``) before anyone asks.
+    r = HippoRetriever(index)
+    facts = index.derived("fact_linker", lambda: FactLinker(index))
+    w = _Arrays()
+    heads, tails, fact_bm25 = facts.get_state()
+    derived = {
+        "fact_linker": {
+            "heads": w.add("facts.heads", heads),
+            "tails": w.add("facts.tails", tails),
+            "bm25": None if fact_bm25 is None else _bm25(w, "facts.bm25", fact_bm25),
+        }
+    }
+    if index.passages:
+        derived["bm25"] = _bm25(w, "bm25", r.bm25)
+        derived["with_passages:1"] = w.graph("wp1", r.graph_with_passages())
+    if sp.issparse(index.node_embeddings):
+        X, postings = index.derived("nearest_rows", lambda: NearestRows(index.node_embeddings)).get_state()
+        derived["nearest_rows"] = {"X": w.matrix("nearest.X", X), "postings": w.matrix("nearest.P", postings)}
+    header = {
+        "key": key,
+        "phrases": index.phrases,
+        "passages": index.passages,
+        "settings": index.settings,
+        "stats": dataclasses.asdict(index.stats),
+        "matrices": {
+            name: w.matrix(name, getattr(index, name))
+            for name in ("relation_graph", "synonymy_graph", "mentions", "node_embeddings", "pairs")
+        },
+        "specificity": w.add("specificity", index.specificity),
+        "dropped": w.add("dropped", index.dropped),
+        "encoder": encoder_spec(index.encoder, lambda name, a: w.add(name, a)),
+        "prepared": w.graph("prepared", index.prepared(synonymy=True)),
+        "derived": derived,
+    }
+    header["arrays"] = w.table
+    head = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    body = b"".join([_PREFIX.pack(_MAGIC, CACHE_VERSION, len(head), w.size), head, *w.chunks])
+    out = cache_path(index_path)
+    tmp = f"{out}.tmp-{os.getpid()}"
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(body)
+            fh.write(hashlib.sha256(body).digest())
+        os.replace(tmp, out)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+    return out
+
+
+def _bm25(w: _Arrays, name: str, ranker: BM25Ranker) -> dict:
+    params, vocab, arrays = ranker.get_state()
+    return {
+        "params": params,
+        "vocab": vocab,
+        "arrays": {k: w.add(f"{name}.{k}", a) for k, a in arrays.items()},
+    }
+
+
+class _Unusable(Exception):
+    """The cache file cannot be used (short, foreign, another version, damaged): it is rewritten."""
+
+
+class _Block:
+    """Arrays of a cache file, viewed (not copied) through a private, writable memory map."""
+
+    def __init__(self, path: str):
+        with open(path, "rb") as fh:
+            self.map = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_COPY)
+        if len(self.map) < _PREFIX.size + _DIGEST:
+            raise _Unusable("too short")
+        magic, version, n_head, n_arrays = _PREFIX.unpack_from(self.map)
+        if magic != _MAGIC or version != CACHE_VERSION:
+            raise _Unusable("not a query cache of this version")
+        end = _PREFIX.size + n_head + n_arrays
+        if len(self.map) != end + _DIGEST:
+            raise _Unusable("wrong length")
+        view = memoryview(self.map)
+        if hashlib.sha256(view[:end]).digest() != self.map[end:]:
+            raise _Unusable("checksum mismatch")
+        self.header = json.loads(bytes(view[_PREFIX.size : _PREFIX.size + n_head]).decode("utf-8"))
+        self.base = _PREFIX.size + n_head
+        self.table: dict = {}
+
+    def array(self, name: str) -> np.ndarray:
+        spec = self.table[name]
+        dtype = np.dtype(spec["dtype"])
+        if dtype.kind not in _KINDS:
+            raise _Unusable(f"dtype {dtype}")
+        count = int(np.prod(spec["shape"], dtype=np.int64))
+        a = np.frombuffer(self.map, dtype=dtype, count=count, offset=self.base + spec["offset"])
+        return a.reshape(spec["shape"])
+
+    def matrix(self, spec: dict):
+        if spec["kind"] == "dense":
+            return self.array(spec["array"])
+        data, indices, indptr = (self.array(p) for p in spec["parts"])
+        n_rows, n_cols = (int(x) for x in spec["shape"])
+        _check_pointers(indptr, indices, n_rows, n_cols)
+        _check(data.size == indices.size, "CSR data and indices differ in length")
+        M = sp.csr_array((data, indices, indptr), shape=(n_rows, n_cols), copy=False)
+        M.has_sorted_indices = True  # written from a CSR array as it was
+        return M
+
+    def graph(self, spec: dict):
+        from pathfinding.core.prepared import PPRGraph
+
+        kw = {k: self.array(v["array"]) if isinstance(v, dict) else v for k, v in spec.items()}
+        _check_graph(kw)
+        return PPRGraph(**kw)
+
+    def bm25(self, spec: dict) -> BM25Ranker:
+        arrays = {k: self.array(v) for k, v in spec["arrays"].items()}
+        if not spec["params"]["empty"]:
+            # bm25s keeps a CSC matrix, a column per indexed token (its vocabulary may end with an
+            # empty token that has none; bm25s refuses ids past the columns), rows are passages
+            n_docs, n_cols = int(spec["params"]["num_docs"]), arrays["indptr"].size - 1
+            _check(0 <= n_cols <= len(spec["vocab"]), "BM25 columns and vocabulary disagree")
+            _check_pointers(arrays["indptr"], arrays["indices"], n_cols, n_docs)
+            _check(arrays["data"].size == arrays["indices"].size, "BM25 data and indices differ in length")
+        return BM25Ranker.from_state(spec["params"], spec["vocab"], arrays)
+
+
+# The arrays of a cache reach compiled kernels that do not check bounds, so every index into another
+# array is checked here (a few vectorised passes); the checksum only guards against accidents.
+
+
+def _check(ok, what: str) -> None:
+    if not ok:
+        raise _Unusable(what)
+
+
+def _check_pointers(indptr: np.ndarray, indices: np.ndarray, n_ptr: int, n_targets: int) -> None:
+    """``indptr`` has ``n_ptr + 1`` non-decreasing offsets from 0 to ``len(indices)``, every index
+    lies in ``[0, n_targets)``."""
+    _check(indptr.ndim == 1 and indptr.size == n_ptr + 1, "pointer array of the wrong length")
+    _check(indptr[0] == 0 and indptr[-1] == indices.size, "pointers do not span the indices")
+    _check(bool(np.all(indptr[1:] >= indptr[:-1])), "pointers decrease")
+    _check(indices.size == 0 or (indices.min() >= 0 and indices.max() < n_targets), "index out of range")
+
+
+def _check_graph(kw: dict) -> None:
+    n = kw["n_nodes"]
+    _check(isinstance(n, int) and n >= 0, "node count")
+    _check_pointers(kw["indptr"], kw["indices"], n, n)
+    _check(kw["weights"].size in (0, kw["indices"].size), "weights of the wrong length")
+    _check(kw["inv_out"].shape == (n,), "inverse out-weights of the wrong length")
+    for key in ("order", "bin_src", "bin_dst"):
+        a = kw.get(key)
+        _check(a is None or a.size == 0 or (a.min() >= 0 and a.max() < n), f"{key} out of range")
+    for key in ("component_ptr", "bin_rows"):
+        a = kw.get(key)
+        ok = a is None or (a.size > 0 and a[0] >= 0 and a[-1] <= n and bool(np.all(a[1:] >= a[:-1])))
+        _check(ok, f"{key} out of range")
+    if kw.get("order") is not None:
+        _check(kw["order"].shape == (n,), "order of the wrong length")
+    if kw.get("bin_src") is not None:
+        size = kw["bin_src"].size
+        _check(kw["bin_dst"].size == size and kw["bin_weights"].size in (0, size), "bins differ in length")
+
+
+class _TriplesFromIndex(Sequence):
+    """An index's per-passage triples, read from the index file the first time anything asks."""
+
+    def __init__(self, path: str):
+        self._path = path
+        self._triples = None
+
+    def _load(self):
+        if self._triples is None:
+            from pathfinding.hipporag.index.persistence import load_index
+
+            self._triples = load_index(self._path).triples
+        return self._triples
+
+    def __getitem__(self, i):
+        return self._load()[i]
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+
+def _from_cache(block: _Block, index_path: str, encoder) -> HippoIndex:
+    from pathfinding.hipporag.index.neighbours import NearestRows
+    from pathfinding.hipporag.index.persistence import decode_encoder
+
+    h = block.header
+    block.table = h["arrays"]
+    mats = {name: block.matrix(spec) for name, spec in h["matrices"].items()}
+    n, n_pass = len(h["phrases"]), mats["mentions"].shape[1]
+    for name, shape in (("relation_graph", (n, n)), ("synonymy_graph", (n, n)), ("pairs", (n, n))):
+        _check(mats[name].shape == shape, f"{name} shape")
+    _check(mats["mentions"].shape[0] == n and mats["node_embeddings"].shape[0] == n, "node count")
+    _check(not h["passages"] or len(h["passages"]) == n_pass, "passage count")
+    enc = decode_encoder(
+        h["encoder"], block.array, index_path, encoder, h["phrases"], mats["node_embeddings"]
+    )
+    index = HippoIndex(
+        phrases=h["phrases"],
+        relation_graph=mats["relation_graph"],
+        synonymy_graph=mats["synonymy_graph"],
+        mentions=mats["mentions"],
+        specificity=block.array(h["specificity"]),
+        node_embeddings=mats["node_embeddings"],
+        encoder=enc,
+        passages=h["passages"],
+        stats=IndexStats(**h["stats"]),
+        triples=_TriplesFromIndex(index_path),
+        dropped=block.array(h["dropped"]),
+        pairs=mats["pairs"],
+        settings=h["settings"],
+    )
+    _check(index.specificity.shape == (n,) and index.dropped.shape == (n_pass,), "per-node arrays")
+    d = h["derived"]
+    given = {("prepared", True): block.graph(h["prepared"])}
+    _check(given[("prepared", True)].n_nodes == n, "prepared graph size")
+    fl = d["fact_linker"]
+    bm = None if fl["bm25"] is None else block.bm25(fl["bm25"])
+    heads, tails = block.array(fl["heads"]), block.array(fl["tails"])
+    _check(heads.shape == tails.shape and (bm is None or bm.n_passages == heads.size), "facts")
+    _check(
+        heads.size == 0 or (min(heads.min(), tails.min()) >= 0 and max(heads.max(), tails.max()) < n), "facts"
+    )
+    given["fact_linker"] = FactLinker.from_state(heads, tails, bm)
+    if "bm25" in d:
+        given["bm25"] = block.bm25(d["bm25"])
+        given[("with_passages", True)] = block.graph(d["with_passages:1"])
+        _check(given["bm25"].n_passages == n_pass, "passage BM25 size")
+        _check(given[("with_passages", True)].n_nodes == n + n_pass, "graph with passages size")
+    if "nearest_rows" in d:
+        nr = d["nearest_rows"]
+        X, postings = block.matrix(nr["X"]), block.matrix(nr["postings"])
+        _check(X.shape[0] == n and postings.shape == X.shape[::-1], "linking postings shape")
+        given["nearest_rows"] = NearestRows.from_state(X, postings)
+    for key, value in given.items():
+        index.derived(key, lambda value=value: value)
+    return index
+
+
+def load_for_query(index_path, *, encoder=None, write: bool = True) -> HippoIndex:
+    """Load an index for answering questions, from its query cache when the cache is current.
+
+    Parameters
+    ----------
+    index_path : str or path-like
+        An index written by :func:`~pathfinding.hipporag.index.persistence.save_index`.
+    encoder : callable, optional
+        As for :func:`~pathfinding.hipporag.index.persistence.load_index` (only for a custom encoder).
+    write : bool, default True
+        When the cache is missing or stale, write it after the full load (skipped quietly when the
+        folder is not writable).
+
+    Returns
+    -------
+    HippoIndex
+        Equal to ``load_index(index_path)`` (same arrays, encoder, passages and settings; the
+        triples are read from the index file on first access), with the fact linker, BM25 and the
+        walk's graphs already derived.
+
+    Raises
+    ------
+    FormatError
+        As :func:`~pathfinding.hipporag.index.persistence.load_index`, when the index must be read.
+    """
+    from pathfinding.hipporag.index.persistence import load_index
+
+    path = os.fspath(index_path)
+    key = _index_key(path)
+    cpath = cache_path(path)
+    if os.path.isfile(cpath):
+        try:
+            block = _Block(cpath)
+            if block.header.get("key") == key:
+                return _from_cache(block, path, encoder)
+        except (_Unusable, ValueError, KeyError, TypeError, OSError):
+            pass  # a stale, damaged or foreign cache: load the index and write it again
+    index = load_index(path, encoder=encoder)
+    if write:
+        try:
+            write_cache(index, path)
+        except OSError:
+            pass
+    return index

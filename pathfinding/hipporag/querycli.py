@@ -1,0 +1,313 @@
+"""``pathfinding hipporag query`` and ``eval``: questions against an index, one or many, and R@k.
+
+``query`` answers one question, or many in one run (``--questions FILE`` or ``-`` for stdin: one
+question per line, or JSON lines with ``"question"``; JSON lines out, one object per question), with
+the default retriever, BM25 or HippoRAG v1's walk (``--retriever``). The index is loaded through its
+query cache (:mod:`~pathfinding.hipporag.querycache`), so a question from the shell answers quickly.
+``eval`` scores the retrievers on a question file with supporting titles
+(:mod:`~pathfinding.hipporag.questions`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from pathfinding._validation import positive_int, whole_number
+from pathfinding.errors import InvalidValueError
+from pathfinding.hipporag.cliutil import check_input_path, emit, note, quiet_pipe
+
+__all__ = ["RETRIEVERS", "Answerer", "add_query_commands"]
+
+RETRIEVERS = ("default", "bm25", "v1")
+"""``query --retriever`` / ``eval --retriever``: the default hybrid walk, BM25 alone, HippoRAG v1's
+walk over phrases (capitalised spans, no fact seeds, no passage nodes)."""
+
+
+def _load_for_query(path: str, args=None):
+    from pathfinding.hipporag.querycache import cache_path, load_for_query
+
+    check_input_path(path, "an index file")
+    index = load_for_query(path)
+    if not os.path.isfile(cache_path(path)):
+        note(
+            f"note: could not write {cache_path(path)} (the folder is read-only?): every query of this "
+            f"index derives its BM25 and graphs again; copy the index to a writable folder to keep them"
+        )
+    url = getattr(args, "encoder", None)
+    if url is not None:
+        from pathfinding.hipporag.embeddings import EmbeddingEncoder
+
+        if not isinstance(index.encoder, EmbeddingEncoder):
+            raise InvalidValueError(
+                f"--encoder {url}: {path} was built with the offline character-trigram encoder; an "
+                f"embeddings endpoint must be chosen when the index is built (index --encoder URL)"
+            )
+        if not url.startswith(("http://", "https://")):
+            raise InvalidValueError(f"--encoder must be an http(s) URL, got {url!r}")
+        # the same model served elsewhere: keep the model, change the address
+        index.encoder.base_url = url.rstrip("/")
+        index.encoder.client.url = index.encoder.base_url + "/embeddings"
+    return index
+
+
+def _question_lines(source: str) -> list[dict]:
+    """Questions from a file or stdin (``-``): one per line, plain text or JSON with ``"question"``."""
+    if source == "-":
+        text = sys.stdin.read()
+        name = "<stdin>"
+    else:
+        check_input_path(source, "a questions file")
+        from pathfinding.hipporag.io import read_text
+
+        text, name = read_text(source)
+    out = []
+    for i, line in enumerate(text.splitlines()):
+        line = line.strip()
+        if not line:
+            continue
+        if line.startswith("{"):
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InvalidValueError(
+                    f"{name}: line {i + 1} starts like JSON but is not ({exc.msg})"
+                ) from None
+            if not isinstance(rec.get("question"), str):
+                raise InvalidValueError(
+                    f'{name}: line {i + 1} has no string "question" (keys: {sorted(rec)})'
+                )
+            out.append(rec)
+        else:
+            out.append({"question": line})
+    if not out:
+        raise InvalidValueError(f'{name}: no question (one per line, or JSON lines with "question")')
+    return out
+
+
+class Answerer:
+    """Answers questions with one named retriever over one index (built once, asked many times).
+
+    Passages with score 0 (no evidence: BM25 shares no word, the walk never reached them) are not
+    listed, for every retriever alike, so that neither gets credit in ``eval`` for passages it
+    placed by id.
+    """
+
+    def __init__(self, index, name: str, extractor=None):
+        from pathfinding.hipporag.lexical import BM25Ranker
+        from pathfinding.hipporag.retrieve import HippoRetriever
+
+        self.index, self.name = index, name
+        if name == "bm25":
+            if not index.passages:
+                raise InvalidValueError("--retriever bm25 needs passage texts, and this index has none")
+            # the same BM25 the default retriever falls back on and mixes in (one per index)
+            self.bm25 = index.derived("bm25", lambda: BM25Ranker(index.passages))
+            return
+        kw = {} if extractor is None else {"extractor": extractor}
+        if name == "v1":
+            kw |= {"facts": 0, "passage_weight": 0.0}
+        self.retriever = HippoRetriever(index, **kw)
+
+    def rank(self, question: str, k: int):
+        """Passage ids, best first (at most ``k``; none with score 0)."""
+        return self.answer(question, k)[0]
+
+    def answer(self, question: str, k: int, entities=None):
+        """(ids, scores, Retrieval or None)."""
+        from pathfinding.hipporag.lexical import top_k
+
+        if self.name == "bm25":
+            s = self.bm25.scores(question)
+            ids = top_k(s, k)
+            ids = ids[s[ids] > 0]
+            return ids, s[ids], None
+        hit = self.retriever.retrieve(question, k=k, entities=entities)
+        keep = hit.scores > 0  # a passage the walk never reached has no evidence: not a ranking
+        return hit.passages[keep], hit.scores[keep], hit
+
+    def record(self, question: str, k: int, entities=None) -> dict:
+        from pathfinding.hipporag.query import link_entities
+        from pathfinding.hipporag.retrieve import NO_MATCH
+
+        ids, scores, hit = self.answer(question, k, entities)
+        out = {"question": question, "retriever": self.name}
+        if hit is not None:
+            link = link_entities(self.index, list(hit.entities))
+            out["entities"] = list(hit.entities)
+            out["links"] = [
+                {"entity": e, "node": int(n), "phrase": self.index.phrases[n], "cosine": float(c)}
+                for e, n, c in zip(link.entities, link.nodes.tolist(), link.scores.tolist(), strict=True)
+            ]
+            out["unlinked"] = list(link.unlinked)
+            out["fell_back"] = hit.fell_back
+        texts = self.index.passages
+        out["passages"] = [
+            {"rank": r + 1, "id": int(j), "score": float(s), "text": texts[j] if texts else None}
+            for r, (j, s) in enumerate(zip(ids.tolist(), scores.tolist(), strict=True))
+        ]
+        if not out["passages"]:
+            out["message"] = hit.note if hit is not None and hit.note else NO_MATCH
+        return out
+
+
+def _print_record(rec: dict) -> None:
+    emit(f"question: {rec['question']}")
+    if "entities" in rec:
+        emit("entities: " + (", ".join(rec["entities"]) if rec["entities"] else "(none)"))
+        for lk in rec["links"]:
+            emit(f"  {lk['entity']!r} -> node {lk['node']} {lk['phrase']!r} (cosine {lk['cosine']:.3f})")
+        if rec["unlinked"]:
+            emit("  not linked: " + ", ".join(rec["unlinked"]))
+        if rec["fell_back"] and rec["passages"]:
+            emit("no entity linked to a node: passages ranked by BM25")
+    else:
+        emit("retriever: BM25 over the passages")
+    if "message" in rec:
+        emit(rec["message"])
+    for row in rec["passages"]:
+        text = (row["text"] or "").replace("\n", " | ")
+        emit(f"{row['rank']:3d}. [{row['id']}] {row['score']:.6g}  {text[:160]}")
+
+
+def _cmd_query(args) -> int:
+    if (args.question is None) == (args.questions is None):
+        raise InvalidValueError('give one question, or --questions FILE (or "-" for stdin), not both')
+    if args.retriever == "bm25" and (args.entity or args.extractor):
+        raise InvalidValueError("--entity and --extractor choose the walk's seeds; --retriever bm25 has none")
+    batch = _question_lines(args.questions) if args.questions is not None else None
+    index = _load_for_query(args.index, args)
+    answerer = Answerer(index, args.retriever, args.extractor)
+    if batch is None:
+        rec = answerer.record(args.question, args.k, args.entity)
+        if args.json:
+            emit(json.dumps(rec, indent=2, ensure_ascii=False))
+        else:
+            _print_record(rec)
+        return 0
+    for q in batch:  # JSON lines: one object per question, the input's other fields kept
+        rec = answerer.record(q["question"], args.k, args.entity)
+        emit(json.dumps({k: v for k, v in q.items() if k != "question"} | rec, ensure_ascii=False))
+    return 0
+
+
+def _cmd_eval(args) -> int:
+    from pathfinding.hipporag.questions import evaluate_retrievers, match_supporting, read_eval_questions
+
+    check_input_path(args.questions, "a questions file")
+    questions, shape = read_eval_questions(args.questions)
+    index = _load_for_query(args.index)
+    if not index.passages:
+        raise InvalidValueError(
+            f"{args.index} has no passage texts, so no title to match supporting passages to"
+        )
+    gold, unmatched = match_supporting(questions, index.passages)
+    keep = [i for i, g in enumerate(gold) if g.size]
+    if unmatched:
+        shown = ", ".join(repr(t) for t in list(unmatched)[:5]) + (", ..." if len(unmatched) > 5 else "")
+        note(
+            f"{len(unmatched)} supporting titles match no passage title of {os.path.basename(args.index)}: "
+            f"{shown}; {len(questions) - len(keep)} of {len(questions)} questions have no matched "
+            f"supporting passage and are left out"
+        )
+    if not keep:
+        raise InvalidValueError(
+            f"no question of {args.questions} has a supporting passage in {args.index} (matched by "
+            f"title: the first line of each passage)"
+        )
+    names = list(dict.fromkeys(args.retriever))
+    answerers = {name: Answerer(index, name) for name in names}
+    result = evaluate_retrievers(
+        [questions[i].question for i in keep],
+        [gold[i] for i in keep],
+        {name: a.rank for name, a in answerers.items()},
+        ks=args.k,
+        n_boot=args.boot,
+        seed=args.seed,
+    )
+    result |= {"questions_file": args.questions, "format": shape, "index": args.index}
+    result |= {"n_questions_read": len(questions), "unmatched_titles": unmatched}
+    if args.json:
+        emit(json.dumps(result, indent=2, ensure_ascii=False))
+        return 0
+    emit(
+        f"{result['n_questions']} questions ({shape}; {len(questions) - len(keep)} left out) on "
+        f"{os.path.basename(args.index)}, {index.n_passages} passages; 95% bootstrap intervals over "
+        f"questions ({args.boot} resamples, seed {args.seed})"
+    )
+    rows = {metric: [] for metric in ("R", "AR")}
+    for metric in rows:
+        for name in names:
+            cells = [
+                f"{100 * m:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
+                for m, lo, hi in result["methods"][name][metric]
+            ]
+            rows[metric].append((name, cells))
+        for name in names[1:]:
+            diffs = result["differences"][name][metric]
+            cells = [f"{100 * m:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]" for m, lo, hi in diffs]
+            rows[metric].append((f"{names[0]} - {name}", cells))
+    left = max(len(label) for r in rows.values() for label, _ in r) + 2
+    width = max(len(c) for r in rows.values() for _, cells in r for c in cells) + 2
+    for metric, title in (("R", "R@k (recall)"), ("AR", "AR@k (all supporting found)")):
+        emit(f"\n{title}")
+        emit(" " * (2 + left) + "".join(f"{f'k={k}':>{width}s}" for k in result["ks"]))
+        for label, cells in rows[metric]:
+            emit(f"  {label:{left}s}" + "".join(f"{c:>{width}s}" for c in cells))
+    return 0
+
+
+def add_query_commands(gsub, json_flag) -> None:
+    """Register ``query`` and ``eval`` on the ``hipporag`` group's subparsers."""
+    p = gsub.add_parser(
+        "query",
+        help="rank passages for a question (or many: --questions FILE, JSON lines out)",
+        description="Rank passages for one question, or for many (--questions FILE or - for stdin: one "
+        'question per line, or JSON lines with "question"; one JSON object per question out). The '
+        "first query writes INDEX.query-cache beside the index (what retrieval derives from it), so "
+        "the next ones start fast.",
+    )
+    p.add_argument("index", help="an index file")
+    p.add_argument("question", nargs="?", help="the question (or use --questions)")
+    p.add_argument("--questions", metavar="FILE", help='questions, one per line or JSON lines ("-": stdin)')
+    p.add_argument("-k", type=positive_int, default=5, help="passages to return (default 5)")
+    p.add_argument(
+        "--retriever", choices=RETRIEVERS, default="default",
+        help="default (the hybrid walk), bm25 (BM25 alone), v1 (HippoRAG v1's walk over phrases)",
+    )  # fmt: skip
+    p.add_argument(
+        "--extractor", choices=["capitalised", "node_ngrams", "union"], help="query entity extractor"
+    )
+    p.add_argument("--entity", action="append", metavar="TEXT", help="a query entity (repeatable)")
+    p.add_argument(
+        "--encoder",
+        metavar="URL",
+        help="where the embeddings endpoint the index was built with is served now (default: the "
+        "address recorded in the index)",
+    )
+    json_flag(p)
+    p.set_defaults(func=quiet_pipe(_cmd_query))
+
+    p = gsub.add_parser(
+        "eval", help="R@k and AR@k of the default and BM25 on your questions, with paired intervals"
+    )
+    p.add_argument(
+        "questions",
+        help="questions: MuSiQue, HotpotQA or 2WikiMultihopQA JSON, or JSON lines of "
+        "{question, supporting: [titles]}",
+    )
+    p.add_argument("--index", required=True, help="index file (supporting passages are matched by title)")
+    p.add_argument(
+        "-k", type=positive_int, nargs="+", default=[1, 2, 5, 10], help="cut-offs (default 1 2 5 10)"
+    )
+    p.add_argument(
+        "--retriever", choices=RETRIEVERS, nargs="+", default=["default", "bm25"],
+        help="retrievers, the first is compared with each other (default: default bm25)",
+    )  # fmt: skip
+    p.add_argument(
+        "--boot", type=positive_int, default=1000, metavar="N", help="bootstrap resamples (default 1000)"
+    )
+    p.add_argument("--seed", type=whole_number(0), default=0, help="bootstrap seed (default 0)")
+    json_flag(p)
+    p.set_defaults(func=quiet_pipe(_cmd_eval))

@@ -1,0 +1,349 @@
+"""`pathfinding hipporag`: corpora as people keep them, many questions in one run, eval, the query cache."""
+
+import gzip
+import json
+import os
+import random
+import string
+
+import numpy as np
+import pytest
+
+from pathfinding.cli import _ENGINE_COMMANDS, _MODULE_OF, build_parser, main
+from pathfinding.hipporag.evaluate import all_recall_at_k, recall_at_k
+from pathfinding.hipporag.index.encoder import CharNgramEncoder, char_ngrams
+from pathfinding.hipporag.index.maintenance import delete_passages
+from pathfinding.hipporag.index.persistence import load_index, save_index
+from pathfinding.hipporag.io import FormatError, Passage, load_corpus, vendored
+from pathfinding.hipporag.lexical import BM25Ranker
+from pathfinding.hipporag.querycache import cache_path, load_for_query
+from pathfinding.hipporag.questions import match_supporting, read_eval_questions
+from pathfinding.hipporag.retrieve import HippoRetriever
+
+PASSAGES = [
+    ("Ed Wood", "Ed Wood directed Plan 9 from Outer Space in Burbank."),
+    ("Plan 9 from Outer Space", "Plan 9 from Outer Space is a film by Ed Wood with Bela Lugosi."),
+    ("Bela Lugosi", "Bela Lugosi was born in Lugos, in the Kingdom of Hungary."),
+    ("Burbank", "Burbank is a city in Los Angeles County, California."),
+]
+
+
+def _run(capsys, argv):
+    code = main(argv)
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+def test_corpus_shapes_give_the_same_passages(tmp_path):
+    want = [Passage(t, x) for t, x in PASSAGES]
+    (tmp_path / "c.json").write_text(json.dumps([{"title": t, "text": x} for t, x in PASSAGES]))
+    lines = "".join(json.dumps({"title": t, "text": x}) + "\n" for t, x in PASSAGES)
+    (tmp_path / "c.jsonl").write_text(lines)
+    (tmp_path / "c.jsonl.gz").write_bytes(gzip.compress(lines.encode()))
+    (tmp_path / "lines.txt").write_text(lines)  # JSON lines under any name
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for t, x in PASSAGES:
+        (folder / f"{t}.{'md' if t.startswith('B') else 'txt'}").write_text(x + "\n\n")
+    (folder / "notes.pdf").write_bytes(b"%PDF")
+    for path in ("c.json", "c.jsonl", "c.jsonl.gz", "lines.txt"):
+        corpus, report = load_corpus(tmp_path / path)
+        assert corpus == want and report.n_issues == 0, path
+    corpus, report = load_corpus(folder)
+    assert sorted(corpus, key=lambda p: p.title) == sorted(want, key=lambda p: p.title)
+    assert report.issues == {"skipped_file": 1}
+    (tmp_path / "ids.jsonl").write_text('{"id": 7, "text": "x"}\n{"id": "b", "text": "y"}\n')
+    assert load_corpus(tmp_path / "ids.jsonl")[0] == [Passage("7", "x"), Passage("b", "y")]
+
+
+def test_corpus_shape_errors(tmp_path):
+    (tmp_path / "bad.jsonl").write_text('{"title": "a", "text": "x"}\n{"title": "b"\n')
+    with pytest.raises(FormatError, match="line 2 is not a JSON object"):
+        load_corpus(tmp_path / "bad.jsonl")
+    (tmp_path / "no_text.jsonl").write_text('{"title": "a", "text": "x"}\n{"title": "b"}\n')
+    with pytest.raises(FormatError, match="line 2 has no key 'text'"):
+        load_corpus(tmp_path / "no_text.jsonl")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(FormatError, match="needs at least one .txt or .md file"):
+        load_corpus(tmp_path / "empty")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    d = tmp_path_factory.mktemp("features")
+    folder = d / "docs"
+    folder.mkdir()
+    for t, x in PASSAGES:
+        (folder / f"{t}.txt").write_text(x)
+    assert (
+        main(["hipporag", "index", str(folder), "--extractor", "cooccurrence", "-o", str(d / "i.hippo")]) == 0
+    )
+    return d
+
+
+def test_index_from_a_folder_and_one_question(built, capsys):
+    code, out, _ = _run(
+        capsys, ["hipporag", "query", str(built / "i.hippo"), "Where was Bela Lugosi born?", "-k", "1"]
+    )
+    assert code == 0 and "1. [" in out and "Bela Lugosi | Bela Lugosi was born in Lugos" in out
+
+
+def test_many_questions_in_one_run(built, capsys, monkeypatch):
+    import io
+
+    idx = str(built / "i.hippo")
+    questions = ["Who directed Plan 9 from Outer Space?", "Where is Burbank?", "the of and"]
+    (built / "q.txt").write_text("\n".join(questions) + "\n\n")
+    (built / "q.jsonl").write_text(
+        "".join(json.dumps({"question": q, "id": i}) + "\n" for i, q in enumerate(questions))
+    )
+    singles = []
+    for q in questions:
+        code, out, _ = _run(capsys, ["hipporag", "query", idx, q, "-k", "2", "--json"])
+        singles.append(json.loads(out))
+    for source in ("q.txt", "q.jsonl", "-"):
+        if source == "-":
+            monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(questions)))
+        code, out, _ = _run(
+            capsys,
+            [
+                "hipporag",
+                "query",
+                idx,
+                "--questions",
+                source if source == "-" else str(built / source),
+                "-k",
+                "2",
+            ],
+        )
+        rows = [json.loads(line) for line in out.splitlines()]
+        assert code == 0 and len(rows) == 3, source
+        for i, (row, single) in enumerate(zip(rows, singles, strict=True)):
+            assert row.pop("id", i) == i
+            assert row == single, source
+    assert rows[2]["passages"] == [] and "matches the question" in rows[2]["message"]
+
+
+def test_query_retrievers(built, capsys):
+    idx = str(built / "i.hippo")
+    q = "Who directed Plan 9 from Outer Space?"
+    index = load_index(idx)
+    bm = BM25Ranker(index.passages)
+    hits = {
+        "v1": HippoRetriever(index, facts=0, passage_weight=0).retrieve(q, k=3),
+        "default": HippoRetriever(index).retrieve(q, k=3),
+    }
+    want = {name: h.passages[h.scores > 0].tolist() for name, h in hits.items()}  # zeros are not listed
+    want["bm25"] = [j for j in bm.rank(q, 3).tolist() if bm.scores(q)[j] > 0]
+    assert all(want.values())
+    for name, ids in want.items():
+        code, out, _ = _run(capsys, ["hipporag", "query", idx, q, "-k", "3", "--retriever", name, "--json"])
+        rec = json.loads(out)
+        assert code == 0 and rec["retriever"] == name and [p["id"] for p in rec["passages"]] == ids, name
+
+
+def test_question_files_of_every_shape(tmp_path):
+    musique = [
+        {"id": "m1", "question": "Q1?", "paragraphs": [
+            {"title": "Ed Wood", "paragraph_text": PASSAGES[0][1], "is_supporting": True},
+            {"title": "Burbank", "paragraph_text": "other text", "is_supporting": False}]},
+    ]  # fmt: skip
+    hotpot = [
+        {
+            "_id": "h1",
+            "question": "Q2?",
+            "supporting_facts": [["Bela Lugosi", 0], ["Nobody", 1], ["Bela Lugosi", 2]],
+        }
+    ]
+    simple = [{"question": "Q3?", "supporting": ["Burbank", "Ed Wood"]}]
+    for name, data, shape in (
+        ("m.json", musique, "musique"),
+        ("h.json", hotpot, "hotpotqa/2wiki"),
+        ("s.json", simple, "simple"),
+    ):
+        (tmp_path / name).write_text(json.dumps(data))
+        qs, got = read_eval_questions(tmp_path / name)
+        assert got == shape
+    passages = [t + "\n" + x for t, x in PASSAGES]
+    qs = [read_eval_questions(tmp_path / n)[0][0] for n in ("m.json", "h.json", "s.json")]
+    gold, unmatched = match_supporting(qs, passages)
+    assert [g.tolist() for g in gold] == [[0], [2], [0, 3]] and unmatched == {"Nobody": 1}
+    (tmp_path / "x.json").write_text(json.dumps([{"question": "Q?", "answer": "a"}]))
+    with pytest.raises(FormatError, match="has none of 'paragraphs'"):
+        read_eval_questions(tmp_path / "x.json")
+
+
+def test_eval_equals_the_library(built, capsys):
+    idx = str(built / "i.hippo")
+    rows = [
+        ("Who directed Plan 9 from Outer Space?", ["Ed Wood", "Plan 9 from Outer Space"]),
+        ("Where was the star of Plan 9 born?", ["Bela Lugosi", "Plan 9 from Outer Space"]),
+        ("Which county is Burbank in?", ["Burbank"]),
+        ("Who is Zed?", ["Zed"]),
+    ]
+    (built / "eval.jsonl").write_text(
+        "".join(json.dumps({"question": q, "supporting": s}) + "\n" for q, s in rows)
+    )
+    code, out, err = _run(
+        capsys,
+        [
+            "hipporag",
+            "eval",
+            str(built / "eval.jsonl"),
+            "--index",
+            idx,
+            "-k",
+            "1",
+            "2",
+            "--boot",
+            "50",
+            "--json",
+        ],
+    )
+    res = json.loads(out)
+    assert code == 0 and res["n_questions"] == 3 and res["unmatched_titles"] == {"Zed": 1}
+    assert "1 supporting title" in err and "1 of 4 questions" in err
+    index = load_index(idx)
+    gold, _ = match_supporting(read_eval_questions(built / "eval.jsonl")[0][:3], index.passages)
+    qs = [q for q, _ in rows[:3]]
+    bm = BM25Ranker(index.passages)
+    hits = [HippoRetriever(index).retrieve(q, k=2) for q in qs]
+    runs = {
+        "default": [h.passages[h.scores > 0] for h in hits],
+        "bm25": [[j for j in bm.rank(q, 2) if bm.scores(q)[j] > 0] for q in qs],
+    }
+    for name, ranking in runs.items():
+        for metric, fn in (("R", recall_at_k), ("AR", all_recall_at_k)):
+            means = [row[0] for row in res["methods"][name][metric]]
+            np.testing.assert_allclose(means, fn(ranking, gold, ks=(1, 2)).mean(axis=0))
+    diff = res["differences"]["bm25"]["R"]
+    np.testing.assert_allclose([d[0] for d in diff], np.subtract(*[
+        [row[0] for row in res["methods"][n]["R"]] for n in ("default", "bm25")]))  # fmt: skip
+    code, out, _ = _run(
+        capsys, ["hipporag", "eval", str(built / "eval.jsonl"), "--index", idx, "--boot", "50"]
+    )
+    assert code == 0 and "default - bm25" in out and "R@k" in out and "AR@k" in out
+
+
+def _must_not_build():
+    raise AssertionError("derived again instead of loaded from the query cache")
+
+
+def test_query_cache_is_used_and_invalidated(tmp_path, capsys):
+    corpus = json.loads(gzip.decompress(vendored("corpus").read_bytes()))[:40]
+    (tmp_path / "c.json").write_text(json.dumps(corpus))
+    idx = tmp_path / "i.hippo"
+    assert (
+        main(["hipporag", "index", str(tmp_path / "c.json"), "--extractor", "cooccurrence", "-o", str(idx)])
+        == 0
+    )
+    assert (tmp_path / "i.hippo.query-cache").is_file()  # written by `index`
+    full = load_index(idx)
+    fast = load_for_query(idx, write=False)  # must come from the cache
+    assert fast.phrases == full.phrases and fast.passages == full.passages and fast.stats == full.stats
+    for key in ("fact_linker", "bm25", ("with_passages", True), ("prepared", True), "nearest_rows"):
+        fast.derived(key, _must_not_build)  # loaded from the cache: nothing left to derive
+    assert list(fast.triples) == full.triples  # read from the index on first use
+    questions = [q["question"] for q in json.loads(gzip.decompress(vendored("questions").read_bytes()))[:15]]
+    for kw in ({}, {"facts": 0, "passage_weight": 0.0}):
+        a, b = HippoRetriever(full, **kw), HippoRetriever(fast, **kw)
+        for q in questions + [q.lower() for q in questions]:
+            x, y = a.retrieve(q, k=5), b.retrieve(q, k=5)
+            np.testing.assert_array_equal(x.passages, y.passages)
+            np.testing.assert_array_equal(x.scores, y.scores)
+    # A rewritten index makes the cache stale; a damaged cache is ignored. Both are rebuilt.
+    save_index(delete_passages(full, [0]), idx)
+    assert load_for_query(idx).n_passages == 39
+    load_for_query(idx, write=False).derived("fact_linker", _must_not_build)  # the cache was written again
+    with pytest.raises(AssertionError, match="derived again"):  # a cache of another tokenizer is stale
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr("pathfinding.hipporag.querycache._PROBE", "another tokenizer, other tokens")
+            load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
+
+    def refuse(*args):
+        raise PermissionError(13, "Permission denied", str(idx) + ".query-cache")
+
+    os.remove(cache_path(idx))
+    with pytest.MonkeyPatch.context() as mp:  # a read-only folder: answers without writing a cache
+        mp.setattr("pathfinding.hipporag.querycache.write_cache", refuse)
+        assert load_for_query(idx).n_passages == 39 and not os.path.exists(cache_path(idx))
+    load_for_query(idx)  # writes it again
+    os.remove(cache_path(idx))
+    with pytest.MonkeyPatch.context() as mp:  # the command line says why each query is slow
+        mp.setattr("pathfinding.hipporag.querycache.write_cache", refuse)
+        code = main(["hipporag", "query", str(idx), "Who founded the journal?", "-k", "1"])
+        assert code == 0 and "could not write" in capsys.readouterr().err
+    load_for_query(idx)
+    raw = bytearray(open(cache_path(idx), "rb").read())
+    raw[len(raw) // 2] ^= 0xFF
+    open(cache_path(idx), "wb").write(bytes(raw))
+    assert load_for_query(idx, write=False).n_passages == 39
+
+
+def test_char_ngrams_match_scikit_learn():
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    rng = random.Random(0)
+    alphabet = string.ascii_letters + "  \t\nÉéüßł東京-'.0"
+    texts = ["", " ", "a", "ab", "Ed  Wood", "Thomas Südhof", "x\ty\n z"]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randrange(12))) for _ in range(300)]
+    for analyzer in ("char_wb", "char"):
+        for ngram_range in ((3, 3), (1, 3), (2, 4)):
+            sk = TfidfVectorizer(analyzer=analyzer, ngram_range=ngram_range).build_analyzer()
+            for t in texts:
+                assert char_ngrams(t, analyzer=analyzer, ngram_range=ngram_range) == sk(t), (analyzer, t)
+    enc = CharNgramEncoder().fit(texts[7:])
+    loaded = CharNgramEncoder.from_state(*enc.get_state())
+    many = loaded(texts * 2)  # scikit-learn's path
+    few = loaded(texts[:20])  # our own analyzer
+    assert (many[:20] != few).nnz == 0
+
+
+def _choices(parser):
+    return set(parser._subparsers._group_actions[0].choices)
+
+
+def test_a_command_alone_registers_what_it_needs():
+    full = build_parser()
+    names = _choices(full)
+    assert names - set(_MODULE_OF) == {"instance", "rank", "hipporag"}  # every other one is routed
+    for name in _MODULE_OF:
+        assert name in _choices(build_parser([name]))
+    group = full._subparsers._group_actions[0].choices["hipporag"]
+    assert _choices(group) == set(_ENGINE_COMMANDS) | {"bench-add", "bench-query"}
+    for sub in _ENGINE_COMMANDS:
+        alone = build_parser(["hipporag", sub])
+        assert sub in _choices(alone._subparsers._group_actions[0].choices["hipporag"])
+
+
+@pytest.mark.slow
+def test_bench_query_runs_fresh_processes(built, capsys):
+    code, out, _ = _run(capsys, ["hipporag", "bench-query", str(built / "i.hippo"), "--runs", "1", "--json"])
+    res = json.loads(out)
+    assert code == 0 and len(res["cold"]) == 1 and len(res["cached"]) == 1
+    assert res["passes"] == (res["median_wall"] <= res["target"])
+    assert not (built / "i.hippo.query-cache.tmp").exists() and res["cached"][0]["max_rss_mb"] > 0
+
+
+def test_a_crafted_cache_never_reaches_the_kernels(built):
+    """A cache whose checksum holds but whose indices point outside their arrays is not used."""
+    import hashlib
+    import struct
+
+    idx = built / "i.hippo"
+    load_for_query(idx)  # current cache
+    raw = bytearray(open(cache_path(idx), "rb").read())
+    _, _, n_head, _ = struct.unpack_from("<8sIQQ", raw)
+    header = json.loads(raw[28 : 28 + n_head])
+    for name in ("prepared.indices", "facts.heads", "bm25.indices"):
+        spec = header["arrays"][name]
+        bad = bytearray(raw)
+        at = 28 + n_head + spec["offset"]
+        dtype = np.dtype(spec["dtype"])
+        bad[at : at + dtype.itemsize] = np.array([10**6], dtype=dtype).tobytes()
+        body = bytes(bad[:-32])
+        open(cache_path(idx), "wb").write(body + hashlib.sha256(body).digest())
+        with pytest.raises(AssertionError, match="derived again"):
+            load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
+    load_for_query(idx)  # rewritten
+    load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
