@@ -45,13 +45,15 @@ def test_every_notebook_has_exercises_and_a_solution():
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS + SOLUTIONS, ids=[p.stem for p in NOTEBOOKS + SOLUTIONS])
-def test_notebook_runs(path, monkeypatch):
+def test_notebook_runs(path, monkeypatch, tmp_path):
     monkeypatch.setenv("PATHFINDING_STRICT", "1")  # inherited by the kernel
     nb = jupytext.read(path, fmt="py:percent")
     nb.cells.append(nbformat.v4.new_code_cell("import sys\nprint(sys.executable)"))
     client = nbclient.NotebookClient(
         nb,
-        km=_ThisPythonKernelManager(kernel_name="python3"),
+        # Local sockets: over TCP without CurveZMQ keys ipykernel warns that traffic is unencrypted.
+        # The socket path must be absolute, since the kernel runs in NOTEBOOK_DIR.
+        km=_ThisPythonKernelManager(kernel_name="python3", transport="ipc", ip=str(tmp_path / "kernel")),
         timeout=TIMEOUT,
         resources={"metadata": {"path": str(NOTEBOOK_DIR)}},
     )
