@@ -57,6 +57,9 @@ def test_notebook_runs(path, monkeypatch, tmp_path):
         timeout=TIMEOUT,
         resources={"metadata": {"path": str(NOTEBOOK_DIR)}},
     )
-    client.execute()  # raises CellExecutionError, naming the cell, if any cell fails
+    try:
+        client.execute()  # raises CellExecutionError, naming the cell, if any cell fails
+    finally:
+        client.km.shutdown_kernel(now=False)  # a kernel manager passed in is ours to shut down
     printed = "".join(out.get("text", "") for out in nb.cells[-1].outputs).strip()
     assert printed == sys.executable, f"the kernel ran {printed!r}, not this test's {sys.executable!r}"
