@@ -46,7 +46,7 @@ def meet_node_figure(*, restart_prob: float = 0.5, degree: int = 9) -> Figure:
     restart_prob : float, default 0.5
         The walk's restart probability, in (0, 1).
     degree : int, default 9
-        Degree of each seed of :func:`~pathfinding.toy.star_pair` (``>= 2``, so a dead end exists).
+        Degree of each seed of :func:`~pathfinding.synthetic.toy.star_pair` (``>= 2``, so a dead end exists).
 
     Returns
     -------
@@ -65,9 +65,9 @@ def meet_node_figure(*, restart_prob: float = 0.5, degree: int = 9) -> Figure:
     >>> fig.axes[1].get_title()
     'answer / dead end: 2.00 after one step, 2.00 at convergence'
     """
-    from pathfinding.draw import draw_instance
-    from pathfinding.ppr import personalized_pagerank
-    from pathfinding.toy import star_pair
+    from pathfinding.core.ppr import personalized_pagerank
+    from pathfinding.course.draw import draw_instance
+    from pathfinding.synthetic.toy import star_pair
 
     restart_prob = check_float("restart_prob", restart_prob, low=0.0, high=1.0, low_open=True, high_open=True)
     degree = check_int("degree", degree, low=2, high=1000)
@@ -120,7 +120,7 @@ def restart_figure(counts: Sequence[int] = (20, 5)) -> Figure:
     >>> [round(float(p.get_height()), 2) for p in fig.axes[0].patches]
     [0.5, 0.5, 0.2, 0.8]
     """
-    from pathfinding.diagrams import draw_restart_bars
+    from pathfinding.course.diagrams import draw_restart_bars
 
     counts = [check_int(f"counts[{i}]", c, low=1, high=10**9) for i, c in enumerate(counts)]
     if len(counts) not in (2, 3):
@@ -142,7 +142,7 @@ def defeat_figure(
     hops : int, default 2
         Facts between each seed and the answer.
     bridge_branching : int, default 0
-        Leaves on every interior bridge node (see :func:`~pathfinding.instances.make_instance`).
+        Leaves on every interior bridge node (see :func:`~pathfinding.synthetic.instances.make_instance`).
     decoy_hops : int, default 0
         Length of the decoy's chains; 0 means no decoy, otherwise ``1 <= decoy_hops < hops``.
     hub_passages : int, default 0
@@ -157,16 +157,18 @@ def defeat_figure(
     Raises
     ------
     InvalidValueError, InvalidTypeError
-        As :func:`~pathfinding.instances.make_instance`, for example a decoy no shorter than the bridge.
+        As :func:`~pathfinding.synthetic.instances.make_instance`, for example a decoy no shorter than
+        the bridge.
 
     Examples
     --------
     >>> defeat_figure(hops=3, decoy_hops=1).axes[0].get_title()
     "the answer's rank under PPR: 2 of 18"
     """
-    from pathfinding.draw import draw_instance
-    from pathfinding.instances import make_instance
-    from pathfinding.ranking import RANKERS, rank_of
+    from pathfinding.core.scoring import rank_of
+    from pathfinding.course.draw import draw_instance
+    from pathfinding.synthetic.instances import make_instance
+    from pathfinding.synthetic.rankers import RANKERS
 
     decoy_hops = check_int("decoy_hops", decoy_hops, low=0, high=10**6)
     inst = make_instance(
@@ -211,14 +213,20 @@ def break_even_figure(
 
     See Also
     --------
-    pathfinding.costs.break_even_queries
+    pathfinding.course.costs.break_even_queries
 
     Examples
     --------
     >>> break_even_figure(n_passages=10_000, cost_ratio=20).axes[0].get_title()
     'break-even after 1,053 queries (0.105 per passage)'
     """
-    from pathfinding.costs import CostModel, break_even_queries, iterative_calls, offline_calls, online_calls
+    from pathfinding.course.costs import (
+        CostModel,
+        break_even_queries,
+        iterative_calls,
+        offline_calls,
+        online_calls,
+    )
 
     n_passages = check_int("n_passages", n_passages, low=1, high=10**12)
     cost_ratio = check_float("cost_ratio", cost_ratio, low=0.0, high=np.inf, high_open=True)
