@@ -14,8 +14,27 @@ exclude_patterns = ["_build", "_mathjax", "**.ipynb_checkpoints"]
 root_doc = "index"
 
 # Markdown: $...$ maths, ::: fences, anchors on headings down to ### so pages can link to sections.
-myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist", "substitution"]
 myst_heading_anchors = 3
+
+
+# The landing page's numbers are computed here, by the package, like every number in the notebooks.
+def _meet_node_numbers() -> dict[str, str]:
+    from pathfinding import personalized_pagerank, star_pair
+
+    toy = star_pair(9)
+    dead = int(toy.candidates[toy.candidates != toy.answer][0])
+    one = personalized_pagerank(toy.graph, toy.seeds, restart_prob=0.5, tol=0, max_iter=1)
+    pi = personalized_pagerank(toy.graph, toy.seeds, restart_prob=0.5, tol=1e-12)
+    return {
+        "one_step_answer": f"{one[toy.answer]:.4f}",
+        "one_step_dead_end": f"{one[dead]:.4f}",
+        "stationary_answer": f"{pi[toy.answer]:.4f}",
+        "stationary_dead_end": f"{pi[dead]:.4f}",
+    }
+
+
+myst_substitutions = _meet_node_numbers()
 
 # Notebooks arrive executed; a stderr output would be a warning a student takes for a problem, and
 # -W makes it fail the build instead.

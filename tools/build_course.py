@@ -139,6 +139,11 @@ def prepare(path: Path, *, solutions_doc: str | None, notebook_doc: str | None):
     return nb
 
 
+def _pythonpath() -> str:
+    """This checkout first, so a kernel started in notebooks/ imports it and not an installed copy."""
+    return os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+
+
 def _package_digest() -> str:
     digest = hashlib.sha256(sys.version.encode())
     for file in sorted((ROOT / "pathfinding").rglob("*")):
@@ -168,7 +173,7 @@ def execute(nb, *, cache: Path, package: str, timeout: int) -> tuple[object, flo
     env = {
         "PATHFINDING_STRICT": "1",
         "PATHFINDING_STATIC_EXPLORERS": "1",
-        "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]),
+        "PYTHONPATH": _pythonpath(),
     }
     with tempfile.TemporaryDirectory(prefix="pf-kernel-") as sockets:
         km = ThisPython(kernel_name="python3", transport="ipc", ip=str(Path(sockets) / "k"))
@@ -260,7 +265,9 @@ def main(argv: list[str] | None = None) -> int:
     staged = time.perf_counter()
     cmd = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html"]
     cmd += ["-d", str(build / "course-doctrees"), str(src), str(args.out)]
-    done = subprocess.run(cmd, check=False)
+    # conf.py computes the landing page's numbers: with this checkout's package, as the notebooks do
+    env = {**os.environ, "PYTHONPATH": _pythonpath()}
+    done = subprocess.run(cmd, check=False, env=env)
     if done.returncode:
         return done.returncode
     end = time.perf_counter()
