@@ -1,12 +1,14 @@
 # Two commands matter: `make test` (the whole suite) and `make findings` (the main job); `make course`
-# executes the notebooks to HTML. Each creates .venv on first use and installs this checkout into it.
+# builds the notebooks into a book in build/course/. Each creates .venv on first use and installs this
+# checkout into it.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-test
 COURSE_STAMP := $(VENV)/.installed-course
+MATHJAX := $(VENV)/npm/node_modules/mathjax/es5/tex-chtml.js
 
-.PHONY: test findings bench lint course clean
+.PHONY: test findings bench lint course course-test clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,13 +32,24 @@ bench: $(STAMP)
 $(COURSE_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[notebooks]'
+	$(BIN)/python -m pip install --quiet -e '.[notebooks,course]'
 	$(BIN)/python -m ipykernel install --prefix $(VENV) --name pathfinding --display-name "Python (pathfinding)"
 	touch $@
 
-# One HTML page per notebook, figures embedded, in build/course/ (and the executed .ipynb beside it).
-course: $(COURSE_STAMP)
-	$(BIN)/python tools/build_course.py --kernel pathfinding --out build/course
+# MathJax 3 ships inside the book (no page may depend on a CDN): npm fetches it once, into .venv.
+$(MATHJAX):
+	npm install --prefix $(VENV)/npm --no-audit --no-fund --silent mathjax@3
+	test -f $@
+
+# The course as a book: every notebook executed once (cached in build/course-cache), then Sphinx
+# with warnings as errors into build/course/ (open build/course/index.html).
+course: $(COURSE_STAMP) $(MATHJAX)
+	$(BIN)/python tools/build_course.py --mathjax $(dir $(MATHJAX))
+
+# The built book in headless Chromium (Debian's chromium and chromium-driver): links, images,
+# console, search, a solution toggle.
+course-test: course
+	$(BIN)/python -m pytest -m browser tests/test_book.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -219,6 +219,13 @@ ax.legend()
 fig.tight_layout()
 show(fig, "01_figure_2")
 
+# %%
+# Explore: move the restart probability and the seeds' degree: the levels move, the ratio stays 2.
+# Sliders in Jupyter (ipywidgets); the book shows the default state.
+from pathfinding.course.explorers import interactive_meet_node  # noqa: E402
+
+interactive_meet_node()
+
 # %% [markdown]
 # ## One word, two meanings: "damping factor"
 #

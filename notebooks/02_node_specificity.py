@@ -84,6 +84,13 @@ seed_counts = passage_counts(small.mentions)[small.seeds]
 print("|P_i| of the two seeds (their rows' counts):", seed_counts)
 check(seed_counts.tolist() == [6, 3], idea="the hub seed is in 2 + 1 + 3 = 6 passages, the other in 3")
 
+# %%
+# Explore: move the seeds' passage counts (a third seed joins above 0): the rarer seed steers the walk.
+# Sliders in Jupyter (ipywidgets); the book shows the default state.
+from pathfinding.course.explorers import interactive_restart  # noqa: E402
+
+interactive_restart()
+
 # %% [markdown]
 # ## A hub seed
 #

@@ -103,6 +103,13 @@ check(
     idea="the decoy panel has one decoy, the other panels none",
 )
 
+# %%
+# Explore: turn one knob at a time and watch the answer's rank (decoy_hops 0: no decoy).
+# Sliders in Jupyter (ipywidgets); the book shows the default state.
+from pathfinding.course.explorers import interactive_defeat  # noqa: E402
+
+interactive_defeat()
+
 # %% [markdown]
 # ## 1. Branching along the bridge chains
 #

@@ -152,6 +152,13 @@ check(
     idea="an iterative query that costs one NER call saves nothing: it never breaks even",
 )
 
+# %%
+# Explore: move the corpus size and what an iterative query costs: where does the index pay off?
+# Sliders in Jupyter (ipywidgets); the book shows the default state.
+from pathfinding.course.explorers import interactive_break_even  # noqa: E402
+
+interactive_break_even()
+
 # %% [markdown]
 # ## The whole plane: corpus size × query volume
 #

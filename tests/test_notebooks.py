@@ -45,16 +45,21 @@ def test_every_notebook_has_exercises_and_a_solution():
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS + SOLUTIONS, ids=[p.stem for p in NOTEBOOKS + SOLUTIONS])
-def test_notebook_runs(path, monkeypatch):
+def test_notebook_runs(path, monkeypatch, tmp_path):
     monkeypatch.setenv("PATHFINDING_STRICT", "1")  # inherited by the kernel
     nb = jupytext.read(path, fmt="py:percent")
     nb.cells.append(nbformat.v4.new_code_cell("import sys\nprint(sys.executable)"))
     client = nbclient.NotebookClient(
         nb,
-        km=_ThisPythonKernelManager(kernel_name="python3"),
+        # Local sockets: over TCP without CurveZMQ keys ipykernel warns that traffic is unencrypted.
+        # The socket path must be absolute, since the kernel runs in NOTEBOOK_DIR.
+        km=_ThisPythonKernelManager(kernel_name="python3", transport="ipc", ip=str(tmp_path / "kernel")),
         timeout=TIMEOUT,
         resources={"metadata": {"path": str(NOTEBOOK_DIR)}},
     )
-    client.execute()  # raises CellExecutionError, naming the cell, if any cell fails
+    try:
+        client.execute()  # raises CellExecutionError, naming the cell, if any cell fails
+    finally:
+        client.km.shutdown_kernel(now=False)  # a kernel manager passed in is ours to shut down
     printed = "".join(out.get("text", "") for out in nb.cells[-1].outputs).strip()
     assert printed == sys.executable, f"the kernel ran {printed!r}, not this test's {sys.executable!r}"

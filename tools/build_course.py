@@ -1,59 +1,277 @@
-"""Execute every course notebook and write it as HTML, figures embedded, to build/course/.
+"""Build the course as a book: execute the notebooks once, then render a static Sphinx site.
 
-``make course`` runs this with the ``pathfinding`` kernel it registers inside ``.venv``, so the
-notebooks import this checkout's package and not whatever another interpreter has. The executed
-``.ipynb`` is written beside each page, for opening in Jupyter with its outputs.
+``make course`` runs this. The notebooks stay jupytext percent scripts; this script turns each into
+the ``.ipynb`` Sphinx (myst-nb) renders, in a staging folder ``build/course-src/`` next to the book's
+own pages (``course/``), ``notes.md``, ``FINDINGS.md`` and its figures:
 
-    .venv/bin/python tools/build_course.py [--kernel pathfinding] [--out build/course] [notebooks...]
+* cells whose code is only ``check(...)``/``expect(...)``/``assert`` plumbing are tagged
+  ``remove-cell`` (a mixed cell is split first), so a page shows prose, pictures and computation
+  while the notebook keeps its checks;
+* each page gets a line with its source ``.py`` and its executed ``.ipynb`` to download, and its
+  exercises a link to its solutions page; on a solutions page each worked answer is collapsed;
+* every notebook is executed here, by this interpreter, over local IPC sockets (over TCP without
+  CurveZMQ keys ipykernel warns that the traffic is unencrypted), with ``PATHFINDING_STRICT=1`` (a
+  taught number that changed fails the build instead of printing on the page) and
+  ``PATHFINDING_STATIC_EXPLORERS=1`` (an explorer shows its default state as a picture).
+  An executed notebook is cached under ``build/course-cache/``, keyed on the notebook and every file
+  of the package, so a rebuild after editing only the book's pages executes nothing.
+
+Sphinx then builds ``build/course/`` with warnings as errors. MathJax is served from the book itself
+(``--mathjax``: the ``es5`` folder of the npm package ``mathjax`` v3), since no page may need a CDN.
+
+    .venv/bin/python tools/build_course.py --mathjax .venv/npm/node_modules/mathjax/es5
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import hashlib
+import json
+import os
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK_DIR = ROOT / "notebooks"
+HIDDEN = "remove-cell"
+PLUMBING_CALLS = {"check", "expect"}
 
 
-def build(path: Path, out: Path, kernel: str, timeout: int) -> tuple[float, int]:
+def _is_plumbing(node: ast.stmt) -> bool:
+    """A statement that only checks: ``check(...)``, ``expect(...)``, ``assert``, or a loop/if of them."""
+    if isinstance(node, ast.Assert):
+        return True
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        func = node.value.func
+        name = func.id if isinstance(func, ast.Name) else None
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id == "teaching"
+        ):
+            name = func.attr
+        return name in PLUMBING_CALLS
+    if isinstance(node, ast.For | ast.If):
+        return all(_is_plumbing(n) for n in node.body + node.orelse)
+    return False
+
+
+def split_plumbing(source: str) -> list[tuple[str, bool]]:
+    """Split a code cell into runs of statements, each marked whether it is check plumbing.
+
+    A comment or blank line goes with the statement after it; a cell that does not parse is kept whole.
+    """
+    try:
+        body = ast.parse(source).body
+    except SyntaxError:
+        return [(source, False)]
+    if not body:
+        return [(source, False)]
+    lines = source.splitlines()
+    runs: list[tuple[list[str], bool]] = []
+    for i, node in enumerate(body):
+        # a statement owns the lines after the previous one: its comments, decorators, blank lines
+        start = body[i - 1].end_lineno if i else 0
+        end = node.end_lineno if i + 1 < len(body) else len(lines)
+        chunk, plumbing = lines[start:end], _is_plumbing(node)
+        if runs and runs[-1][1] == plumbing:
+            runs[-1][0].extend(chunk)
+        else:
+            runs.append((chunk, plumbing))
+    return [("\n".join(chunk).strip("\n"), plumbing) for chunk, plumbing in runs if "".join(chunk).strip()]
+
+
+def _title(nb) -> str:
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and cell.source.startswith("# "):
+            return cell.source.splitlines()[0][2:].strip()
+    raise ValueError("a course notebook must open with a '# Title' markdown cell")
+
+
+def prepare(path: Path, *, solutions_doc: str | None, notebook_doc: str | None):
+    """The notebook Sphinx renders: plumbing hidden, download links, solutions linked or collapsed."""
     import jupytext
     import nbformat
-    from nbclient import NotebookClient
-    from nbconvert import HTMLExporter
 
     nb = jupytext.read(path, fmt="py:percent")
-    nb.metadata["kernelspec"] = {"name": kernel, "display_name": f"Python ({kernel})", "language": "python"}
-    start = time.perf_counter()
-    NotebookClient(
-        nb, kernel_name=kernel, timeout=timeout, resources={"metadata": {"path": str(path.parent)}}
-    ).execute()
-    seconds = time.perf_counter() - start
-    nbformat.write(nb, out / f"{path.stem}.ipynb")
-    html, _ = HTMLExporter().from_notebook_node(nb, resources={"metadata": {"name": path.stem}})
-    (out / f"{path.stem}.html").write_text(html, encoding="utf-8")
-    return seconds, html.count('src="data:image/png;base64')
+    cells = []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            cells.append(cell)
+            continue
+        runs = split_plumbing(cell.source)
+        for source, plumbing in runs:
+            new = nbformat.v4.new_code_cell(source, metadata=dict(cell.metadata))
+            if plumbing:
+                new.metadata["tags"] = sorted({*new.metadata.get("tags", []), HIDDEN})
+            elif notebook_doc is not None:  # a worked solution, and what it prints: collapsed
+                new.metadata["tags"] = sorted({*new.metadata.get("tags", []), "hide-cell"})
+            cells.append(new)
+    title_at = next(i for i, c in enumerate(cells) if c.cell_type == "markdown" and c.source.startswith("# "))
+    links = (
+        f"Source: {{download}}`{path.name} <{path.name}>` (jupytext percent script) · "
+        f"{{download}}`{path.stem}.ipynb <{path.stem}.ipynb>` (executed notebook)."
+    )
+    if notebook_doc is not None:
+        links += f" The exercises are at the end of {{doc}}`{notebook_doc}`."
+    cells.insert(title_at + 1, nbformat.v4.new_markdown_cell(links))
+    if solutions_doc is not None:
+        at = next(i for i, c in enumerate(cells) if c.cell_type == "markdown" and "## Exercises" in c.source)
+        cells.insert(
+            at + 1,
+            nbformat.v4.new_markdown_cell(
+                f"Tried them? The worked solutions, executed: {{doc}}`{solutions_doc}`. "
+                "Each answer is collapsed until you open it."
+            ),
+        )
+    if notebook_doc is not None:
+        for cell in cells:
+            head = cell.source.lstrip()
+            if cell.cell_type == "markdown" and head.startswith("**") and head[2:3].isdigit():
+                label = head[2:].split("**", 1)[0].strip(" .")
+                cell.source = f"````{{admonition}} Solution {label}\n:class: dropdown\n\n{cell.source}\n````"
+    nb.cells = cells
+    return nb
+
+
+def _pythonpath() -> str:
+    """This checkout first, so a kernel started in notebooks/ imports it and not an installed copy."""
+    return os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+
+
+def _package_digest() -> str:
+    digest = hashlib.sha256(sys.version.encode())
+    for file in sorted((ROOT / "pathfinding").rglob("*")):
+        if file.is_file() and "__pycache__" not in file.parts:
+            digest.update(str(file.relative_to(ROOT)).encode())
+            digest.update(file.read_bytes())
+    return digest.hexdigest()
+
+
+def execute(nb, *, cache: Path, package: str, timeout: int) -> tuple[object, float | None]:
+    """Execute ``nb`` in a kernel of this interpreter, or take it from the cache. Returns (nb, seconds)."""
+    import nbformat
+    from jupyter_client.manager import KernelManager
+    from nbclient import NotebookClient
+
+    # cell ids are drawn at random on every read, so the key is what the cells say, not the file
+    cells = [[c.cell_type, c.source, c.metadata.get("tags", [])] for c in nb.cells]
+    key = hashlib.sha256((package + json.dumps(cells)).encode()).hexdigest()[:20]
+    cached = cache / f"{key}.ipynb"
+    if cached.exists():
+        return nbformat.read(cached, as_version=4), None
+
+    class ThisPython(KernelManager):
+        def format_kernel_cmd(self, extra_arguments=None):
+            return [sys.executable, "-m", "ipykernel_launcher", "-f", self.connection_file]
+
+    env = {
+        "PATHFINDING_STRICT": "1",
+        "PATHFINDING_STATIC_EXPLORERS": "1",
+        "PYTHONPATH": _pythonpath(),
+    }
+    with tempfile.TemporaryDirectory(prefix="pf-kernel-") as sockets:
+        km = ThisPython(kernel_name="python3", transport="ipc", ip=str(Path(sockets) / "k"))
+        start = time.perf_counter()
+        previous = {name: os.environ.get(name) for name in env}
+        os.environ.update(env)  # the kernel inherits this process's environment
+        try:
+            NotebookClient(
+                nb, km=km, timeout=timeout, resources={"metadata": {"path": str(NOTEBOOK_DIR)}}
+            ).execute()
+        finally:
+            if km.has_kernel:  # a kernel manager passed in is the caller's to shut down
+                km.shutdown_kernel(now=False)
+            for name, value in previous.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
+        seconds = time.perf_counter() - start
+    cache.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, cached)
+    return nb, seconds
+
+
+def stage(src: Path, mathjax: Path, cache: Path, timeout: int) -> None:
+    """Write everything Sphinx reads into ``src``."""
+    import nbformat
+
+    if src.exists():
+        shutil.rmtree(src)
+    shutil.copytree(ROOT / "course", src)
+    shutil.copy(ROOT / "notes.md", src / "notes.md")
+    shutil.copy(ROOT / "FINDINGS.md", src / "findings.md")
+    shutil.copytree(ROOT / "figures", src / "figures")
+    if not (mathjax / "tex-chtml.js").is_file():
+        raise SystemExit(
+            f"MathJax not found: {mathjax / 'tex-chtml.js'} is missing. `make course` installs it with "
+            "`npm install --prefix .venv/npm mathjax@3`; pass its es5 folder with --mathjax."
+        )
+    shutil.copytree(mathjax, src / "_mathjax" / "mathjax")
+    package = _package_digest()
+    notebooks = sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.py"))
+    for folder in ("notebooks", "solutions"):
+        (src / folder).mkdir()
+    for path in notebooks:
+        solution = NOTEBOOK_DIR / "solutions" / f"{path.stem}_sol.py"
+        jobs = [
+            (
+                path,
+                src / "notebooks",
+                {"solutions_doc": f"../solutions/{solution.stem}", "notebook_doc": None},
+            )
+        ]
+        if solution.exists():
+            jobs.append(
+                (
+                    solution,
+                    src / "solutions",
+                    {"solutions_doc": None, "notebook_doc": f"../notebooks/{path.stem}"},
+                )
+            )
+        for source, folder, links in jobs:
+            nb = prepare(source, **links)
+            nb, seconds = execute(nb, cache=cache, package=package, timeout=timeout)
+            nbformat.write(nb, folder / f"{source.stem}.ipynb")
+            shutil.copy(source, folder / source.name)
+            figures = sum(
+                "image/png" in out.get("data", {}) for c in nb.cells for out in c.get("outputs", [])
+            )
+            took = "cached" if seconds is None else f"executed in {seconds:.1f} s"
+            print(f"{source.stem}: {took}, {figures} figures")
+            if figures == 0 and folder.name == "notebooks":
+                raise SystemExit(f"{source.name} drew no figure: every course page teaches with a picture")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("notebooks", nargs="*", type=Path, help="default: notebooks/NN_*.py")
-    parser.add_argument("--kernel", default="pathfinding", help="kernel name (default: %(default)s)")
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "course")
+    parser.add_argument(
+        "--mathjax", type=Path, default=Path(sys.prefix) / "npm" / "node_modules" / "mathjax" / "es5",
+        help="the es5 folder of the npm package mathjax@3 (default: %(default)s)",
+    )  # fmt: skip
     parser.add_argument("--timeout", type=int, default=300, help="seconds per cell")
     args = parser.parse_args(argv)
-    paths = args.notebooks or sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
-    args.out.mkdir(parents=True, exist_ok=True)
-    failed = []
-    for path in paths:
-        seconds, figures = build(path.resolve(), args.out, args.kernel, args.timeout)
-        print(f"{path.stem}: {seconds:5.1f} s, {figures} figures -> {args.out / (path.stem + '.html')}")
-        if figures == 0:
-            failed.append(path.stem)
-    if failed:
-        print(f"no figure in: {', '.join(failed)}", file=sys.stderr)
-        return 1
+    build = ROOT / "build"
+    start = time.perf_counter()
+    src = build / "course-src"
+    stage(src, args.mathjax.resolve(), build / "course-cache", args.timeout)
+    staged = time.perf_counter()
+    cmd = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html"]
+    cmd += ["-d", str(build / "course-doctrees"), str(src), str(args.out)]
+    # conf.py computes the landing page's numbers: with this checkout's package, as the notebooks do
+    env = {**os.environ, "PYTHONPATH": _pythonpath()}
+    done = subprocess.run(cmd, check=False, env=env)
+    if done.returncode:
+        return done.returncode
+    end = time.perf_counter()
+    print(f"book: {args.out / 'index.html'} (notebooks {staged - start:.0f} s, Sphinx {end - staged:.0f} s)")
     return 0
 
 

@@ -4,5 +4,6 @@
 checks a notebook's numbers without crashing the lesson, :mod:`~pathfinding.course.draw` and
 :mod:`~pathfinding.course.diagrams` draw the walk and the chapter's steps,
 :mod:`~pathfinding.course.costs` is the offline/online bill, :mod:`~pathfinding.course.monitoring`
-watches index recall without gold triples.
+watches index recall without gold triples, and :mod:`~pathfinding.course.explorers` puts sliders on
+four notebooks' numbers.
 """

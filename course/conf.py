@@ -1,0 +1,64 @@
+"""Sphinx configuration of the course book.
+
+``tools/build_course.py`` copies this folder into ``build/course-src/`` beside the executed notebooks
+and runs Sphinx there, so every path below is relative to that staging folder. Nothing is executed
+here (``nb_execution_mode = "off"``): the build script has run every notebook already.
+"""
+
+project = "pathfinding: the course"
+author = "the pathfinding authors"
+copyright = "the pathfinding authors (see LICENSE)"
+
+extensions = ["myst_nb", "sphinx_togglebutton"]
+exclude_patterns = ["_build", "_mathjax", "**.ipynb_checkpoints"]
+root_doc = "index"
+
+# Markdown: $...$ maths, ::: fences, anchors on headings down to ### so pages can link to sections.
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist", "substitution"]
+myst_heading_anchors = 3
+
+
+# The landing page's numbers are computed here, by the package, like every number in the notebooks.
+def _meet_node_numbers() -> dict[str, str]:
+    from pathfinding import personalized_pagerank, star_pair
+
+    toy = star_pair(9)
+    dead = int(toy.candidates[toy.candidates != toy.answer][0])
+    one = personalized_pagerank(toy.graph, toy.seeds, restart_prob=0.5, tol=0, max_iter=1)
+    pi = personalized_pagerank(toy.graph, toy.seeds, restart_prob=0.5, tol=1e-12)
+    return {
+        "one_step_answer": f"{one[toy.answer]:.4f}",
+        "one_step_dead_end": f"{one[dead]:.4f}",
+        "stationary_answer": f"{pi[toy.answer]:.4f}",
+        "stationary_dead_end": f"{pi[dead]:.4f}",
+    }
+
+
+myst_substitutions = _meet_node_numbers()
+
+# Notebooks arrive executed; a stderr output would be a warning a student takes for a problem, and
+# -W makes it fail the build instead.
+nb_execution_mode = "off"
+nb_output_stderr = "warn"
+nb_merge_streams = True
+# No widget reaches a page (explorers show pictures), so no widget JavaScript from a CDN either.
+nb_ipywidgets_js = {}
+
+# MathJax 3 from the npm package, shipped inside the book: no machine here reaches a CDN.
+html_static_path = ["_mathjax"]
+mathjax_path = "mathjax/tex-chtml.js"
+
+html_theme = "sphinx_book_theme"
+html_title = "pathfinding: the course"
+html_copy_source = True
+html_last_updated_fmt = None
+# The theme's colour mode, stated: left empty, its script logs a console error on a first visit.
+html_context = {"default_mode": "light"}
+html_theme_options = {
+    "home_page_in_toc": True,
+    "show_toc_level": 2,
+    "use_download_button": True,
+    "use_fullscreen_button": False,
+    "use_repository_button": False,
+    "show_navbar_depth": 1,
+}
