@@ -91,8 +91,11 @@ def musique_index(tau: float = 0.8) -> HippoIndex:
     """The vendored MuSiQue index for one synonymy threshold, built once per process.
 
     Indexes are never modified in place (add and delete return new ones), so sharing one is safe.
+    Phrases are normalised with HippoRAG v1's ASCII rule, so the index has v1's node set from v1's
+    triples (the Unicode rule keeps the letters of the 472 non-ASCII phrases and so changes some
+    nodes and synonymy edges).
     """
-    return index_from_openie(load_realtext()["openie"], tau=tau)
+    return index_from_openie(load_realtext()["openie"], tau=tau, normalization="ascii")
 
 
 @dataclass

@@ -26,7 +26,7 @@ import scipy.sparse as sp
 
 from pathfinding._validation import check_int
 from pathfinding.errors import InvalidTypeError
-from pathfinding.hipporag.index.build import check_unit_rows, normalize_phrase
+from pathfinding.hipporag.index.build import check_unit_rows
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.index.neighbours import NearestRows
 
@@ -50,19 +50,22 @@ _STOP = frozenset(
     through to too under until up very was we were what when where which while who whom whose why will
     with would you your yours yourself yourselves""".split()
 )
-_CONNECTORS = frozenset(
-    {"of", "the", "and", "de", "del", "la", "le", "von", "van", "der", "du", "da", "for", "&"}
-)
+# "and" and "&" are not connectors: "Forbidden Ground and Black Hawk Down" names two films, and a
+# joined span links to neither (a name with "and" in it, "Pride and Prejudice", loses its tail to a
+# second span, which the linker still finds).
+_CONNECTORS = frozenset({"of", "the", "de", "del", "la", "le", "von", "van", "der", "du", "da", "for"})
+_POSSESSIVE = re.compile(r"['’]s$|(?<=s)['’]$", re.IGNORECASE)
 _TOKEN = re.compile(r"[A-Za-z0-9\u00C0-\u024F][\w\u00C0-\u024F'’.\-]*")
 
 
 def capitalised_spans(question: str) -> list[str]:
     """Named-entity-like spans: maximal runs of capitalised or numeric tokens.
 
-    A lower-case connector (``of``, ``the``, ``and``, ``de`` ...) may sit *inside* a span; a span
-    never starts or ends with one. The question's first word is skipped when it is a stop word
-    ("Who", "The", "In"); elsewhere a leading stop word other than "The" is stripped from a span
-    ("In Paris" -> "Paris"), and a span that is a lone stop word is dropped.
+    A lower-case connector (``of``, ``the``, ``de`` ...) may sit *inside* a span; a span never
+    starts or ends with one. Names are split at ``and``, ``&``, commas and other punctuation, and a
+    possessive ends its name ("Nolan's film" -> "Nolan"). The question's first word is skipped
+    when it is a stop word ("Who", "The", "In"); elsewhere a leading stop word other than "The" is
+    stripped from a span ("In Paris" -> "Paris"), and a span that is a lone stop word is dropped.
 
     Parameters
     ----------
@@ -82,6 +85,8 @@ def capitalised_spans(question: str) -> list[str]:
     ['Beatles', 'New York', '1964']
     >>> capitalised_spans("What county borders Johnnycake, West Virginia?")
     ['Johnnycake', 'West Virginia']
+    >>> capitalised_spans("Were Forbidden Ground and Black Hawk Down filmed by Ridley Scott's crew?")
+    ['Forbidden Ground', 'Black Hawk Down', 'Ridley Scott']
     """
     if not isinstance(question, str):
         raise InvalidTypeError(f"question must be a string, got {type(question).__name__}")
@@ -89,9 +94,13 @@ def capitalised_spans(question: str) -> list[str]:
     # one: "Johnnycake, West Virginia" is two entities.
     tokens = []
     prev_end = 0
+    possessive = False
     for m in _TOKEN.finditer(question):
         gap = question[prev_end : m.start()]
-        tokens.append((m.group().rstrip(".'’-"), bool(gap.strip())))
+        # a possessive ends its name: the next word starts a new one ("Scott's crew")
+        tok = _POSSESSIVE.sub("", m.group().rstrip(".-"))
+        tokens.append((tok.rstrip(".'’-"), bool(gap.strip()) or possessive))
+        possessive = bool(_POSSESSIVE.search(m.group().rstrip(".-")))
         prev_end = m.end()
     spans: list[list[str]] = []
     cur: list[str] = []
@@ -158,7 +167,7 @@ def node_ngrams(question: str, index: HippoIndex, *, max_words: int = 8) -> list
     ['plan 9 from outer space', 'ed wood']
     """
     max_words = check_int("max_words", max_words, low=1)
-    words = normalize_phrase(question).split()
+    words = index.normalize(question).split()
     used = np.zeros(len(words), dtype=bool)
     found: list[tuple[int, str]] = []
     for n in range(min(max_words, len(words)), 0, -1):
@@ -272,13 +281,13 @@ def link_entities(index: HippoIndex, entities: Sequence[str], *, top_k: int = 1)
     found: dict[str, tuple[list[int], list[float]]] = {}
     to_encode = []
     for e in ents:
-        norm = normalize_phrase(e)
+        norm = index.normalize(e)
         if norm and norm in index.phrase_ids and top_k == 1:
             found[e] = ([index.phrase_ids[norm]], [1.0])
         elif norm:
             to_encode.append(e)
     if to_encode:
-        phrases = [normalize_phrase(e) for e in to_encode]
+        phrases = [index.normalize(e) for e in to_encode]
         Q = check_unit_rows("encoder", index.encoder(phrases), len(to_encode))
         if sp.issparse(Q):
             # Exact top-k without scanning every node that shares a common n-gram with the entity.
