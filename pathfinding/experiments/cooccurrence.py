@@ -58,7 +58,9 @@ def cooccurrence_findings_section(
 
     def hippo(index):
         # v1 (entity seeds, pi . P only): the graph is the only thing that differs between the rows
-        ret = HippoRetriever(index, extractor="capitalised", facts=0, passage_weight=0, bm25=bm25)
+        ret = HippoRetriever(
+            index, extractor="capitalised", facts=0, passage_weight=0, guess_weight=1.0, bm25=bm25
+        )
         runs = [ret.retrieve(q.question, k=max(ks)) for q in questions]
         return recall_at_k([r.passages for r in runs], gold, ks=ks), sum(r.fell_back for r in runs)
 

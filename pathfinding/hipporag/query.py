@@ -9,7 +9,10 @@ with its retrieval encoder. Offline, without a model, this module offers:
   lower-case connectors inside ("Journal of Psychotherapy Integration"); the question word that
   opens a sentence is not an entity;
 * :func:`node_ngrams` -- word n-grams of the normalised question that *are* node phrases, longest
-  first and non-overlapping, skipping stop words.
+  first and non-overlapping, skipping stop words;
+* :func:`default_entities` -- the retriever's default: capitalised spans, and for a question written
+  without capitals (lower case, or a script without case) the node phrases of two or more words
+  it contains, since it has no capitalised span to give.
 
 :func:`link_entities` maps each entity to its nearest node with the index's own encoder (an entity
 that equals a node phrase after normalisation links to that node directly).
@@ -34,6 +37,8 @@ __all__ = [
     "EXTRACTORS",
     "Linked",
     "capitalised_spans",
+    "default_entities",
+    "has_capitals",
     "link_entities",
     "ner_lookup",
     "node_ngrams",
@@ -186,6 +191,40 @@ def node_ngrams(question: str, index: HippoIndex, *, max_words: int = 8) -> list
     return [p for _, p in sorted(found)]
 
 
+def has_capitals(text: str) -> bool:
+    """Whether ``text`` has an upper-case letter (of any script), i.e. its writer marked names.
+
+    Examples
+    --------
+    >>> has_capitals("who directed plan 9?"), has_capitals("Who?"), has_capitals("東京はどこ?")
+    (False, True, False)
+    """
+    return any(ch.isupper() for ch in text)
+
+
+def default_entities(question: str, index: HippoIndex) -> list[str]:
+    """Capitalised spans; for a question without capitals, also its node phrases of two or more words.
+
+    A lower-cased question has no capitalised span (at most a number), so the names it contains are
+    looked up among the index's phrases instead: multi-word node phrases only, since a one-word
+    match is mostly a common noun ("film", "city") and was a poor seed on the MuSiQue tuning set.
+    These are guesses, and :class:`~pathfinding.hipporag.retrieve.HippoRetriever` weighs a walk
+    seeded by guesses against BM25.
+
+    Examples
+    --------
+    >>> from pathfinding.hipporag.index import build_index
+    >>> idx = build_index([[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "filmed in", "Burbank")]])
+    >>> default_entities("Where did Ed Wood film?", idx), default_entities("where did ed wood film?", idx)
+    (['Ed Wood'], ['ed wood'])
+    """
+    spans = capitalised_spans(question)
+    if has_capitals(question):
+        return spans
+    guesses = [p for p in node_ngrams(question, index) if len(p.split()) >= 2]
+    return list(dict.fromkeys(spans + guesses))
+
+
 def ner_lookup(rows) -> Callable[[str], list[str]]:
     """An extractor that answers from a query-NER table (rows from :func:`load_query_ner`).
 
@@ -212,6 +251,7 @@ def ner_lookup(rows) -> Callable[[str], list[str]]:
 
 
 EXTRACTORS: dict[str, Callable] = {
+    "default": default_entities,
     "capitalised": lambda question, index: capitalised_spans(question),
     "node_ngrams": lambda question, index: node_ngrams(question, index),
     "union": lambda question, index: list(
