@@ -60,7 +60,9 @@ _STOP = frozenset(
 # second span, which the linker still finds).
 _CONNECTORS = frozenset({"of", "the", "de", "del", "la", "le", "von", "van", "der", "du", "da", "for"})
 _POSSESSIVE = re.compile(r"['’]s$|(?<=s)['’]$", re.IGNORECASE)
-_TOKEN = re.compile(r"[A-Za-z0-9\u00C0-\u024F][\w\u00C0-\u024F'’.\-]*")
+# A token starts with a letter or digit of any script ("Москва", "Łódź"); scripts without case
+# never open a span, since only an upper-case letter or a digit does.
+_TOKEN = re.compile(r"[^\W_][\w'’.\-]*")
 
 
 def capitalised_spans(question: str) -> list[str]:
