@@ -22,7 +22,7 @@ from importlib import resources
 import numpy as np
 
 from pathfinding._validation import check_int
-from pathfinding.hipporag.cooccurrence import cooccurrence_docs
+from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
 from pathfinding.hipporag.evaluate import (
     KS,
     all_recall_at_k,
@@ -33,9 +33,10 @@ from pathfinding.hipporag.evaluate import (
     supporting_ids,
 )
 from pathfinding.hipporag.formats import load_hotpotqa_questions
-from pathfinding.hipporag.index import HippoIndex, index_from_openie
+from pathfinding.hipporag.index.build import index_from_openie
+from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.io import load_corpus
-from pathfinding.hipporag.realtext import CASES, V1, RealTextResult, _compact, _pct, _signed, _versions
+from pathfinding.experiments.realtext import CASES, V1, RealTextResult, _compact, _pct, _signed, _versions
 from pathfinding.hipporag.retrieve import BM25Ranker, HippoRetriever
 
 __all__ = [
