@@ -11,20 +11,21 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pathfinding.hipporag.cooccurrence import (
+from pathfinding.experiments.heldout import HELDOUT_FILES, load_heldout
+from pathfinding.hipporag.extract.cooccurrence import (
     content_spans,
     cooccurrence_docs,
     cooccurrence_triples,
     named_spans,
     why_no_triples,
 )
-from pathfinding.hipporag.heldout import HELDOUT_FILES, load_heldout
-from pathfinding.hipporag.index import build_index, index_from_openie, index_normalization
+from pathfinding.hipporag.index.build import build_index, index_from_openie
+from pathfinding.hipporag.index.maintenance import add_passages
 from pathfinding.hipporag.io import Passage
 from pathfinding.hipporag.lexical import BM25Ranker, top_k
 from pathfinding.hipporag.query import capitalised_spans, default_entities
 from pathfinding.hipporag.retrieve import HippoRetriever
-from pathfinding.hipporag.text import normalize_phrase, segment_unspaced
+from pathfinding.hipporag.text import index_normalization, normalize_phrase, segment_unspaced
 
 
 def _v1(s: str) -> str:
@@ -76,7 +77,7 @@ def test_index_keeps_two_names_apart_and_the_right_passage_wins():
     v1 = build_index(triples, passages=texts, normalization="ascii")
     assert v1.n_nodes == idx.n_nodes - 1  # v1's rule makes the two men one node
     # updates normalise with the index's own rule
-    grown = v1.add_passages([[("Thomas Südhof", "won", "Nobel Prize")]], ["Thomas Südhof won."])
+    grown = add_passages(v1, [[("Thomas Südhof", "won", "Nobel Prize")]], ["Thomas Südhof won."])
     assert "thomas s dhof" in grown.phrases and grown.settings["normalization"] == "ascii"
 
 

@@ -1,11 +1,11 @@
 """The held-out check: the default retriever against BM25 on questions no default was chosen on.
 
 Every constant of :class:`~pathfinding.hipporag.retrieve.HippoRetriever` was chosen on the vendored
-MuSiQue tuning set (:mod:`pathfinding.hipporag.realtext`). This module measures the same retriever
+MuSiQue tuning set (:mod:`pathfinding.experiments.realtext`). This module measures the same retriever
 on HippoRAG's HotpotQA training subset (100 questions, their 994 context paragraphs; vendored under
 ``pathfinding/data/heldout`` with its MANIFEST). No OpenIE triples are released for it, so the index
 is built as a stranger without a model would build theirs: co-occurrence triples
-(:mod:`pathfinding.hipporag.cooccurrence`), Unicode phrase normalisation, the character-trigram
+(:mod:`pathfinding.hipporag.extract.cooccurrence`), Unicode phrase normalisation, the character-trigram
 encoder. Questions are asked as written (``cased``) and lower-cased (``lower``).
 
 Methods: ``bm25``; ``default`` (the retriever's defaults); ``default: walk alone`` (the same with
@@ -22,7 +22,7 @@ from importlib import resources
 import numpy as np
 
 from pathfinding._validation import check_int
-from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
+from pathfinding.experiments.realtext import CASES, V1, RealTextResult, library_versions
 from pathfinding.hipporag.evaluate import (
     KS,
     all_recall_at_k,
@@ -32,11 +32,11 @@ from pathfinding.hipporag.evaluate import (
     recall_at_k,
     supporting_ids,
 )
+from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
 from pathfinding.hipporag.formats import load_hotpotqa_questions
 from pathfinding.hipporag.index.build import index_from_openie
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.io import load_corpus
-from pathfinding.experiments.realtext import CASES, V1, RealTextResult, _compact, _pct, _signed, _versions
 from pathfinding.hipporag.retrieve import BM25Ranker, HippoRetriever
 
 __all__ = [
@@ -52,6 +52,15 @@ HELDOUT_FILES = {"questions": "hotpotqa_train.json.gz", "corpus": "hotpotqa_trai
 """Short name -> file name of the held-out data shipped in ``pathfinding/data/heldout``."""
 
 COMMAND = "python -m pathfinding findings"
+
+
+def _pct(row) -> str:
+    return f"{100 * row[0]:.1f} [{100 * row[1]:.1f}, {100 * row[2]:.1f}]"
+
+
+def _signed(row) -> str:
+    return f"{100 * row[0]:+.1f} [{100 * row[1]:+.1f}, {100 * row[2]:+.1f}]"
+
 
 TOLERANCE = 0.01
 """How far below BM25 (in recall, i.e. one point) the default may sit at any k and still count as level."""
@@ -119,7 +128,7 @@ def run_heldout(*, seed: int = 0, n_boot: int = 2000) -> RealTextResult:
     Returns
     -------
     RealTextResult
-        As for :func:`pathfinding.hipporag.realtext.run_realtext`; rows ``"<method> (<case>)"``.
+        As for :func:`pathfinding.experiments.realtext.run_realtext`; rows ``"<method> (<case>)"``.
     """
     seed = check_int("seed", seed, low=0)
     n_boot = check_int("n_boot", n_boot, low=1)
@@ -214,9 +223,9 @@ def findings_section(*, seed: int = 0, n_boot: int = 2000, command: str = COMMAN
         "|" + "---|" * (len(KS) + 6),
     ]
     for i, m in enumerate(res.methods, start=1):
-        cells = " | ".join(_pct(res.summary[m][c]).strip() for c in range(len(KS)))
+        cells = " | ".join(_pct(res.summary[m][c]) for c in range(len(KS)))
         fb = "—" if m.startswith("bm25") else f"{res.fallbacks[m]} of {res.n_questions}"
-        rows.append(f"| H{i} | {m} | {_compact(cells)} | {fb} | {common} |")
+        rows.append(f"| H{i} | {m} | {cells} | {fb} | {common} |")
     diffs = [
         f"| # | method (questions) | {dcols} | command | seed | resamples |",
         "|" + "---|" * (len(KS) + 5),
@@ -226,8 +235,8 @@ def findings_section(*, seed: int = 0, n_boot: int = 2000, command: str = COMMAN
         if m.startswith("bm25"):
             continue
         n += 1
-        cells = " | ".join(_signed(res.vs_bm25[m][c]).strip() for c in range(len(KS)))
-        diffs.append(f"| H{n} | {m} | {_compact(cells)} | {common} |")
+        cells = " | ".join(_signed(res.vs_bm25[m][c]) for c in range(len(KS)))
+        diffs.append(f"| H{n} | {m} | {cells} | {common} |")
     claims = [
         "| # | claim | measured (points, paired 95% CI) | verdict | command | seed | resamples |",
         "|---|---|---|---|---|---|---|",
@@ -235,8 +244,8 @@ def findings_section(*, seed: int = 0, n_boot: int = 2000, command: str = COMMAN
     for text, d, ok in targets(res):
         n += 1
         verdict = "holds" if ok else "does not hold"
-        claims.append(f"| H{n} | {text} | {_compact(_signed(d).strip())} | {verdict} | {common} |")
-    v = _versions()
+        claims.append(f"| H{n} | {text} | {_signed(d)} | {verdict} | {common} |")
+    v = library_versions()
     fused = res.n_questions - res.fallbacks["default (lower)"]
     lines = [
         "## Held out: HotpotQA training subset (100 questions), no-model index",

@@ -162,7 +162,7 @@ class RealTextResult:
                 }
                 for m in self.methods
             },
-            "versions": _versions(),
+            "versions": library_versions(),
         }
 
 
@@ -170,7 +170,8 @@ def _triple(row) -> dict:
     return {"mean": round(float(row[0]), 6), "low": round(float(row[1]), 6), "high": round(float(row[2]), 6)}
 
 
-def _versions() -> dict[str, str]:
+def library_versions() -> dict[str, str]:
+    """Versions of Python and of the libraries behind the real-text numbers (FINDINGS, ``--json``)."""
     import bm25s
     import numba
     import scipy
@@ -450,7 +451,7 @@ def findings_section(*, seed: int = 0, n_boot: int = DEFAULT_BOOT) -> str:
         d,
         bool(d[0] >= 0.5 * v1_gain),
     )
-    v = _versions()
+    v = library_versions()
     fb_default = res.fallbacks["default (lower)"]
     numbers_only = res.n_questions - res.fallbacks["hybrid[capitalised] (lower)"]
     lines = [

@@ -36,6 +36,7 @@ from pathfinding.hipporag.index.neighbours import NearestRows
 __all__ = [
     "EXTRACTORS",
     "Linked",
+    "STOP_WORDS",
     "capitalised_spans",
     "default_entities",
     "has_capitals",
@@ -44,9 +45,7 @@ __all__ = [
     "node_ngrams",
 ]
 
-# A small fixed list (sklearn's ENGLISH_STOP_WORDS plus question words), kept here so the extractors
-# do not change when a library updates its list.
-_STOP = frozenset(
+STOP_WORDS = frozenset(
     """a about above after again against all also am an and any are as at be because been before being
     below between both but by can could did do does doing down during each few for from further had has
     have having he her here hers herself him himself his how i if in into is it its itself just me more
@@ -55,6 +54,8 @@ _STOP = frozenset(
     through to too under until up very was we were what when where which while who whom whose why will
     with would you your yours yourself yourselves""".split()
 )
+"""English stop words: sklearn's ENGLISH_STOP_WORDS plus question words, a fixed list kept here so
+the extractors do not change when a library updates its list."""
 # "and" and "&" are not connectors: "Forbidden Ground and Black Hawk Down" names two films, and a
 # joined span links to neither (a name with "and" in it, "Pride and Prejudice", loses its tail to a
 # second span, which the linker still finds).
@@ -126,7 +127,7 @@ def capitalised_spans(question: str) -> list[str]:
             close()
             continue
         is_cap = tok[0].isupper() or tok[0].isdigit()
-        if is_cap and pos == 0 and tok.lower() in _STOP:
+        if is_cap and pos == 0 and tok.lower() in STOP_WORDS:
             continue  # "Who", "What", "The" opening the question
         if is_cap:
             cur.append(tok)
@@ -137,10 +138,10 @@ def capitalised_spans(question: str) -> list[str]:
     close()
     out = []
     for span in spans:
-        while span and span[0].lower() in _STOP and len(span) > 1 and span[0] not in ("The",):
+        while span and span[0].lower() in STOP_WORDS and len(span) > 1 and span[0] not in ("The",):
             span = span[1:]
         text = " ".join(span)
-        if len(span) == 1 and span[0].lower() in _STOP:
+        if len(span) == 1 and span[0].lower() in STOP_WORDS:
             continue
         if text not in out:
             out.append(text)
@@ -184,9 +185,9 @@ def node_ngrams(question: str, index: HippoIndex, *, max_words: int = 8) -> list
             phrase = " ".join(words[i : i + n])
             if phrase not in index.phrase_ids:
                 continue
-            if n == 1 and phrase in _STOP:
+            if n == 1 and phrase in STOP_WORDS:
                 continue
-            if len(phrase.replace(" ", "")) < 3 or all(w in _STOP for w in words[i : i + n]):
+            if len(phrase.replace(" ", "")) < 3 or all(w in STOP_WORDS for w in words[i : i + n]):
                 continue
             used[i : i + n] = True
             found.append((i, phrase))

@@ -28,7 +28,7 @@ graph has little to say. The rule, per question:
   ``c = fusion_c``; a passage neither ranks (score 0) adds nothing. It is BM25's order when
   ``lam = 0`` and the walk's when ``lam = 1``.
 
-The constants were chosen on the MuSiQue tuning set only (:mod:`pathfinding.hipporag.realtext`): on
+The constants were chosen on the MuSiQue tuning set only (:mod:`pathfinding.experiments.realtext`): on
 a grid ``lam`` in 0.65..0.9 and ``c`` in 10, 30, 60, the smallest ``lam`` whose lower-cased R@5 is at
 least BM25 + 5 points, and the ``c`` with the largest mean lower-cased gain over k = 1, 2, 5, 10.
 ``HippoRetriever(index, extractor="capitalised", facts=0, passage_weight=0, guess_weight=1)`` is v1

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from pathfinding.errors import InvalidTypeError
 from pathfinding.hipporag.io import OpenIEPassage, Passage
-from pathfinding.hipporag.query import _STOP, capitalised_spans, has_capitals
+from pathfinding.hipporag.query import STOP_WORDS, capitalised_spans, has_capitals
 from pathfinding.hipporag.text import is_unspaced_char, normalize_phrase
 
 __all__ = [
@@ -112,7 +112,7 @@ def content_spans(sentence: str) -> list[str]:
                 elif len(part) > 1:
                     spans.append(part)
             continue
-        if word.casefold() in _STOP:
+        if word.casefold() in STOP_WORDS:
             close()
         else:
             run.append(word)

@@ -123,7 +123,11 @@ class HippoIndex:
         )
 
     def normalize(self, text: str) -> str:
-        """``text`` as a node key under this index's rule (:func:`pathfinding.hipporag.text.normalize_phrase`)."""
+        """``text`` as a node key under this index's normalisation rule.
+
+        See :func:`~pathfinding.hipporag.text.normalize_phrase`; an index saved before the rule was
+        a setting uses HippoRAG v1's ASCII rule.
+        """
         return normalize_phrase(text, rule=index_normalization(self.settings))
 
     @property
