@@ -38,7 +38,7 @@ def test_sample_extractors(sample):
     _, idx, questions = sample
     q = questions[0].question
     assert q == "Which Stanford University professor works on Alzheimer's?"
-    assert capitalised_spans(q) == ["Stanford University", "Alzheimer"]  # a possessive ends a name
+    assert capitalised_spans(q) == ["Stanford University", "Alzheimer's"]
     assert node_ngrams(q, idx) == ["stanford university"]
 
 

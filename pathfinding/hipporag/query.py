@@ -71,7 +71,8 @@ def capitalised_spans(question: str) -> list[str]:
 
     A lower-case connector (``of``, ``the``, ``de`` ...) may sit *inside* a span; a span never
     starts or ends with one. Names are split at ``and``, ``&``, commas and other punctuation, and a
-    possessive ends its name ("Nolan's film" -> "Nolan"). The question's first word is skipped
+    possessive ends its name ("Nolan's Inception" -> "Nolan's", "Inception"; the possessive stays,
+    so "Alzheimer's" is still the disease's name). The question's first word is skipped
     when it is a stop word ("Who", "The", "In"); elsewhere a leading stop word other than "The" is
     stripped from a span ("In Paris" -> "Paris"), and a span that is a lone stop word is dropped.
 
@@ -94,7 +95,9 @@ def capitalised_spans(question: str) -> list[str]:
     >>> capitalised_spans("What county borders Johnnycake, West Virginia?")
     ['Johnnycake', 'West Virginia']
     >>> capitalised_spans("Were Forbidden Ground and Black Hawk Down filmed by Ridley Scott's crew?")
-    ['Forbidden Ground', 'Black Hawk Down', 'Ridley Scott']
+    ['Forbidden Ground', 'Black Hawk Down', "Ridley Scott's"]
+    >>> capitalised_spans("Was Christopher Nolan's Inception a hit?")
+    ["Christopher Nolan's", 'Inception']
     """
     if not isinstance(question, str):
         raise InvalidTypeError(f"question must be a string, got {type(question).__name__}")
@@ -105,9 +108,8 @@ def capitalised_spans(question: str) -> list[str]:
     possessive = False
     for m in _TOKEN.finditer(question):
         gap = question[prev_end : m.start()]
-        # a possessive ends its name: the next word starts a new one ("Scott's crew")
-        tok = _POSSESSIVE.sub("", m.group().rstrip(".-"))
-        tokens.append((tok.rstrip(".'’-"), bool(gap.strip()) or possessive))
+        # a possessive ends its name: the next word starts a new one ("Nolan's Inception")
+        tokens.append((m.group().rstrip(".'’-"), bool(gap.strip()) or possessive))
         possessive = bool(_POSSESSIVE.search(m.group().rstrip(".-")))
         prev_end = m.end()
     spans: list[list[str]] = []
