@@ -239,3 +239,37 @@ def test_heldout_loads_with_two_supporting_passages_each():
     assert (len(data["questions"]), len(data["corpus"])) == (100, 994)
     assert all(len(q.supporting) == 2 for q in data["questions"])
     assert all(r.n_issues == 0 for r in data["reports"])
+
+
+# --- the rule that chose the fusion's constants ---------------------------------------------------
+
+
+def test_chosen_fusion_is_the_closest_to_bm25_that_keeps_the_target():
+    from pathfinding.experiments.sensitivity import chosen_fusion
+
+    def row(lam, c, r5, others=0.0):
+        return {"guess_weight": lam, "fusion_c": c, "gain": [others, others, r5, others]}
+
+    grid = {
+        "ks": [1, 2, 5, 10],
+        "grid": [
+            row(0.6, 10, 0.04),
+            row(0.7, 10, 0.06, 0.01),
+            row(0.8, 10, 0.09, 0.02),
+            row(0.7, 60, 0.05, 0.03),
+        ],
+    }
+    # c=10 -> 0.7 (mean 0.0225); c=60 -> 0.7 (mean 0.035): the larger mean gain wins
+    assert chosen_fusion(grid) == (0.7, 60)
+    with pytest.raises(ValueError, match="no fusion on the grid"):
+        chosen_fusion(grid, target=0.5)
+
+
+@pytest.mark.slow  # 1,800 retrievals on the MuSiQue index (about half a minute)
+def test_defaults_are_what_the_stated_rule_chooses_on_musique():
+    import inspect
+
+    from pathfinding.experiments.sensitivity import chosen_fusion, fusion_grid
+
+    params = inspect.signature(HippoRetriever).parameters
+    assert chosen_fusion(fusion_grid()) == (params["guess_weight"].default, params["fusion_c"].default)

@@ -30,7 +30,8 @@ graph has little to say. The rule, per question:
 
 The constants were chosen on the MuSiQue tuning set only (:mod:`pathfinding.experiments.realtext`): on
 a grid ``lam`` in 0.65..0.9 and ``c`` in 10, 30, 60, the smallest ``lam`` whose lower-cased R@5 is at
-least BM25 + 5 points, and the ``c`` with the largest mean lower-cased gain over k = 1, 2, 5, 10.
+least BM25 + 5 points, and the ``c`` with the largest mean lower-cased gain over k = 1, 2, 5, 10
+(:func:`pathfinding.experiments.sensitivity.chosen_fusion` reruns that choice).
 ``HippoRetriever(index, extractor="capitalised", facts=0, passage_weight=0, guess_weight=1)`` is v1
 with capitalised spans. This is our
 choice, not v1's: with the paper's settings (``doc_ensemble=False``) v1 gives every passage the same
