@@ -265,7 +265,7 @@ def test_chosen_fusion_is_the_closest_to_bm25_that_keeps_the_target():
         chosen_fusion(grid, target=0.5)
 
 
-@pytest.mark.slow  # 1,800 retrievals on the MuSiQue index (about half a minute)
+@pytest.mark.slow  # 2,700 retrievals on the MuSiQue index (about half a minute)
 def test_defaults_are_what_the_stated_rule_chooses_on_musique():
     import inspect
 

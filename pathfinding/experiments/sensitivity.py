@@ -98,7 +98,7 @@ def format_grid(result: dict) -> str:
 
 
 def fusion_grid(
-    guess_weights: Sequence[float] = (0.65, 0.7, 0.75, 0.8, 0.85, 0.9),
+    guess_weights: Sequence[float] = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9),
     offsets: Sequence[float] = (10.0, 30.0, 60.0),
 ) -> dict:
     """R@k gain over BM25 of the default retriever on the lower-cased MuSiQue questions, per fusion.

@@ -28,13 +28,14 @@ graph has little to say. The rule, per question:
   ``c = fusion_c``; a passage neither ranks (score 0) adds nothing. It is BM25's order when
   ``lam = 0`` and the walk's when ``lam = 1``.
 
-The constants were chosen on the MuSiQue tuning set only (:mod:`pathfinding.experiments.realtext`): on
-a grid ``lam`` in 0.65..0.9 and ``c`` in 10, 30, 60, the smallest ``lam`` whose lower-cased R@5 is at
-least BM25 + 5 points, and the ``c`` with the largest mean lower-cased gain over k = 1, 2, 5, 10
-(:func:`pathfinding.experiments.sensitivity.chosen_fusion` reruns that choice).
+The constants were chosen on the MuSiQue tuning set only (:mod:`pathfinding.experiments.realtext`):
+on a grid ``lam`` in 0.5, 0.55, ..., 0.9 and ``c`` in 10, 30, 60, for each ``c`` the smallest
+``lam`` whose lower-cased R@5 is at least BM25 + 5 points, and of those the one with the largest
+mean lower-cased gain over k = 1, 2, 5, 10 (:func:`pathfinding.experiments.sensitivity.chosen_fusion`
+reruns that choice).
 ``HippoRetriever(index, extractor="capitalised", facts=0, passage_weight=0, guess_weight=1)`` is v1
-with capitalised spans. This is our
-choice, not v1's: with the paper's settings (``doc_ensemble=False``) v1 gives every passage the same
+with capitalised spans. The BM25 fallback for a question with no seed is our choice, not v1's: with
+the paper's settings (``doc_ensemble=False``) v1 gives every passage the same
 score when query NER finds no entity, and its reversed stable sort returns them by decreasing
 passage id (``src/hipporag.py``, ``rank_docs``); its dense retriever enters only with
 ``doc_ensemble`` or ``dpr_only``.
