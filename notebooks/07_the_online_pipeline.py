@@ -297,7 +297,8 @@ print("restart with specificity:", {real.phrases[s]: round(float(r_real[s]), 3) 
 pi_real = personalized_pagerank(real.prepared(), r_real)
 scores_real = passage_scores(pi_real, real.mentions)
 hippo_top = np.argsort(-scores_real, kind="stable")[:10]
-v1 = dict(facts=0, passage_weight=0)  # HippoRAG v1: entity seeds only, passages scored by pi . P
+# HippoRAG v1: capitalised entity seeds only, passages scored by pi . P, never fused with BM25
+v1 = dict(extractor="capitalised", facts=0, passage_weight=0, guess_weight=1.0)
 packaged = HippoRetriever(real, **v1).retrieve(q.question, k=10)
 expect(packaged.passages, hippo_top, idea="the step-by-step walk is exactly what HippoRetriever does")
 
@@ -393,7 +394,8 @@ show(fig, "07_recall")
 #
 # The package's default retriever, `HippoRetriever(index)`, is not v1: it adds HippoRAG 2's two
 # changes, query-to-fact linking (BM25 over the triples, so it works on lower-cased questions) and
-# passage nodes in the walk. FINDINGS rows R3–R6 compare the two, cased and lower-cased.
+# passage nodes in the walk, and when no seed is a capitalised name it fuses the walk's ranking with
+# BM25's. FINDINGS rows R3–R6 compare the two, cased and lower-cased.
 
 # %% [markdown]
 # ## Exercises

@@ -333,9 +333,11 @@ for phrase, h in no_model.hops.items():
 print("ranks of Südhof's passages:", {j: int(no_model.passage_rank[j]) for j in sudhof})
 
 # %% [markdown]
-# Two things to notice before the second index. The package's phrase normalisation keeps only
-# ASCII letters, so the title "Thomas C. Südhof" became `'thomas c  s dhof'` and passage 36's
-# "Thomas C. Sudhof" another node, `'thomas c  sudhof'`: one person, two nodes. And the
+# Two things to notice before the second index. HippoRAG v1's phrase normalisation, which this
+# case study keeps (`normalization="ascii"`; the package's default keeps the letters of every
+# script), deletes the letters outside ASCII, so the title "Thomas C. Südhof" became
+# `'thomas c  s dhof'` and passage 36's "Thomas C. Sudhof" another node, `'thomas c  sudhof'`: one
+# person, two nodes. And the
 # meet happens — Südhof's title node is **one hop** from both query nodes — yet his passages
 # rank far down.
 #
@@ -430,7 +432,7 @@ check(
 # first.
 #
 # Two caveats the numbers show. Passage 36 stays last in both: its title is spelt "Sudhof", the
-# package's ASCII normalisation turned the other spelling into "s dhof", and the two nodes'
+# v1's ASCII normalisation turned the other spelling into "s dhof", and the two nodes'
 # trigram cosine is below τ = 0.8, so no synonymy edge joins them (exercise 8.2). And the meet is
 # only as good as linking: "Alzheimer's" links to the node "alzheimer s", which in (b) only
 # Südhof's passage names (the others say "Alzheimer's disease") — so node specificity gives it

@@ -59,7 +59,7 @@ def test_two_passages_meet_in_a_shared_span_and_retrieval_walks_there():
 def test_openie_json_loads_unchanged(tmp_path):
     corpus = [
         Passage("Ed Wood", 'Ed Wood directed "Plan 9". He lived in Burbank.'),
-        Passage("X", "no names."),
+        Passage("X", "It is so."),
     ]
     path = tmp_path / "cooc.json"
     path.write_text(json.dumps(cooccurrence_openie(corpus)))

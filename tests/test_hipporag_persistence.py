@@ -74,7 +74,8 @@ def test_round_trip_keeps_settings_dropped_and_frozen_mode(tmp_path):
     save_index(idx, tmp_path / "f.hippo")
     back = load_index(tmp_path / "f.hippo")
     assert_same_index(back, idx)
-    assert back.settings == {"tau": 0.4, "max_synonyms": 3, "synonymy": True, "fit_encoder": False}
+    assert back.settings == {"tau": 0.4, "max_synonyms": 3, "synonymy": True, "fit_encoder": False,
+                             "normalization": "unicode"}
     assert back.dropped.tolist() == [1, 0, 0] and back.stats.triples_self_loop == 1
     assert back.encoder.ngram_range == (2, 3)
 

@@ -51,7 +51,7 @@ assert feedback
 # extractor did with it.
 
 # %%
-retriever = HippoRetriever(real, facts=0, passage_weight=0)
+retriever = HippoRetriever(real, extractor="capitalised", facts=0, passage_weight=0, guess_weight=1.0)
 gold = supporting_ids(questions, corpus)
 top5 = [retriever.retrieve(x.question, k=5).passages for x in questions]
 recall5 = recall_at_k(top5, gold, ks=(5,))[:, 0]

@@ -21,7 +21,7 @@ from scipy.sparse.csgraph import shortest_path
 from pathfinding.core.ppr import personalized_pagerank
 from pathfinding.core.specificity import restart_vector
 from pathfinding.errors import InvalidValueError
-from pathfinding.hipporag.index.build import build_index, normalize_phrase
+from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.io import Passage, Question, load_corpus, load_questions, vendored
 from pathfinding.hipporag.query import capitalised_spans, link_entities
@@ -228,7 +228,8 @@ def walk(
     nodes : sequence of str, optional
         Phrases (as written; they are normalised here) whose hop distance and mass to report.
     **index_kw
-        Passed to :func:`~pathfinding.hipporag.index.build.build_index` (e.g. ``mentions="text"``).
+        Passed to :func:`~pathfinding.hipporag.index.build.build_index` (e.g. ``mentions="text"``);
+        ``normalization`` defaults to HippoRAG v1's ASCII rule here, since the walk reproduces v1.
 
     Returns
     -------
@@ -244,12 +245,14 @@ def walk(
             f"triples_per_passage must have one list per passage ({len(corpus)}), "
             f"got {len(triples_per_passage)}"
         )
+    index_kw = {"normalization": "ascii", **index_kw}
     index = build_index(triples_per_passage, passages=[p.key for p in corpus], **index_kw)
     entities = capitalised_spans(question)
     if not entities:
         raise InvalidValueError(f"no capitalised entity in the question {question!r}")
     seeds = np.unique(link_entities(index, entities).nodes)
-    ranking = HippoRetriever(index, facts=0, passage_weight=0).retrieve(question, k=index.n_passages)
+    v1 = HippoRetriever(index, extractor="capitalised", facts=0, passage_weight=0, guess_weight=1.0)
+    ranking = v1.retrieve(question, k=index.n_passages)
     passage_rank = np.empty(index.n_passages, dtype=np.int64)
     passage_rank[np.asarray(ranking.passages)] = np.arange(1, index.n_passages + 1)
     pi = personalized_pagerank(
@@ -258,7 +261,7 @@ def walk(
     dist = shortest_path(index.graph(), unweighted=True, indices=seeds)
     hops, mass, mass_rank = {}, {}, {}
     for name in nodes:
-        phrase = normalize_phrase(name)
+        phrase = index.normalize(name)
         if phrase in index.phrase_ids:
             i = index.phrase_ids[phrase]
             hops[phrase] = tuple(float(d) for d in dist[:, i])

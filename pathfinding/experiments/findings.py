@@ -423,12 +423,15 @@ def write_figures(result: ExperimentResult, directory, *, quick: bool = False) -
 
 
 def _realtext_section(seed: int) -> str:
-    """The real-text rows: retrieval on the released triples (R, AR, C), then with no model (X)."""
+    """The real-text rows: retrieval on the released triples (R, AR, C), then with no model (X), then
+    on the held-out HotpotQA questions (H)."""
     from pathfinding.experiments.cooccurrence import cooccurrence_findings_section
+    from pathfinding.experiments.cooccurrence import heldout_findings_section as heldout_section
     from pathfinding.experiments.realtext import findings_section
 
     no_model = cooccurrence_findings_section(seed=seed, command=COMMAND)
-    return findings_section(seed=seed).rstrip() + "\n\n" + no_model
+    heldout = heldout_section(seed=seed, command=COMMAND)
+    return findings_section(seed=seed).rstrip() + "\n\n" + no_model.rstrip() + "\n\n" + heldout
 
 
 def produce(*, seed: int, trials: int, quick: bool, progress=None, bench: str | None = None):

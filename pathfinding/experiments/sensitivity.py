@@ -6,6 +6,13 @@ choice, so a reader can see whether the targets hold only at the chosen point or
 
     python -c "from pathfinding.experiments.sensitivity import weight_grid, format_grid; \
 print(format_grid(weight_grid()))"
+
+:func:`fusion_grid` reruns the choice of the retriever's BM25 fusion (``guess_weight``,
+``fusion_c``) on the lower-cased MuSiQue questions, and :func:`chosen_fusion` applies the stated
+rule to it, so the defaults can be checked against the rule that picked them::
+
+    python -c "from pathfinding.experiments.sensitivity import fusion_grid, chosen_fusion; \
+print(chosen_fusion(fusion_grid()))"
 """
 
 from __future__ import annotations
@@ -20,7 +27,10 @@ from pathfinding.experiments.realtext import CASES, load_realtext, musique_index
 from pathfinding.hipporag.evaluate import KS, recall_at_k, supporting_ids
 from pathfinding.hipporag.retrieve import BM25Ranker, HippoRetriever
 
-__all__ = ["format_grid", "weight_grid"]
+__all__ = ["FUSION_TARGET", "chosen_fusion", "format_grid", "fusion_grid", "weight_grid"]
+
+FUSION_TARGET = 0.05
+"""Lower-cased MuSiQue R@5 gain over BM25 the fusion must keep (the issue's +5 points)."""
 
 
 def weight_grid(
@@ -85,3 +95,63 @@ def format_grid(result: dict) -> str:
     worst = np.array([[row[c] - base for c in CASES] for row in result["grid"]]).min(axis=0)
     lines.append(f"smallest over the grid: {100 * worst[0]:+.1f} cased, {100 * worst[1]:+.1f} lower-cased")
     return "\n".join(lines)
+
+
+def fusion_grid(
+    guess_weights: Sequence[float] = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9),
+    offsets: Sequence[float] = (10.0, 30.0, 60.0),
+) -> dict:
+    """R@k gain over BM25 of the default retriever on the lower-cased MuSiQue questions, per fusion.
+
+    Only lower-cased questions are used: a cased question with a capitalised seed is ranked by the
+    walk alone, whatever the fusion's constants.
+
+    Returns
+    -------
+    dict
+        ``ks`` and ``grid``: a list of dicts with ``guess_weight``, ``fusion_c`` and ``gain`` (mean
+        R@k minus BM25's, one value per k of :data:`~pathfinding.hipporag.evaluate.KS`).
+    """
+    data = load_realtext()
+    questions = [q.question.lower() for q in data["questions"]]
+    gold = supporting_ids(data["questions"], data["corpus"])
+    index = musique_index(0.8)
+    bm25 = BM25Ranker(index.passages)
+    base = recall_at_k([bm25.rank(q, max(KS)) for q in questions], gold).mean(axis=0)
+    grid = []
+    for c in offsets:
+        for lam in guess_weights:
+            ret = HippoRetriever(index, bm25=bm25, guess_weight=lam, fusion_c=c)
+            rec = recall_at_k([ret.retrieve(q, k=max(KS)).passages for q in questions], gold).mean(axis=0)
+            grid.append({"guess_weight": float(lam), "fusion_c": float(c), "gain": (rec - base).tolist()})
+    return {"ks": list(KS), "grid": grid}
+
+
+def chosen_fusion(result: dict, *, target: float = FUSION_TARGET) -> tuple[float, float]:
+    """The rule that chose the fusion's constants, applied to a :func:`fusion_grid` result.
+
+    For each offset ``c``, the smallest walk weight whose lower-cased R@5 gain is at least
+    ``target`` (the fusion closest to BM25 that keeps the MuSiQue target); of those, the one with
+    the largest mean gain over k.
+
+    Returns
+    -------
+    (guess_weight, fusion_c) : tuple of float
+
+    Raises
+    ------
+    ValueError
+        If no point of the grid reaches the target.
+    """
+    r5 = result["ks"].index(5)
+    best = None
+    for c in sorted({row["fusion_c"] for row in result["grid"]}):
+        rows = sorted(
+            (row for row in result["grid"] if row["fusion_c"] == c), key=lambda r: r["guess_weight"]
+        )
+        ok = [row for row in rows if row["gain"][r5] >= target - 1e-12]
+        if ok and (best is None or np.mean(ok[0]["gain"]) > np.mean(best["gain"])):
+            best = ok[0]
+    if best is None:
+        raise InvalidValueError(f"no fusion on the grid keeps a lower-cased R@5 gain of {target}")
+    return best["guess_weight"], best["fusion_c"]

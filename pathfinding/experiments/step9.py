@@ -76,7 +76,8 @@ def _variant_index(kind: str) -> HippoIndex:
     if kind == "released":
         return musique_index(0.8)
     if kind == "text_p":
-        return index_from_openie(load_realtext()["openie"], mentions="text")
+        # the released index's rule, so that P is the only difference from it
+        return index_from_openie(load_realtext()["openie"], mentions="text", normalization="ascii")
     return index_from_openie(cooccurrence_docs(load_realtext()["corpus"]))
 
 

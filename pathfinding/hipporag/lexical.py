@@ -17,6 +17,7 @@ import scipy.sparse as sp
 from pathfinding._validation import check_float, check_int
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.model import HippoIndex
+from pathfinding.hipporag.text import segment_unspaced
 
 __all__ = ["BM25Ranker", "FactLinker", "QUESTION_WORDS", "top_k"]
 
@@ -70,6 +71,10 @@ def top_k(scores, k: int) -> np.ndarray:
 class BM25Ranker:
     """Lexical BM25 over texts (``bm25s``, English stop words, no stemming, lower-cased).
 
+    Scripts written without spaces (Chinese, Japanese, Thai) are read as overlapping character
+    bigrams (:func:`~pathfinding.hipporag.text.segment_unspaced`), in the texts and in the
+    question alike; other text is tokenized as it is.
+
     Parameters
     ----------
     passages : sequence of str
@@ -84,6 +89,9 @@ class BM25Ranker:
     >>> bm = BM25Ranker(["Ed Wood directed Plan 9.", "Paris is in France.", "Wood burns."])
     >>> bm.rank("Who directed Plan 9?", 2)
     array([0, 1])
+    >>> ja = BM25Ranker(["東京は日本の首都です。", "パリはフランスの首都です。", "Ed Wood"])
+    >>> ja.rank("日本の首都は?", 2)
+    array([0, 1])
     """
 
     def __init__(self, passages: Sequence[str], *, k1: float = 1.5, b: float = 0.75, query_stopwords=()):
@@ -93,7 +101,7 @@ class BM25Ranker:
             raise InvalidValueError("passages must be a non-empty sequence of strings")
         self._bm25s = bm25s
         self.n_passages = len(passages)
-        tokens = bm25s.tokenize(list(passages), stopwords="en", show_progress=False)
+        tokens = bm25s.tokenize([segment_unspaced(p) for p in passages], stopwords="en", show_progress=False)
         self._model = bm25s.BM25(
             k1=check_float("k1", k1, low=0, high=np.inf), b=check_float("b", b, low=0, high=1)
         )
@@ -110,7 +118,9 @@ class BM25Ranker:
         """BM25 score of every passage (0 when the question shares no indexed token)."""
         if not isinstance(question, str):
             raise InvalidTypeError(f"question must be a string, got {type(question).__name__}")
-        toks = self._bm25s.tokenize([question], stopwords="en", return_ids=False, show_progress=False)[0]
+        toks = self._bm25s.tokenize(
+            [segment_unspaced(question)], stopwords="en", return_ids=False, show_progress=False
+        )[0]
         toks = [t for t in toks if t in self._vocab and t not in self._query_stopwords]
         if not toks or self._model is None:
             return np.zeros(self.n_passages)

@@ -9,7 +9,10 @@ with its retrieval encoder. Offline, without a model, this module offers:
   lower-case connectors inside ("Journal of Psychotherapy Integration"); the question word that
   opens a sentence is not an entity;
 * :func:`node_ngrams` -- word n-grams of the normalised question that *are* node phrases, longest
-  first and non-overlapping, skipping stop words.
+  first and non-overlapping, skipping stop words;
+* :func:`default_entities` -- the retriever's default: capitalised spans, and for a question written
+  without capitals (lower case, or a script without case) the node phrases of two or more words
+  it contains, since it has no capitalised span to give.
 
 :func:`link_entities` maps each entity to its nearest node with the index's own encoder (an entity
 that equals a node phrase after normalisation links to that node directly).
@@ -26,22 +29,23 @@ import scipy.sparse as sp
 
 from pathfinding._validation import check_int
 from pathfinding.errors import InvalidTypeError
-from pathfinding.hipporag.index.build import check_unit_rows, normalize_phrase
+from pathfinding.hipporag.index.build import check_unit_rows
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.index.neighbours import NearestRows
 
 __all__ = [
     "EXTRACTORS",
     "Linked",
+    "STOP_WORDS",
     "capitalised_spans",
+    "default_entities",
+    "has_capitals",
     "link_entities",
     "ner_lookup",
     "node_ngrams",
 ]
 
-# A small fixed list (sklearn's ENGLISH_STOP_WORDS plus question words), kept here so the extractors
-# do not change when a library updates its list.
-_STOP = frozenset(
+STOP_WORDS = frozenset(
     """a about above after again against all also am an and any are as at be because been before being
     below between both but by can could did do does doing down during each few for from further had has
     have having he her here hers herself him himself his how i if in into is it its itself just me more
@@ -50,19 +54,27 @@ _STOP = frozenset(
     through to too under until up very was we were what when where which while who whom whose why will
     with would you your yours yourself yourselves""".split()
 )
-_CONNECTORS = frozenset(
-    {"of", "the", "and", "de", "del", "la", "le", "von", "van", "der", "du", "da", "for", "&"}
-)
-_TOKEN = re.compile(r"[A-Za-z0-9\u00C0-\u024F][\w\u00C0-\u024F'’.\-]*")
+"""English stop words: sklearn's ENGLISH_STOP_WORDS plus question words, a fixed list kept here so
+the extractors do not change when a library updates its list."""
+# "and" and "&" are not connectors: "Forbidden Ground and Black Hawk Down" names two films, and a
+# joined span links to neither (a name with "and" in it, "Pride and Prejudice", loses its tail to a
+# second span, which the linker still finds).
+_CONNECTORS = frozenset({"of", "the", "de", "del", "la", "le", "von", "van", "der", "du", "da", "for"})
+_POSSESSIVE = re.compile(r"['’]s$|(?<=s)['’]$", re.IGNORECASE)
+# A token starts with a letter or digit of any script ("Москва", "Łódź"); scripts without case
+# never open a span, since only an upper-case letter or a digit does.
+_TOKEN = re.compile(r"[^\W_][\w'’.\-]*")
 
 
 def capitalised_spans(question: str) -> list[str]:
     """Named-entity-like spans: maximal runs of capitalised or numeric tokens.
 
-    A lower-case connector (``of``, ``the``, ``and``, ``de`` ...) may sit *inside* a span; a span
-    never starts or ends with one. The question's first word is skipped when it is a stop word
-    ("Who", "The", "In"); elsewhere a leading stop word other than "The" is stripped from a span
-    ("In Paris" -> "Paris"), and a span that is a lone stop word is dropped.
+    A lower-case connector (``of``, ``the``, ``de`` ...) may sit *inside* a span; a span never
+    starts or ends with one. Names are split at ``and``, ``&``, commas and other punctuation, and a
+    possessive ends its name ("Nolan's Inception" -> "Nolan's", "Inception"; the possessive stays,
+    so "Alzheimer's" is still the disease's name). The question's first word is skipped
+    when it is a stop word ("Who", "The", "In"); elsewhere a leading stop word other than "The" is
+    stripped from a span ("In Paris" -> "Paris"), and a span that is a lone stop word is dropped.
 
     Parameters
     ----------
@@ -82,6 +94,10 @@ def capitalised_spans(question: str) -> list[str]:
     ['Beatles', 'New York', '1964']
     >>> capitalised_spans("What county borders Johnnycake, West Virginia?")
     ['Johnnycake', 'West Virginia']
+    >>> capitalised_spans("Were Forbidden Ground and Black Hawk Down filmed by Ridley Scott's crew?")
+    ['Forbidden Ground', 'Black Hawk Down', "Ridley Scott's"]
+    >>> capitalised_spans("Was Christopher Nolan's Inception a hit?")
+    ["Christopher Nolan's", 'Inception']
     """
     if not isinstance(question, str):
         raise InvalidTypeError(f"question must be a string, got {type(question).__name__}")
@@ -89,9 +105,12 @@ def capitalised_spans(question: str) -> list[str]:
     # one: "Johnnycake, West Virginia" is two entities.
     tokens = []
     prev_end = 0
+    possessive = False
     for m in _TOKEN.finditer(question):
         gap = question[prev_end : m.start()]
-        tokens.append((m.group().rstrip(".'’-"), bool(gap.strip())))
+        # a possessive ends its name: the next word starts a new one ("Nolan's Inception")
+        tokens.append((m.group().rstrip(".'’-"), bool(gap.strip()) or possessive))
+        possessive = bool(_POSSESSIVE.search(m.group().rstrip(".-")))
         prev_end = m.end()
     spans: list[list[str]] = []
     cur: list[str] = []
@@ -110,7 +129,7 @@ def capitalised_spans(question: str) -> list[str]:
             close()
             continue
         is_cap = tok[0].isupper() or tok[0].isdigit()
-        if is_cap and pos == 0 and tok.lower() in _STOP:
+        if is_cap and pos == 0 and tok.lower() in STOP_WORDS:
             continue  # "Who", "What", "The" opening the question
         if is_cap:
             cur.append(tok)
@@ -121,10 +140,10 @@ def capitalised_spans(question: str) -> list[str]:
     close()
     out = []
     for span in spans:
-        while span and span[0].lower() in _STOP and len(span) > 1 and span[0] not in ("The",):
+        while span and span[0].lower() in STOP_WORDS and len(span) > 1 and span[0] not in ("The",):
             span = span[1:]
         text = " ".join(span)
-        if len(span) == 1 and span[0].lower() in _STOP:
+        if len(span) == 1 and span[0].lower() in STOP_WORDS:
             continue
         if text not in out:
             out.append(text)
@@ -158,7 +177,7 @@ def node_ngrams(question: str, index: HippoIndex, *, max_words: int = 8) -> list
     ['plan 9 from outer space', 'ed wood']
     """
     max_words = check_int("max_words", max_words, low=1)
-    words = normalize_phrase(question).split()
+    words = index.normalize(question).split()
     used = np.zeros(len(words), dtype=bool)
     found: list[tuple[int, str]] = []
     for n in range(min(max_words, len(words)), 0, -1):
@@ -168,13 +187,47 @@ def node_ngrams(question: str, index: HippoIndex, *, max_words: int = 8) -> list
             phrase = " ".join(words[i : i + n])
             if phrase not in index.phrase_ids:
                 continue
-            if n == 1 and phrase in _STOP:
+            if n == 1 and phrase in STOP_WORDS:
                 continue
-            if len(phrase.replace(" ", "")) < 3 or all(w in _STOP for w in words[i : i + n]):
+            if len(phrase.replace(" ", "")) < 3 or all(w in STOP_WORDS for w in words[i : i + n]):
                 continue
             used[i : i + n] = True
             found.append((i, phrase))
     return [p for _, p in sorted(found)]
+
+
+def has_capitals(text: str) -> bool:
+    """Whether ``text`` has an upper-case letter (of any script), i.e. its writer marked names.
+
+    Examples
+    --------
+    >>> has_capitals("who directed plan 9?"), has_capitals("Who?"), has_capitals("東京はどこ?")
+    (False, True, False)
+    """
+    return any(ch.isupper() for ch in text)
+
+
+def default_entities(question: str, index: HippoIndex) -> list[str]:
+    """Capitalised spans; for a question without capitals, also its node phrases of two or more words.
+
+    A lower-cased question has no capitalised span (at most a number), so the names it contains are
+    looked up among the index's phrases instead: multi-word node phrases only, since a one-word
+    match is mostly a common noun ("film", "city") and was a poor seed on the MuSiQue tuning set.
+    These are guesses, and :class:`~pathfinding.hipporag.retrieve.HippoRetriever` weighs a walk
+    seeded by guesses against BM25.
+
+    Examples
+    --------
+    >>> from pathfinding.hipporag.index import build_index
+    >>> idx = build_index([[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "filmed in", "Burbank")]])
+    >>> default_entities("Where did Ed Wood film?", idx), default_entities("where did ed wood film?", idx)
+    (['Ed Wood'], ['ed wood'])
+    """
+    spans = capitalised_spans(question)
+    if has_capitals(question):
+        return spans
+    guesses = [p for p in node_ngrams(question, index) if len(p.split()) >= 2]
+    return list(dict.fromkeys(spans + guesses))
 
 
 def ner_lookup(rows) -> Callable[[str], list[str]]:
@@ -203,6 +256,7 @@ def ner_lookup(rows) -> Callable[[str], list[str]]:
 
 
 EXTRACTORS: dict[str, Callable] = {
+    "default": default_entities,
     "capitalised": lambda question, index: capitalised_spans(question),
     "node_ngrams": lambda question, index: node_ngrams(question, index),
     "union": lambda question, index: list(
@@ -272,13 +326,13 @@ def link_entities(index: HippoIndex, entities: Sequence[str], *, top_k: int = 1)
     found: dict[str, tuple[list[int], list[float]]] = {}
     to_encode = []
     for e in ents:
-        norm = normalize_phrase(e)
+        norm = index.normalize(e)
         if norm and norm in index.phrase_ids and top_k == 1:
             found[e] = ([index.phrase_ids[norm]], [1.0])
         elif norm:
             to_encode.append(e)
     if to_encode:
-        phrases = [normalize_phrase(e) for e in to_encode]
+        phrases = [index.normalize(e) for e in to_encode]
         Q = check_unit_rows("encoder", index.encoder(phrases), len(to_encode))
         if sp.issparse(Q):
             # Exact top-k without scanning every node that shares a common n-gram with the entity.

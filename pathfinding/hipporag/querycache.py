@@ -56,7 +56,7 @@ def cache_path(index_path) -> str:
     return os.fspath(index_path) + CACHE_SUFFIX
 
 
-_PROBE = "Thomas Südhof met Jürgen in Łódź and 東京; the U.S. film's 2nd cut, e-mail x1"
+_PROBE = "Thomas Südhof met Jürgen in Łódź and 東京都; the U.S. film's 2nd cut, e-mail x1"
 """Text whose BM25 tokens go into the cache key: a package whose tokenizer tokenizes differently
 (another script, another rule) does not read BM25 state written by the old one."""
 

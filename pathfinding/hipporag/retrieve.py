@@ -16,10 +16,26 @@ Two shapes of walk:
   ``beta`` on the passages in proportion to their BM25 scores, and passages are ranked by their own
   PPR mass.
 
-The default (capitalised entities + the 5 best facts at weight 0.1, ``passage_weight=0.2``) does
-not depend on capitalisation; ``HippoRetriever(index, facts=0, passage_weight=0)`` is v1 with
-capitalised spans. A question with no seed gets the BM25 ranking (``fell_back=True``). This is our
-choice, not v1's: with the paper's settings (``doc_ensemble=False``) v1 gives every passage the same
+The default (entities from :func:`~pathfinding.hipporag.query.default_entities` + the 5 best facts at
+weight 0.1, ``passage_weight=0.2``, guess weight 0.65) is never left to the graph alone when the
+graph has little to say. The rule, per question:
+
+* no seed at all: the BM25 ranking (``fell_back=True``);
+* a seed linked from a *capitalised* span (a name its writer marked): the walk's ranking;
+* otherwise (seeds only from matched facts or from phrases guessed in a question without
+  capitals): weighted reciprocal-rank fusion of the walk and BM25,
+  ``lam / (c + rank_walk) + (1 - lam) / (c + rank_bm25)`` with ``lam = guess_weight`` and
+  ``c = fusion_c``; a passage neither ranks (score 0) adds nothing. It is BM25's order when
+  ``lam = 0`` and the walk's when ``lam = 1``.
+
+The constants were chosen on the MuSiQue tuning set only (:mod:`pathfinding.experiments.realtext`):
+on a grid ``lam`` in 0.5, 0.55, ..., 0.9 and ``c`` in 10, 30, 60, for each ``c`` the smallest
+``lam`` whose lower-cased R@5 is at least BM25 + 5 points, and of those the one with the largest
+mean lower-cased gain over k = 1, 2, 5, 10 (:func:`pathfinding.experiments.sensitivity.chosen_fusion`
+reruns that choice).
+``HippoRetriever(index, extractor="capitalised", facts=0, passage_weight=0, guess_weight=1)`` is v1
+with capitalised spans. The BM25 fallback for a question with no seed is our choice, not v1's: with
+the paper's settings (``doc_ensemble=False``) v1 gives every passage the same
 score when query NER finds no entity, and its reversed stable sort returns them by decreasing
 passage id (``src/hipporag.py``, ``rank_docs``); its dense retriever enters only with
 ``doc_ensemble`` or ``dpr_only``.
@@ -44,7 +60,7 @@ from pathfinding.core.scoring import NODE_SCORERS, passage_scores
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, top_k
-from pathfinding.hipporag.query import EXTRACTORS, link_entities
+from pathfinding.hipporag.query import EXTRACTORS, has_capitals, link_entities
 
 __all__ = ["BM25Ranker", "HippoRetriever", "NO_MATCH", "Retrieval", "SCORERS", "top_k"]
 
@@ -84,6 +100,10 @@ class Retrieval:
     note : str
         Empty, or why no passage was returned (:data:`NO_MATCH`: no seed, and no passage shares a
         word with the question).
+    walk_weight : float
+        The walk's weight in the rank fusion with BM25: 1 (the walk alone) when a seed came from a
+        capitalised span, the retriever's ``guess_weight`` when the seeds were guesses, 0 for the
+        BM25 fallback.
     """
 
     passages: np.ndarray
@@ -93,6 +113,7 @@ class Retrieval:
     fell_back: bool
     walk_error: float = 0.0
     note: str = ""
+    walk_weight: float = 1.0
 
 
 class HippoRetriever:
@@ -101,8 +122,8 @@ class HippoRetriever:
     Parameters
     ----------
     index : HippoIndex
-    extractor : str or callable or None, default "capitalised"
-        Name in :data:`~pathfinding.hipporag.query.EXTRACTORS` (``"capitalised"``,
+    extractor : str or callable or None, default "default"
+        Name in :data:`~pathfinding.hipporag.query.EXTRACTORS` (``"default"``, ``"capitalised"``,
         ``"node_ngrams"``, ``"union"``), or ``question -> list of str`` (e.g. from
         :func:`~pathfinding.hipporag.query.ner_lookup`), or None for no extractor (seeds from facts
         and ``entities=`` only).
@@ -130,8 +151,14 @@ class HippoRetriever:
         and :attr:`Retrieval.walk_error` bounds the scores' error.
     link_top_k : int, default 1
         Nodes linked per entity.
+    guess_weight : float, default 0.65
+        The walk's weight ``lam`` in the rank fusion with BM25 for a question none of whose seeds
+        came from a capitalised span (in [0, 1]; 1 turns the fusion off, 0 gives BM25's order).
+    fusion_c : float, default 10
+        The rank offset ``c`` of the fusion (> 0).
     bm25 : BM25Ranker, optional
-        Passage scorer for the fallback and the hybrid; built from ``index.passages`` when needed.
+        Passage scorer for the fallback, the hybrid and the fusion; built from ``index.passages``
+        when needed.
 
     Examples
     --------
@@ -151,7 +178,7 @@ class HippoRetriever:
         self,
         index: HippoIndex,
         *,
-        extractor: str | Callable | None = "capitalised",
+        extractor: str | Callable | None = "default",
         facts: int = 5,
         fact_weight: float = 0.1,
         passage_weight: float = 0.2,
@@ -161,6 +188,8 @@ class HippoRetriever:
         restart_prob: float = 0.5,
         tol: float = 1e-10,
         link_top_k: int = 1,
+        guess_weight: float = 0.65,
+        fusion_c: float = 10.0,
         bm25: BM25Ranker | None = None,
     ):
         if not isinstance(index, HippoIndex):
@@ -194,6 +223,8 @@ class HippoRetriever:
         self.restart_prob = check_float("restart_prob", restart_prob, low=0.0, high=1.0, low_open=True)
         self.tol = check_float("tol", tol, low=0.0, high=np.inf, high_open=True)
         self.link_top_k = check_int("link_top_k", link_top_k, low=1)
+        self.guess_weight = check_float("guess_weight", guess_weight, low=0.0, high=1.0)
+        self.fusion_c = check_float("fusion_c", fusion_c, low=0.0, high=np.inf, low_open=True, high_open=True)
         self._bm25 = bm25
         self._facts = index.derived("fact_linker", lambda: FactLinker(index)) if self.facts else None
         self._graph = index.prepared(synonymy=self.synonymy)
@@ -221,13 +252,40 @@ class HippoRetriever:
 
     def seed_weights(self, question: str, entities: Sequence[str]) -> np.ndarray:
         """Raw restart weight of every node (before specificity): entity links and fact seeds."""
+        return self._seeds(question, entities)[0]
+
+    def _seeds(self, question: str, entities: Sequence[str]) -> tuple[np.ndarray, bool]:
+        """Seed weights, and whether an entity with a capital letter was linked (a named seed)."""
         w = np.zeros(self.index.n_nodes)
         link = link_entities(self.index, list(entities), top_k=self.link_top_k)
         w[link.nodes] = 1.0
+        named = any(has_capitals(e) for e in link.entities)
         if self._facts is not None:
             nodes, rel = self._facts.seeds(question, n_facts=self.facts)
             w[nodes] = np.maximum(w[nodes], self.fact_weight * rel)
-        return w
+        return w, named
+
+    def fuse(self, walk_scores, bm25_scores, walk_weight: float) -> np.ndarray:
+        """Weighted reciprocal-rank fusion of two passage scorings (the rule in the module docstring).
+
+        Ranks follow :func:`top_k` (equal scores by passage id); a zero score gives no rank.
+
+        Examples
+        --------
+        >>> from pathfinding.hipporag.index import build_index
+        >>> ret = HippoRetriever(build_index([[("Ed Wood", "directed", "Plan 9")]]), fusion_c=1.0)
+        >>> ret.fuse([0.0, 0.2, 0.9], [3.0, 1.0, 0.0], 0.5)
+        array([0.25      , 0.33333333, 0.25      ])
+        """
+        out = np.zeros(len(bm25_scores))
+        for scores, weight in ((walk_scores, walk_weight), (bm25_scores, 1.0 - walk_weight)):
+            s = np.asarray(scores, dtype=np.float64)
+            if weight == 0:
+                continue
+            order = top_k(s, s.size)
+            order = order[s[order] > 0]
+            out[order] += weight / (self.fusion_c + np.arange(1, order.size + 1))
+        return out
 
     def hybrid_restart(self, question: str, weights: np.ndarray) -> np.ndarray:
         """The restart over :meth:`graph_with_passages` (``passage_weight > 0``): ``1 - beta`` on the
@@ -278,7 +336,7 @@ class HippoRetriever:
         elif isinstance(entities, str):
             raise InvalidTypeError(f"entities must be a sequence of strings, got the string {entities!r}")
         entities = tuple(entities)
-        w = self.seed_weights(question, entities)
+        w, named = self._seeds(question, entities)
         if self.specificity:
             w *= self.index.specificity
         seeds = np.flatnonzero(w != 0)  # on the mask: several times faster than on the floats
@@ -286,9 +344,23 @@ class HippoRetriever:
             scores = self.bm25.scores(question)
             if not np.any(scores > 0):  # nothing to rank by: no ranking, rather than ids in order
                 empty = np.zeros(0, np.int64)
-                return Retrieval(empty, np.zeros(0), entities, seeds, True, note=NO_MATCH)
+                return Retrieval(empty, np.zeros(0), entities, seeds, True, note=NO_MATCH, walk_weight=0.0)
             ids = top_k(scores, k)
-            return Retrieval(ids, scores[ids], entities, seeds, True)
+            return Retrieval(ids, scores[ids], entities, seeds, True, walk_weight=0.0)
+        lam = 1.0 if named else self.guess_weight
+        if lam < 1.0:
+            # The fusion needs the walk's whole order, not a certified top k.
+            if self.passage_weight == 0:
+                walk = passage_scores(self.node_scores(w / w.sum()), self.index.mentions)
+            else:
+                g = self.graph_with_passages()
+                pi = NODE_SCORERS["ppr"](
+                    g, self.hybrid_restart(question, w), restart_prob=self.restart_prob, tol=self.tol
+                )
+                walk = pi[self.index.n_nodes :]
+            scores = self.fuse(walk, self.bm25.scores(question), lam)
+            ids = top_k(scores, k)
+            return Retrieval(ids, scores[ids], entities, seeds, False, self.tol, walk_weight=lam)
         if self.passage_weight == 0:
             scores = passage_scores(self.node_scores(w / w.sum()), self.index.mentions)
         else:

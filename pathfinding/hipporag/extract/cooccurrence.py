@@ -8,6 +8,12 @@ passage, since the passage is about it (so every span of a passage is one hop fr
 LLM's triples mostly are). The relation carries no meaning; only which spans meet matters to
 HippoRAG's graph, where the walk goes through shared nodes.
 
+A passage written without capitals (a lower-case corpus, or a script without case) has no
+capitalised span, so its *content spans* stand in (:func:`content_spans`): maximal runs of words that
+are not stop words, and in scripts written without spaces the runs of characters between
+punctuation and, for Japanese, between hiragana (particles and endings). :func:`why_no_triples` says,
+per passage, why it gave no triple.
+
 This is the chapter's REBEL ablation (extractor quality bounds retrieval) in miniature:
 :func:`cooccurrence_findings_section` measures retrieval on the vendored MuSiQue set with these
 triples, with the released GPT-3.5 triples and with BM25.
@@ -19,16 +25,19 @@ import re
 from collections.abc import Sequence
 
 from pathfinding.errors import InvalidTypeError
-from pathfinding.hipporag.index.build import normalize_phrase
 from pathfinding.hipporag.io import OpenIEPassage, Passage
-from pathfinding.hipporag.query import capitalised_spans
+from pathfinding.hipporag.query import STOP_WORDS, capitalised_spans, has_capitals
+from pathfinding.hipporag.text import is_unspaced_char, normalize_phrase
 
 __all__ = [
     "RELATION",
     "cooccurrence_docs",
     "cooccurrence_openie",
     "cooccurrence_triples",
+    "content_spans",
     "named_spans",
+    "passage_spans",
+    "why_no_triples",
 ]
 
 RELATION = "co-occurs with"
@@ -36,12 +45,115 @@ RELATION = "co-occurs with"
 
 # A sentence ends at . ! ? followed by space and an upper-case letter, a digit, a quote or a bracket;
 # "St. Louis" or "J. R. R." rarely meet that, and a wrong split only loses pairs across it.
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)]?\s+(?=[A-Z0-9\"“(])")
+# CJK full stops end a sentence with no space after them.
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)]?\s+(?=[A-Z0-9\"“(])|(?<=[。！？])")
 _QUOTED = re.compile(r"\"([^\"]{2,100})\"|“([^”]{2,100})”")
 
 
 def _sentences(text: str) -> list[str]:
     return [s for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+# A word (letters, digits, marks), or a run of unspaced-script characters; hiragana splits a run.
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_HIRAGANA = re.compile("[\u3040-\u309f]+")
+MAX_SPAN_WORDS = 3
+"""Longest content span in words; a longer run gives its overlapping word pairs instead (a run of
+content words that long mostly joins a name to the words around it)."""
+MAX_SPAN_CHARS = 6
+"""Longest content span of an unspaced script in characters; a longer run gives its character
+bigrams."""
+MAX_CONTENT_SPANS = 12
+"""Content spans kept per sentence (the first ones): pairs grow with the square of the count."""
+
+
+def content_spans(sentence: str) -> list[str]:
+    """Spans for text without capitals: runs of non-stop words, and runs of unspaced script.
+
+    Words are split at stop words and punctuation; a run of at most :data:`MAX_SPAN_WORDS` words
+    is one span, a longer run gives its overlapping word pairs, single words shorter than three
+    characters are dropped, and at most :data:`MAX_CONTENT_SPANS` distinct spans are kept.
+    Characters of scripts written without spaces (CJK, kana, Thai) form runs between punctuation,
+    split at hiragana (Japanese particles and endings); a run of one character is dropped, one
+    longer than :data:`MAX_SPAN_CHARS` gives its character bigrams.
+
+    Examples
+    --------
+    >>> content_spans("forbidden ground and black hawk were filmed in morocco.")
+    ['forbidden ground', 'black hawk', 'filmed', 'morocco']
+    >>> content_spans("ridley scott filmed gladiator in morocco.")
+    ['ridley scott', 'scott filmed', 'filmed gladiator', 'morocco']
+    >>> content_spans("東京タワーは東京都港区にある電波塔です。")
+    ['東京タワー', '東京都港区', '電波塔']
+    """
+    if not isinstance(sentence, str):
+        raise InvalidTypeError(f"sentence must be a string, got {type(sentence).__name__}")
+    spans: list[str] = []
+    run: list[str] = []
+
+    def close():
+        if len(run) > MAX_SPAN_WORDS:
+            spans.extend(" ".join(run[i : i + 2]) for i in range(len(run) - 1))
+        elif len(run) > 1 or (run and len(run[0]) > 2):
+            spans.append(" ".join(run))
+        run.clear()
+
+    prev_end = 0
+    for m in _WORD.finditer(sentence):
+        word = m.group()
+        if sentence[prev_end : m.start()].strip():
+            close()  # punctuation between two words ends a run
+        prev_end = m.end()
+        if any(is_unspaced_char(ch) for ch in word):
+            close()
+            for part in _HIRAGANA.split(word):
+                if len(part) > MAX_SPAN_CHARS:
+                    spans.extend(part[i : i + 2] for i in range(len(part) - 1))
+                elif len(part) > 1:
+                    spans.append(part)
+            continue
+        if word.casefold() in STOP_WORDS:
+            close()
+        else:
+            run.append(word)
+    close()
+    return list(dict.fromkeys(spans))[:MAX_CONTENT_SPANS]
+
+
+def passage_spans(title: str, text: str) -> list[list[str]]:
+    """Per sentence of ``text``: its named spans, or its content spans if the passage has no capitals.
+
+    Examples
+    --------
+    >>> passage_spans("Lake Bled", "It lies in Slovenia. The island holds a Church.")
+    [['Slovenia'], ['Church']]
+    >>> passage_spans("lake bled", "it lies in slovenia, in the julian alps.")
+    [['lies', 'slovenia', 'julian alps']]
+    """
+    spans = named_spans if has_capitals(text) else content_spans
+    return [spans(sent) for sent in _sentences(text)]
+
+
+def why_no_triples(title: str, text: str) -> str | None:
+    """Why a passage gives no co-occurrence triple, or None when it gives some.
+
+    Examples
+    --------
+    >>> why_no_triples("Ed Wood", "He was born in Poughkeepsie.")
+    >>> why_no_triples("", "He was here.")
+    'no named span: no title, and no capitalised, quoted or content span that is not the title'
+    >>> why_no_triples("Ed Wood", "  ")
+    'empty text'
+    """
+    if not text.strip():
+        return "empty text"
+    if _pairs(title, passage_spans(title, text)):
+        return None
+    return (
+        "no named span: no title, and no capitalised, quoted or content span that is not the title"
+        if not (normalize_phrase(title))
+        else "only the title: no capitalised, quoted or content span besides it"
+    )
 
 
 def named_spans(sentence: str) -> list[str]:
@@ -100,7 +212,7 @@ def cooccurrence_triples(title: str, text: str) -> list[tuple[str, str, str]]:
     """
     if not isinstance(title, str) or not isinstance(text, str):
         raise InvalidTypeError("title and text must be strings")
-    return _pairs(title, [named_spans(sent) for sent in _sentences(text)])
+    return _pairs(title, passage_spans(title, text))
 
 
 def cooccurrence_docs(corpus: Sequence[Passage]) -> list[OpenIEPassage]:
@@ -122,7 +234,7 @@ def cooccurrence_docs(corpus: Sequence[Passage]) -> list[OpenIEPassage]:
         )
     out = []
     for p in corpus:
-        spans = [named_spans(sent) for sent in _sentences(p.text)]
+        spans = passage_spans(p.title, p.text)
         ents = list(dict.fromkeys([p.title] + [s for sent in spans for s in sent]))
         out.append(
             OpenIEPassage(

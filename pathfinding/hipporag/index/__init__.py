@@ -13,7 +13,8 @@ from pathfinding._lazy import lazy_exports
 _EXPORTS = {
     **dict.fromkeys(["HippoIndex", "IndexStats"], "pathfinding.hipporag.index.model"),
     **dict.fromkeys(
-        ["build_index", "index_from_openie", "normalize_phrase", "check_unit_rows", "clean_triples",
+        ["build_index", "index_from_openie", "index_normalization", "normalize_phrase", "check_unit_rows",
+         "clean_triples",
          "cosine_neighbours", "encode_phrases", "prepare_encoder", "relation_and_mentions",
          "similar_pairs"],
         "pathfinding.hipporag.index.build",

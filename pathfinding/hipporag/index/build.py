@@ -4,7 +4,9 @@ Steps, as in HippoRAG v1 (``src/create_graph.py`` of the release), each a functi
 :func:`build_index` and the incremental updates of :mod:`~pathfinding.hipporag.index.maintenance` share them:
 
 1. every subject and object is normalised with :func:`normalize_phrase` and becomes a node
-   (:func:`clean_triples`);
+   (:func:`clean_triples`); the rule is Unicode-aware by default and v1's ASCII rule on request
+   (``normalization="ascii"``, :mod:`pathfinding.hipporag.text`), and the index keeps it in
+   ``settings`` so that queries and updates normalise the same way;
 2. each triple links its subject and object by an undirected *relation edge*; the weight of a pair is
    the number of triples that link it (over the whole corpus) (:func:`relation_and_mentions`);
 3. *synonymy edges* join phrases whose encoder cosine is at least ``tau`` (weight = the cosine),
@@ -33,7 +35,6 @@ give exactly the index a fresh :func:`build_index` would.
 from __future__ import annotations
 
 import copy
-import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 
@@ -46,6 +47,7 @@ from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.model import HippoIndex, IndexStats
 from pathfinding.hipporag.index.neighbours import synonymy_edges
+from pathfinding.hipporag.text import NORMALIZATIONS, index_normalization, normalize_phrase
 
 __all__ = [
     "CharNgramEncoder",
@@ -57,6 +59,7 @@ __all__ = [
     "cosine_neighbours",
     "encode_phrases",
     "index_from_openie",
+    "index_normalization",
     "normalize_phrase",
     "prepare_encoder",
     "relation_and_mentions",
@@ -66,20 +69,6 @@ __all__ = [
 ]
 
 Triple = tuple[str, str, str]
-
-_NON_ALNUM = re.compile("[^A-Za-z0-9 ]")
-
-
-def normalize_phrase(text: str) -> str:
-    """HippoRAG v1's phrase normalisation: lower-case, non-alphanumerics to spaces, strip.
-
-    Examples
-    --------
-    >>> normalize_phrase("  Ed Wood's (film) ")
-    'ed wood s  film'
-    """
-    return _NON_ALNUM.sub(" ", text.lower()).strip()
-
 
 def check_unit_rows(name: str, X, n: int):
     """``X`` as float64 (CSR if sparse) after checking an encoder's output: ``n`` rows, finite, each of
@@ -150,8 +139,12 @@ def cosine_neighbours(X, *, tau: float = 0.8, max_neighbours: int = 100, chunk: 
     return cosine_neighbours_prefix(X, tau=tau, max_neighbours=max_neighbours, chunk=chunk)
 
 
-def clean_triples(triples_per_passage) -> tuple[list[tuple[Triple, ...]], np.ndarray]:
+def clean_triples(
+    triples_per_passage, *, normalization: str = "unicode"
+) -> tuple[list[tuple[Triple, ...]], np.ndarray]:
     """Step 1: check and normalise every triple; leave out those with an empty subject or object.
+
+    ``normalization`` names the rule of :func:`normalize_phrase`.
 
     Returns
     -------
@@ -183,7 +176,7 @@ def clean_triples(triples_per_passage) -> tuple[list[tuple[Triple, ...]], np.nda
                     f"triples_per_passage[{j}][{t_i}] must be three strings "
                     f"(subject, relation, object), got {t!r}"
                 )
-            s, r, o = (normalize_phrase(x) for x in t)
+            s, r, o = (normalize_phrase(x, rule=normalization) for x in t)
             if not s or not o:
                 empty += 1
                 continue
@@ -223,10 +216,13 @@ def relation_and_mentions(triples, ids: dict[str, int], n_nodes: int) -> tuple[s
     return R, P
 
 
-def text_mentions(phrases: Sequence[str], passages: Sequence[str]) -> sp.csr_array:
+def text_mentions(
+    phrases: Sequence[str], passages: Sequence[str], *, normalization: str = "unicode"
+) -> sp.csr_array:
     """The paper's P: how many times each (normalised) phrase occurs in each passage's text.
 
-    Each passage is normalised like a phrase (:func:`normalize_phrase`) and split into words; a
+    Each passage is normalised like a phrase (:func:`normalize_phrase`, rule ``normalization``)
+    and split into words; a
     phrase of n words counts once for every run of n consecutive words equal to it, so a phrase is
     found only as whole words ("ed wood" is not counted inside "red wood").
 
@@ -257,7 +253,7 @@ def text_mentions(phrases: Sequence[str], passages: Sequence[str]) -> sp.csr_arr
     lengths = sorted({len(w) for w in by_words})
     rows, cols = [], []
     for j, text in enumerate(passages):
-        words = normalize_phrase(text).split()
+        words = normalize_phrase(text, rule=normalization).split()
         for n in lengths:
             for start in range(len(words) - n + 1):
                 i = by_words.get(tuple(words[start : start + n]))
@@ -303,7 +299,8 @@ def encode_phrases(encoder: Callable, phrases: Sequence[str]):
 def synonymy_eligible(phrases: Sequence[str]) -> np.ndarray:
     """Which normalised phrases may get synonymy edges: those with at least three letters or digits (as v1).
 
-    A normalised phrase holds only ``[a-z0-9 ]``, so counting non-spaces counts letters and digits.
+    A normalised phrase holds only letters, marks, digits and spaces, so counting non-spaces counts
+    them.
     """
     return np.fromiter((len(p) - p.count(" ") > 2 for p in phrases), dtype=bool, count=len(phrases))
 
@@ -396,6 +393,7 @@ def build_index(
     synonymy: bool = True,
     fit_encoder: bool = True,
     mentions: str = "triples",
+    normalization: str = "unicode",
 ) -> HippoIndex:
     """Build the HippoRAG graph and count matrix from (subject, relation, object) triples.
 
@@ -425,6 +423,10 @@ def build_index(
         specificity is computed from the same P, so with ``"text"`` |P_i| counts the passages whose
         text contains the phrase, which may be more (or fewer) than those it was extracted from.
         Such an index cannot be updated in place (add or delete passages by rebuilding it).
+    normalization : {"unicode", "ascii"}, default "unicode"
+        Phrase normalisation (:func:`~pathfinding.hipporag.text.normalize_phrase`): ``"unicode"``
+        keeps the letters of every script; ``"ascii"`` is HippoRAG v1's rule, which deletes the
+        others ("Südhof" -> "s dhof") and reproduces v1's node set from v1's triples.
 
     Returns
     -------
@@ -465,6 +467,7 @@ def build_index(
         "max_synonyms": check_int("max_synonyms", max_synonyms, low=1),
         "synonymy": bool(synonymy),
         "fit_encoder": bool(fit_encoder),
+        "normalization": normalization,
     }
     if mentions not in ("triples", "text"):
         raise InvalidValueError(f"mentions must be 'triples' or 'text', got {mentions!r}")
@@ -472,6 +475,8 @@ def build_index(
         if passages is None:
             raise InvalidValueError("mentions='text' counts phrases in the passage texts: pass passages=")
         settings["mentions"] = "text"  # absent means "triples", so older saved indexes still load
+    if normalization not in NORMALIZATIONS:
+        raise InvalidValueError(f"normalization must be one of {NORMALIZATIONS}, got {normalization!r}")
     n_pass = len(triples_per_passage)
     if passages is not None:
         if isinstance(passages, str):
@@ -482,14 +487,14 @@ def build_index(
             )
     with _steps(n_pass) as bar:
         bar.set_postfix_str("triples")
-        triples, dropped = clean_triples(triples_per_passage)
+        triples, dropped = clean_triples(triples_per_passage, normalization=normalization)
         phrases = sorted({p for doc in triples for s, _, o in doc for p in (s, o)})
         if not phrases:
             raise InvalidValueError("no phrase nodes: every passage has no usable triple")
         ids = {p: i for i, p in enumerate(phrases)}
         R, P = relation_and_mentions(triples, ids, len(phrases))
         if mentions == "text":
-            P = text_mentions(phrases, passages)
+            P = text_mentions(phrases, passages, normalization=normalization)
         bar.update()
         bar.set_postfix_str(f"encode {len(phrases)} phrases")
         enc = prepare_encoder(encoder, phrases, fit=settings["fit_encoder"])
@@ -508,7 +513,7 @@ def index_from_openie(openie_passages, **kwargs) -> HippoIndex:
     """:func:`build_index` on the passages returned by :func:`pathfinding.hipporag.io.load_openie`.
 
     Keyword arguments are passed on (``encoder``, ``tau``, ``max_synonyms``, ``synonymy``,
-    ``fit_encoder``, ``mentions``). Passage texts are ``title + "\\n" + text``.
+    ``fit_encoder``, ``mentions``, ``normalization``). Passage texts are ``title + "\\n" + text``.
 
     Examples
     --------

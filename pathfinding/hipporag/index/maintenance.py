@@ -41,6 +41,7 @@ from pathfinding.hipporag.index.build import (
     assemble_index,
     clean_triples,
     encode_phrases,
+    index_normalization,
     prepare_encoder,
     relation_and_mentions,
     similar_pairs,
@@ -87,7 +88,9 @@ def add_passages(
     (['burbank', 'ed wood', 'plan 9'], 2, 1)
     """
     _check_index(index)
-    new_triples, new_dropped = clean_triples(triples_per_passage)
+    new_triples, new_dropped = clean_triples(
+        triples_per_passage, normalization=index_normalization(index.settings)
+    )
     texts = _check_texts(index, passages, len(new_triples))
     keep = np.arange(index.n_passages)
     return _update(index, keep, new_triples, new_dropped, texts, refit=_check_refit(refit))

@@ -16,6 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding.core.prepared import PPRGraph, prepare_graph
+from pathfinding.hipporag.text import index_normalization, normalize_phrase
 
 __all__ = ["HippoIndex", "IndexStats", "Triple"]
 
@@ -82,7 +83,7 @@ class HippoIndex:
     pairs : scipy.sparse.csr_array, shape (n_nodes, n_nodes)
         All eligible pairs with cosine >= tau, before the cap and the relation mask (:func:`similar_pairs`).
     settings : dict
-        ``tau``, ``max_synonyms``, ``synonymy`` and ``fit_encoder`` of the build.
+        ``tau``, ``max_synonyms``, ``synonymy``, ``fit_encoder`` and ``normalization`` of the build.
     """
 
     phrases: list[str]
@@ -120,6 +121,14 @@ class HippoIndex:
         return self.derived(
             "phrase_ids", lambda: dict(zip(self.phrases, range(len(self.phrases)), strict=True))
         )
+
+    def normalize(self, text: str) -> str:
+        """``text`` as a node key under this index's normalisation rule.
+
+        See :func:`~pathfinding.hipporag.text.normalize_phrase`; an index saved before the rule was
+        a setting uses HippoRAG v1's ASCII rule.
+        """
+        return normalize_phrase(text, rule=index_normalization(self.settings))
 
     @property
     def n_nodes(self) -> int:
