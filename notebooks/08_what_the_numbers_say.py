@@ -16,7 +16,8 @@
 #
 # The chapter's last step asks what HippoRAG's results mean. This notebook puts the paper's own
 # numbers (Gutiérrez et al., NeurIPS 2024, arXiv:2405.14831) beside what this package measures,
-# and keeps the two apart: every paper number below is printed from `pathfinding.experiments.paper`, where
+# and keeps the two apart: every paper number below is printed from
+# `pathfinding.experiments.step9.paper`, where
 # each table is stored as data with its table number; every number of ours is computed here, by
 # the package, when the notebook runs. Then it walks the paper's own running example — "Which
 # Stanford University professor works on Alzheimer's?" — through the package, twice.
@@ -29,10 +30,10 @@ import numpy as np
 
 from pathfinding.course.draw import show
 from pathfinding.course.teaching import check, expect
-from pathfinding.experiments import paper
-from pathfinding.experiments.casestudy import HAND_TRIPLES, hand_triples, load_university, walk
 from pathfinding.experiments.realtext import load_realtext, musique_index
-from pathfinding.experiments.step9 import PACKAGE_ROWS, package_row, summarise_rows, synonym_pairs
+from pathfinding.experiments.step9 import paper
+from pathfinding.experiments.step9.casestudy import HAND_TRIPLES, hand_triples, load_university, walk
+from pathfinding.experiments.step9.rows import PACKAGE_ROWS, package_row, summarise_rows, synonym_pairs
 from pathfinding.hipporag import CharNgramEncoder
 from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
 
@@ -345,7 +346,7 @@ print("ranks of Südhof's passages:", {j: int(no_model.passage_rank[j]) for j in
 # facts with the passage's title entity as subject. We wrote such triples by hand for all 43
 # passages, from each passage's own text — they are ours, not a model's output — a few per
 # passage and more for the passages that matter, Südhof's and Robert Malenka's, printed here;
-# all of them are data in `pathfinding.experiments.casestudy.HAND_TRIPLES`.
+# all of them are data in `pathfinding.experiments.step9.casestudy.HAND_TRIPLES`.
 
 # %%
 for j in (0, 1, 36, 2, 3):

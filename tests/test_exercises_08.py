@@ -11,8 +11,8 @@ import pytest
 
 from pathfinding.course.exercises import step9 as ex
 from pathfinding.errors import InvalidTypeError
-from pathfinding.experiments import paper
-from pathfinding.experiments.casestudy import hand_triples, load_university, walk
+from pathfinding.experiments.step9 import paper
+from pathfinding.experiments.step9.casestudy import hand_triples, load_university, walk
 
 DATASETS = ("MuSiQue", "2Wiki", "HotpotQA")
 

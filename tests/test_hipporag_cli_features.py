@@ -15,9 +15,9 @@ from pathfinding.hipporag.index.encoder import CharNgramEncoder, char_ngrams
 from pathfinding.hipporag.index.maintenance import delete_passages
 from pathfinding.hipporag.index.persistence import load_index, save_index
 from pathfinding.hipporag.io import FormatError, Passage, load_corpus, vendored
+from pathfinding.hipporag.io.questions import match_supporting, read_eval_questions
 from pathfinding.hipporag.lexical import BM25Ranker
 from pathfinding.hipporag.querycache import cache_path, load_for_query
-from pathfinding.hipporag.questions import match_supporting, read_eval_questions
 from pathfinding.hipporag.retrieve import HippoRetriever
 
 PASSAGES = [

@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from embeddings_server import EmbeddingServer, vector  # noqa: E402
 
 from pathfinding.cli import main  # noqa: E402
-from pathfinding.hipporag.embeddings import EmbeddingEncoder  # noqa: E402
+from pathfinding.hipporag.index.embeddings import EmbeddingEncoder  # noqa: E402
 from pathfinding.hipporag.index.persistence import load_index  # noqa: E402
 from pathfinding.hipporag.querycache import load_for_query  # noqa: E402
 

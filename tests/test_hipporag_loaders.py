@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from pathfinding.hipporag.evaluate import supporting_ids
-from pathfinding.hipporag.formats import load_2wiki_questions, load_hotpotqa_questions
 from pathfinding.hipporag.index.build import index_from_openie
 from pathfinding.hipporag.io import FormatError, Passage, load_corpus, load_openie, load_questions
+from pathfinding.hipporag.io.formats import load_2wiki_questions, load_hotpotqa_questions
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "hipporag"
 

@@ -92,7 +92,7 @@ def _scan_links(index, entities, top_k):
     E = sp.csr_array(index.node_embeddings)
     out = {}
     for e in dict.fromkeys(entities):
-        norm = normalize_phrase(e)
+        norm = index.normalize(e)
         if not norm:
             continue
         if norm in index.phrase_ids and top_k == 1:

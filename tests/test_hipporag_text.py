@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pathfinding.experiments.cooccurrence import HELDOUT_FILES, load_heldout
+from pathfinding.experiments.heldout import HELDOUT_FILES, load_heldout
 from pathfinding.hipporag.extract.cooccurrence import (
     content_spans,
     cooccurrence_docs,

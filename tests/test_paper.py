@@ -1,11 +1,11 @@
-"""The paper's tables as data (pathfinding.experiments.paper) and the package rows set beside them."""
+"""The paper's tables as data (pathfinding.experiments.step9.paper) and the package rows set beside them."""
 
 import numpy as np
 import pytest
 
 from pathfinding.errors import InvalidValueError
-from pathfinding.experiments import paper
-from pathfinding.experiments.step9 import (
+from pathfinding.experiments.step9 import paper
+from pathfinding.experiments.step9.rows import (
     PACKAGE_ROWS,
     SYNONYM_KINDS,
     package_row,
@@ -16,7 +16,7 @@ from pathfinding.experiments.step9 import (
 from pathfinding.hipporag.index.build import build_index
 
 # The one cell where the paper's own Average is not the mean of its three columns (68.2 printed as
-# 67.8); copied as printed, and said so in pathfinding.experiments.paper.TABLE_5's docstring.
+# 67.8); copied as printed, and said so in pathfinding.experiments.step9.paper.TABLE_5's docstring.
 PRINTED_AS_IS = {("Table 5", "OpenIE: Llama-3.1-8B-Instruct", "R@5")}
 
 

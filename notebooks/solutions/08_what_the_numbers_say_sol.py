@@ -18,8 +18,8 @@
 import math
 
 from pathfinding.course.exercises import step9 as exercises
-from pathfinding.experiments import paper
-from pathfinding.experiments.casestudy import hand_triples, load_university, walk
+from pathfinding.experiments.step9 import paper
+from pathfinding.experiments.step9.casestudy import hand_triples, load_university, walk
 
 # %% [markdown]
 # **8.1** Subtract the printed values: R@5 from Table 2 (HippoRAG (ColBERTv2) against ColBERTv2),

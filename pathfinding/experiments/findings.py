@@ -426,7 +426,7 @@ def _realtext_section(seed: int) -> str:
     """The real-text rows: retrieval on the released triples (R, AR, C), then with no model (X), then
     on the held-out HotpotQA questions (H)."""
     from pathfinding.experiments.cooccurrence import cooccurrence_findings_section
-    from pathfinding.experiments.cooccurrence import heldout_findings_section as heldout_section
+    from pathfinding.experiments.heldout import heldout_findings_section as heldout_section
     from pathfinding.experiments.realtext import findings_section
 
     no_model = cooccurrence_findings_section(seed=seed, command=COMMAND)

@@ -4,13 +4,13 @@ Triples come from an LLM through any OpenAI-compatible endpoint, two steps as in
 (:mod:`~pathfinding.hipporag.extract`), from a model-free co-occurrence extractor, or from the HippoRAG
 authors' released GPT-3.5 output for the MuSiQue tuning set (vendored in ``pathfinding/data/hipporag``).
 Synonymy edges and entity linking use a character-trigram TF-IDF encoder, or a dense model behind an
-OpenAI-compatible embeddings endpoint (:mod:`~pathfinding.hipporag.embeddings`); nothing here needs
+OpenAI-compatible embeddings endpoint (:mod:`~pathfinding.hipporag.index.embeddings`); nothing here needs
 the network unless you point it at an LLM or an embeddings server.
 
 The engine, in the order a query meets it:
 
 * loaders: :mod:`~pathfinding.hipporag.io` (corpora, OpenIE files, questions, the vendored data) and
-  :mod:`~pathfinding.hipporag.formats` (HotpotQA and 2WikiMultihopQA question files);
+  :mod:`~pathfinding.hipporag.io.formats` (HotpotQA and 2WikiMultihopQA question files);
 * :mod:`~pathfinding.hipporag.extract` -- Step 2, OpenIE;
 * :mod:`~pathfinding.hipporag.index` -- Step 3, the index: build, encoder, synonymy neighbours,
   add and delete, save and load;
@@ -18,10 +18,10 @@ The engine, in the order a query meets it:
 * :mod:`~pathfinding.hipporag.lexical` -- BM25 over passages and over facts;
 * :mod:`~pathfinding.hipporag.retrieve` -- Steps 5-7, seeds to restart vector to PPR to ranked passages;
 * :mod:`~pathfinding.hipporag.evaluate` -- R@k, AR@k and bootstrap intervals, and
-  :mod:`~pathfinding.hipporag.questions` -- a user's question file matched to an index, scored;
+  :mod:`~pathfinding.hipporag.io.questions` -- a user's question file matched to an index, scored;
 * :mod:`~pathfinding.hipporag.querycache` -- what retrieval derives from an index, kept beside it;
 * :mod:`~pathfinding.hipporag.cli` -- the ``pathfinding hipporag`` commands (with
-  :mod:`~pathfinding.hipporag.querycli` and :mod:`~pathfinding.hipporag.cliutil`).
+  :mod:`~pathfinding.hipporag.cli.query` and :mod:`~pathfinding.hipporag.cli.util`).
 
 Importing this package loads none of those modules: each public name below is imported on first use,
 and the MuSiQue experiment (:mod:`pathfinding.experiments.realtext`) and the benchmark are reached only
@@ -35,7 +35,7 @@ _EXPORTS = {
         ["all_recall_at_k", "bootstrap_mean_ci", "paired_difference_ci", "recall_at_k", "supporting_ids"],
         "pathfinding.hipporag.evaluate",
     ),
-    **dict.fromkeys(["load_2wiki_questions", "load_hotpotqa_questions"], "pathfinding.hipporag.formats"),
+    **dict.fromkeys(["load_2wiki_questions", "load_hotpotqa_questions"], "pathfinding.hipporag.io.formats"),
     **dict.fromkeys(
         ["FormatError", "LoadReport", "load_corpus", "load_openie", "load_query_ner", "load_questions",
         "vendored"],
@@ -60,14 +60,16 @@ _EXPORTS = {
         "pathfinding.hipporag.query",
     ),
     **dict.fromkeys(["BM25Ranker", "HippoRetriever", "Retrieval"], "pathfinding.hipporag.retrieve"),
-    "EmbeddingEncoder": "pathfinding.hipporag.embeddings",
+    "EmbeddingEncoder": "pathfinding.hipporag.index.embeddings",
     "load_for_query": "pathfinding.hipporag.querycache",
     **dict.fromkeys(
-        ["evaluate_retrievers", "match_supporting", "read_eval_questions"], "pathfinding.hipporag.questions"
+        ["evaluate_retrievers", "match_supporting", "read_eval_questions"],
+        "pathfinding.hipporag.io.questions",
     ),
     # Reached through this package for backward compatibility; they live outside the engine.
-    **dict.fromkeys(["findings_section", "musique_index", "run_realtext"],
-    "pathfinding.experiments.realtext"),
+    **dict.fromkeys(
+        ["findings_section", "musique_index", "run_realtext"], "pathfinding.experiments.realtext"
+    ),
     "benchmark": "pathfinding.bench.realtext",
 }
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from pathfinding.course.exercises.answers import NOT_YET, Feedback, read_number
 from pathfinding.errors import InvalidTypeError
-from pathfinding.experiments import paper
+from pathfinding.experiments.step9 import paper
 
 __all__ = ["PAPER_DATASETS", "check_allrecall_gains", "check_synonymy_threshold"]
 

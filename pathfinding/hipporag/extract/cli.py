@@ -51,7 +51,7 @@ def _nonneg_float(text: str) -> float:
 
 def run_openie_command(args) -> int:
     """Run the subcommand for parsed ``args`` (see :func:`add_openie_command`); returns the exit status."""
-    from pathfinding.hipporag.cliutil import check_input_path, check_output_path
+    from pathfinding.hipporag.cli.util import check_input_path, check_output_path
     from pathfinding.hipporag.extract.llm import ChatClient, LLMFatalError
     from pathfinding.hipporag.extract.openie import ResponseCache, run_openie, write_openie
     from pathfinding.hipporag.io import FormatError, load_corpus

@@ -136,7 +136,7 @@ def save_index(index: HippoIndex, path) -> None:
 
 def encoder_spec(enc, add_array) -> dict:
     """How a file records the encoder: as data (the default encoder's n-grams, with its IDF passed
-    to ``add_array(name, array)``), as an endpoint (:class:`~pathfinding.hipporag.embeddings.
+    to ``add_array(name, array)``), as an endpoint (:class:`~pathfinding.hipporag.index.embeddings.
     EmbeddingEncoder`: URL, model and dimension, so queries embed with the same model), or by class
     name (any other encoder is code, which the file does not hold)."""
     if type(enc) is CharNgramEncoder:
@@ -314,7 +314,7 @@ def decode_encoder(spec: dict, array, name: str, encoder, phrases, E):
         except (KeyError, TypeError, ValueError) as exc:
             raise FormatError(f"{name}: the CharNgramEncoder state is malformed ({exc})") from None
     if kind == "embeddings" and encoder is None:
-        from pathfinding.hipporag.embeddings import EmbeddingEncoder
+        from pathfinding.hipporag.index.embeddings import EmbeddingEncoder
 
         try:
             return EmbeddingEncoder.from_spec(spec)

@@ -5,7 +5,7 @@ Large Language Models", NeurIPS 2024, arXiv:2405.14831. The values are copied fr
 whose Table 5 lists Llama-3.1-8B/70B-Instruct as OpenIE alternatives (the NeurIPS version; the
 first arXiv version listed Llama-3 and differs in those two rows). Nothing here is measured by
 this package: notebook 08 prints these rows *beside* the package's own measurements
-(:mod:`pathfinding.experiments.step9`), never in place of them.
+(:mod:`pathfinding.experiments.step9.rows`), never in place of them.
 
 Every table is a dict ``row label -> {column: value}`` in percent, with columns named
 ``"<dataset> <metric>"`` (datasets ``MuSiQue``, ``2Wiki``, ``HotpotQA``, ``Average``).

@@ -5,7 +5,8 @@ BM25, the default retriever, HippoRAG v1 and the rows that change one thing each
 Table 5 does (its two ablations and two PPR alternatives, a weaker extractor, and P as the paper
 defines it). :func:`summarise_rows` bootstraps them against v1. :func:`synonym_pairs` sorts the
 synonymy edges of an index by what they join, to show what a character-trigram encoder's edges are
-(spellings, not aliases). The paper's numbers themselves are data in :mod:`pathfinding.experiments.paper`.
+(spellings, not aliases). The paper's numbers themselves are data in
+:mod:`pathfinding.experiments.step9.paper`.
 """
 
 from __future__ import annotations

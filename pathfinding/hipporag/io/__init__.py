@@ -1,7 +1,7 @@
 """Loaders for the file formats of the HippoRAG release, and the vendored MuSiQue tuning set.
 
 Four formats, each read by one function (the HotpotQA and 2WikiMultihopQA question files are read by
-:mod:`pathfinding.hipporag.formats`):
+:mod:`pathfinding.hipporag.io.formats`):
 
 * :func:`load_openie` -- the OpenIE JSON (``{"docs": [{"title", "text", "passage",
   "extracted_entities", "extracted_triples"}, ...], ...}``), and HippoRAG 2's variant whose records
@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 
 from pathfinding.errors import FormatError
-from pathfinding.hipporag.corpusfiles import CORPUS_SUFFIXES, folder_texts, json_lines, title_sentences
+from pathfinding.hipporag.io.corpusfiles import CORPUS_SUFFIXES, folder_texts, json_lines, title_sentences
 
 __all__ = [
     "FormatError",

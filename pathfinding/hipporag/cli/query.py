@@ -5,7 +5,7 @@ question per line, or JSON lines with ``"question"``; JSON lines out, one object
 the default retriever, BM25 or HippoRAG v1's walk (``--retriever``). The index is loaded through its
 query cache (:mod:`~pathfinding.hipporag.querycache`), so a question from the shell answers quickly.
 ``eval`` scores the retrievers on a question file with supporting titles
-(:mod:`~pathfinding.hipporag.questions`).
+(:mod:`~pathfinding.hipporag.io.questions`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import sys
 
 from pathfinding._validation import positive_int, whole_number
 from pathfinding.errors import InvalidValueError
-from pathfinding.hipporag.cliutil import check_input_path, emit, note, quiet_pipe
+from pathfinding.hipporag.cli.util import check_input_path, emit, note, quiet_pipe
 
 __all__ = ["RETRIEVERS", "Answerer", "add_query_commands"]
 
@@ -37,7 +37,7 @@ def _load_for_query(path: str, args=None):
         )
     url = getattr(args, "encoder", None)
     if url is not None:
-        from pathfinding.hipporag.embeddings import EmbeddingEncoder
+        from pathfinding.hipporag.index.embeddings import EmbeddingEncoder
 
         if not isinstance(index.encoder, EmbeddingEncoder):
             raise InvalidValueError(
@@ -193,7 +193,7 @@ def _cmd_query(args) -> int:
 
 
 def _cmd_eval(args) -> int:
-    from pathfinding.hipporag.questions import evaluate_retrievers, match_supporting, read_eval_questions
+    from pathfinding.hipporag.io.questions import evaluate_retrievers, match_supporting, read_eval_questions
 
     check_input_path(args.questions, "a questions file")
     questions, shape = read_eval_questions(args.questions)

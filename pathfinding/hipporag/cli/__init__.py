@@ -7,16 +7,16 @@
 * ``index CORPUS --openie FILE -o INDEX`` or ``index CORPUS --extractor cooccurrence -o INDEX`` (no
   model) -- build and save (:mod:`~pathfinding.hipporag.index.persistence`), with the query cache
   beside it (:mod:`~pathfinding.hipporag.querycache`); ``--encoder URL`` embeds the phrases with an
-  OpenAI-compatible embeddings endpoint (:mod:`~pathfinding.hipporag.embeddings`);
+  OpenAI-compatible embeddings endpoint (:mod:`~pathfinding.hipporag.index.embeddings`);
 * ``query INDEX "question" -k 5`` (or ``--questions FILE``) and ``eval QUESTIONS --index INDEX``
-  (:mod:`~pathfinding.hipporag.querycli`);
+  (:mod:`~pathfinding.hipporag.cli.query`);
 * ``add INDEX --corpus FILE --openie FILE`` and ``delete INDEX IDS...`` -- update the file in place
   (or write ``-o``), equal to a rebuild (:mod:`~pathfinding.hipporag.index.maintenance`).
 
 A corpus is a JSON list of ``{title, text}``, JSON lines, HotpotQA's title -> sentences object, or a
 folder of ``.txt``/``.md`` files (:func:`~pathfinding.hipporag.io.load_corpus`). Every command takes
 ``--json`` for machine-readable output on stdout; progress bars go to stderr and only on a terminal.
-Every path is checked before any work (:mod:`~pathfinding.hipporag.cliutil`); output piped into
+Every path is checked before any work (:mod:`~pathfinding.hipporag.cli.util`); output piped into
 ``head`` stops quietly.
 """
 
@@ -29,7 +29,7 @@ import time
 
 from pathfinding._validation import positive_int, whole_number
 from pathfinding.errors import InvalidValueError
-from pathfinding.hipporag.cliutil import (
+from pathfinding.hipporag.cli.util import (
     check_input_path,
     check_output_path,
     emit,
@@ -47,7 +47,7 @@ def _encoder_from_args(args):
     """The ``--encoder URL`` endpoint's encoder, or None for the offline default."""
     if getattr(args, "encoder", None) is None:
         return None
-    from pathfinding.hipporag.embeddings import EmbeddingEncoder
+    from pathfinding.hipporag.index.embeddings import EmbeddingEncoder
 
     try:
         return EmbeddingEncoder(
@@ -263,8 +263,8 @@ _CORPUS_HELP = (
 
 
 def _add_hipporag_group(sub):
+    from pathfinding.hipporag.cli.query import add_query_commands
     from pathfinding.hipporag.extract.cli import add_openie_command
-    from pathfinding.hipporag.querycli import add_query_commands
 
     group = sub.add_parser("hipporag", help="index your own corpus, query it, add and delete passages")
     gsub = group.add_subparsers(dest="hipporag_command", required=True, metavar="SUBCOMMAND")
