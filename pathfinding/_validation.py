@@ -7,7 +7,6 @@ surface as a typing traceback or, worse, as a silently wrong answer).
 
 from __future__ import annotations
 
-import argparse
 import numbers
 
 import numpy as np
@@ -126,22 +125,3 @@ def check_vector(name: str, vector, n: int | None = None) -> np.ndarray:
     if not np.all(np.isfinite(out)):
         raise InvalidValueError(f"{name} must be finite, found {out[~np.isfinite(out)][0]!r}")
     return out
-
-
-def whole_number(low: int):
-    """An argparse ``type`` accepting whole numbers ``>= low``, with a message naming the value."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"expected a whole number >= {low}, got {value}")
-        return value
-
-    return parse
-
-
-positive_int = whole_number(1)
-"""An argparse ``type`` for whole numbers >= 1."""

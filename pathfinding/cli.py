@@ -7,33 +7,20 @@ import importlib
 import os
 import sys
 
-from pathfinding._validation import positive_int, whole_number
+from pathfinding._argtypes import positive_int, whole_number
 
 __all__ = ["main", "positive_int", "whole_number"]
 
-# Modules that provide ``add_parser(subparsers)`` for their own subcommands.
-_COMMAND_MODULES: tuple[str, ...] = (
-    "pathfinding.experiments.findings",
-    "pathfinding.experiments.cli",
-    "pathfinding.bench",
-)
+# Modules that provide ``add_parser(subparsers)`` for their own subcommands. Each registers parsers
+# only and imports its work when a command runs.
+_COMMAND_MODULES: tuple[str, ...] = ("pathfinding.experiments.cli", "pathfinding.bench.cli")
+
+RANKER_NAMES = ("mention_count", "ppr", "ppr_no_specificity", "rq_nodes", "rq_neighbours")
+"""The keys of :data:`pathfinding.synthetic.rankers.RANKERS`, for ``rank --method`` without loading them."""
 
 
 # What a shell reports for a process that SIGPIPE killed (128 + signal 13), as for `yes | head -1`.
 BROKEN_PIPE_STATUS = 141
-
-# The command a module registers, for a run that needs only it: `pathfinding hipporag query` then
-# imports neither the findings, the course nor the benchmarks (a question must answer in a blink).
-_MODULE_OF: dict[str, str] = {
-    "findings": "pathfinding.experiments.findings",
-    "realtext": "pathfinding.experiments.cli",
-    "bench": "pathfinding.bench",
-    "realtext-bench": "pathfinding.bench",
-}
-
-# ``hipporag`` subcommands that live in the engine's own CLI (``bench-add`` comes from the benchmark).
-_ENGINE_COMMANDS = frozenset({"index", "query", "add", "delete", "eval", "openie"})
-
 
 class OneLineParser(argparse.ArgumentParser):
     """An ``ArgumentParser`` whose rejections are one line on stderr (and status 2), like every
@@ -95,27 +82,17 @@ def _cmd_rank(args) -> int:
     return 0
 
 
-def build_parser(words: list[str] | None = None) -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for tests and documentation).
 
-    With ``words`` (the command line to be parsed), a command whose module is known registers only
-    that module's commands; anything else (``--help``, ``instance``, a typo) gets the full parser.
+    Building it imports no numerical library: every module registers parsers only and imports its
+    work when its command runs, so ``pathfinding hipporag query`` pays for nothing else.
     """
     parser = OneLineParser(
         prog="pathfinding",
         description="HippoRAG's path-finding claim, reproduced: instances, rankers, findings.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    words = list(words or ())
-    if words and words[0] in _MODULE_OF:
-        importlib.import_module(_MODULE_OF[words[0]]).add_parser(sub)
-        return parser
-    if words[:1] == ["hipporag"] and len(words) > 1 and words[1] in _ENGINE_COMMANDS:
-        from pathfinding.hipporag.cli import add_parser as add_hipporag_group
-
-        add_hipporag_group(sub)
-        return parser
-    from pathfinding.synthetic.rankers import RANKERS
 
     p = sub.add_parser("instance", help="print one generated instance a student can read")
     _instance_args(p)
@@ -123,7 +100,7 @@ def build_parser(words: list[str] | None = None) -> argparse.ArgumentParser:
 
     p = sub.add_parser("rank", help="rank one instance's candidates with one ranker")
     _instance_args(p)
-    p.add_argument("--method", choices=sorted(RANKERS), default="ppr", help="ranker (default ppr)")
+    p.add_argument("--method", choices=sorted(RANKER_NAMES), default="ppr", help="ranker (default ppr)")
     p.set_defaults(func=_cmd_rank)
 
     # Larger commands live beside their code; each module registers its own subcommands.
@@ -149,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     """
     from pathfinding.errors import ValidationError
 
-    parser = build_parser(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
     args = parser.parse_args(argv)
     try:
         status = args.func(args)

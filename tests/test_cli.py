@@ -74,3 +74,24 @@ def test_a_closed_pipe_ends_quietly():
     assert proc.wait(timeout=60) == 141
     assert first.startswith(b"Path-finding instance:")
     assert err == b""
+
+
+def test_rank_method_choices_are_the_rankers():
+    from pathfinding.cli import RANKER_NAMES
+    from pathfinding.synthetic.rankers import RANKERS
+
+    assert sorted(RANKER_NAMES) == sorted(RANKERS)
+
+
+def test_building_the_command_line_loads_no_numerical_library():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from pathfinding.cli import build_parser\n"
+        "build_parser()\n"
+        "print(sorted(m for m in ('numpy', 'scipy', 'numba', 'sklearn', 'matplotlib') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

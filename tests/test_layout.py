@@ -16,6 +16,7 @@ INTERNAL_MODULES = {
     "pathfinding.core._push",
     "pathfinding._validation",
     "pathfinding._lazy",
+    "pathfinding._argtypes",
 }
 
 
@@ -58,7 +59,7 @@ LAYERS = {
     "course": {"core", "synthetic", "hipporag", "experiments", "course"},
     "bench": {"core", "synthetic", "hipporag", "experiments", "bench"},
 }
-SHARED = {"errors", "_validation", "_lazy"}  # plain helpers every layer may use
+SHARED = {"errors", "_validation", "_lazy", "_argtypes"}  # plain helpers every layer may use
 
 
 def _module_name(path: Path) -> str:

@@ -13,20 +13,19 @@ round-robin inside each repeat after a warm-up, and the median over repeats is r
 :func:`format_table` and :func:`findings_markdown` render it for a terminal and for FINDINGS.md.
 """
 
-from pathfinding.bench.cli import add_parser
-from pathfinding.bench.peers import scipy_power_iteration, scipy_prepare
-from pathfinding.bench.probes import stream_bandwidth
-from pathfinding.bench.report import findings_markdown, format_table, plot_scaling, save_scaling_figure
-from pathfinding.bench.run import run_benchmark
+from pathfinding._lazy import lazy_exports
 
-__all__ = [
-    "add_parser",
-    "findings_markdown",
-    "format_table",
-    "plot_scaling",
-    "run_benchmark",
-    "save_scaling_figure",
-    "scipy_power_iteration",
-    "scipy_prepare",
-    "stream_bandwidth",
-]
+_EXPORTS = {
+    "add_parser": "pathfinding.bench.cli",
+    **dict.fromkeys(["scipy_power_iteration", "scipy_prepare"], "pathfinding.bench.peers"),
+    "stream_bandwidth": "pathfinding.bench.probes",
+    **dict.fromkeys(
+        ["findings_markdown", "format_table", "plot_scaling", "save_scaling_figure"],
+        "pathfinding.bench.report",
+    ),
+    "run_benchmark": "pathfinding.bench.run",
+}
+
+# Lazy, so the command line registers ``bench`` without loading the peers and the plotting.
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__all__ = sorted(_EXPORTS)

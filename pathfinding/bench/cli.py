@@ -7,14 +7,15 @@ import json
 import sys
 from pathlib import Path
 
-from pathfinding._validation import positive_int
-from pathfinding.bench.report import findings_markdown, format_table, save_scaling_figure
-from pathfinding.bench.run import run_benchmark
+from pathfinding._argtypes import positive_int
 
 __all__ = ["add_hipporag_commands", "add_parser"]
 
 
 def _cmd_bench(args) -> int:
+    from pathfinding.bench.report import findings_markdown, format_table, save_scaling_figure
+    from pathfinding.bench.run import run_benchmark
+
     repeats = args.repeats if args.repeats is not None else (3 if args.quick else 7)
     res = run_benchmark(
         quick=args.quick,

@@ -8,3 +8,6 @@ passage ranks (:mod:`~pathfinding.experiments.passages`), the MuSiQue real-text 
 the figures (:mod:`~pathfinding.experiments.plotting`). Experiments import the engine, never the
 course or the benchmark.
 """
+
+DEFAULT_BOOT = 2000
+"""Bootstrap resamples behind every real-text interval (set here, where the command line reads it cheaply)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from pathfinding._validation import positive_int, whole_number
+from pathfinding._argtypes import positive_int, whole_number
 
 __all__ = ["add_parser"]
 
@@ -26,8 +26,9 @@ def _cmd_realtext(args) -> int:
 
 
 def add_parser(sub) -> None:
-    """Register ``realtext`` on argparse subparsers."""
-    from pathfinding.experiments.realtext import DEFAULT_BOOT
+    """Register ``findings`` and ``realtext`` on argparse subparsers."""
+    _add_findings(sub)
+    from pathfinding.experiments import DEFAULT_BOOT
 
     p = sub.add_parser(
         "realtext",
@@ -46,3 +47,24 @@ def add_parser(sub) -> None:
         "--quick", action="store_true", help=f"only the first {QUICK_QUESTIONS} questions (full index)"
     )
     p.set_defaults(func=_cmd_realtext)
+
+
+def _cmd_findings(args) -> int:
+    from pathfinding.experiments.findings import findings_command
+
+    return findings_command(args)
+
+
+def _add_findings(sub) -> None:
+    """Register the ``findings`` subcommand (the work is imported when it runs)."""
+    p = sub.add_parser("findings", help="regenerate FINDINGS.md and figures/, or --check them")
+    p.add_argument(
+        "--trials", type=int, default=None, help="trials per hop depth (default 1000; 50 with --quick)"
+    )
+    p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
+    p.add_argument("--quick", action="store_true", help="few trials, no real-text section: seconds")
+    p.add_argument("--check", action="store_true", help="rerun and fail, naming the row, on any difference")
+    p.add_argument("--json", metavar="PATH", help="also write the numbers as JSON")
+    p.add_argument("--output", default="FINDINGS.md", help="the Markdown file (default FINDINGS.md)")
+    p.add_argument("--figures", default="figures", help="directory for the PNGs (default figures/)")
+    p.set_defaults(func=_cmd_findings)

@@ -30,7 +30,7 @@ from pathfinding.experiments.hop_depth import ExperimentResult, run_experiment
 from pathfinding.experiments.stats import chance_interval, format_ci
 from pathfinding.synthetic.toy import passage_count_matrix, star_pair
 
-__all__ = ["add_parser", "compare", "render", "replace_bench_section"]
+__all__ = ["compare", "render", "replace_bench_section"]
 
 BENCH_START = "<!-- bench:start -->"
 BENCH_END = "<!-- bench:end -->"
@@ -442,7 +442,7 @@ def produce(*, seed: int, trials: int, quick: bool, progress=None, bench: str | 
     return text, data, result
 
 
-def _cmd_findings(args) -> int:
+def findings_command(args) -> int:
     output = Path(args.output)
     trials = args.trials if args.trials is not None else (50 if args.quick else 1000)
     existing = output.read_text() if output.exists() else None
@@ -472,18 +472,3 @@ def _cmd_findings(args) -> int:
     figures = write_figures(result, Path(args.figures), quick=args.quick)
     print(f"wrote {output} and {', '.join(str(p) for p in figures)} in {elapsed:.1f} s")
     return 0
-
-
-def add_parser(sub) -> None:
-    """Register the ``findings`` subcommand."""
-    p = sub.add_parser("findings", help="regenerate FINDINGS.md and figures/, or --check them")
-    p.add_argument(
-        "--trials", type=int, default=None, help="trials per hop depth (default 1000; 50 with --quick)"
-    )
-    p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
-    p.add_argument("--quick", action="store_true", help="few trials, no real-text section: seconds")
-    p.add_argument("--check", action="store_true", help="rerun and fail, naming the row, on any difference")
-    p.add_argument("--json", metavar="PATH", help="also write the numbers as JSON")
-    p.add_argument("--output", default="FINDINGS.md", help="the Markdown file (default FINDINGS.md)")
-    p.add_argument("--figures", default="figures", help="directory for the PNGs (default figures/)")
-    p.set_defaults(func=_cmd_findings)

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pathfinding._validation import check_int
+from pathfinding.experiments import DEFAULT_BOOT
 from pathfinding.hipporag.evaluate import (
     KS,
     all_recall_at_k,
@@ -58,8 +59,6 @@ __all__ = [
     "run_realtext",
 ]
 
-DEFAULT_BOOT = 2000
-"""Bootstrap resamples used by the CLI and the findings."""
 
 COMMAND = "python -m pathfinding realtext --seed {seed}"
 

@@ -27,7 +27,7 @@ import json
 import os
 import time
 
-from pathfinding._validation import positive_int, whole_number
+from pathfinding._argtypes import positive_int, whole_number
 from pathfinding.errors import InvalidValueError
 from pathfinding.hipporag.cli.util import (
     check_input_path,
