@@ -192,6 +192,20 @@ def test_no_triples_says_what_to_do(d, capsys):
     assert not (d / "n.hippo").exists()
 
 
+def test_index_says_per_passage_why_the_extractor_found_nothing(d, capsys):
+    corpus = [
+        {"title": "", "text": "he was here."},
+        {"title": "Ed Wood", "text": "  "},
+        {"title": "Ed Wood", "text": "Ed Wood met Bela Lugosi in Burbank."},
+    ]
+    (d / "mixed.json").write_text(json.dumps(corpus))
+    argv = ["hipporag", "index", str(d / "mixed.json"), "--extractor", "cooccurrence"]
+    argv += ["-o", str(d / "m.hippo")]
+    code, _, err = _run(capsys, argv)
+    assert code == 0 and "2 of 3 passages gave no triple:" in err
+    assert "empty text (passage 1)" in err and "no named span" in err and "(passage 0)" in err
+
+
 def test_add_reports_duplicates_as_index_does(d, capsys):
     (d / "dup.json").write_text(json.dumps([TINY[0], TINY[0]]))
     code, _, err = _run(

@@ -60,6 +60,29 @@ def _encoder_from_args(args):
         raise InvalidValueError(f"--encoder: {exc}") from None
 
 
+def _why_no_triples(corpus, docs) -> dict[int, str]:
+    """Passage id -> why the no-model extractor found no triple in it, for the passages without one."""
+    from pathfinding.hipporag.extract.cooccurrence import why_no_triples
+
+    return {
+        j: why_no_triples(p.title, p.text) or "no pair of spans in one sentence"
+        for j, (p, d) in enumerate(zip(corpus, docs, strict=True))
+        if not d.triples
+    }
+
+
+def _reasons(why: dict[int, str]) -> str:
+    """Each reason with its count and the first passage ids, most common first."""
+    by_reason: dict[str, list[int]] = {}
+    for j, reason in why.items():
+        by_reason.setdefault(reason, []).append(j)
+    parts = sorted(by_reason.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    return "; ".join(
+        f"{len(ids)} x {reason} (passage {', '.join(map(str, ids[:3]))}{', ...' if len(ids) > 3 else ''})"
+        for reason, ids in parts
+    )
+
+
 def _passages_and_triples(args, corpus_path):
     """Corpus passages and, per passage, its triples; every source of triples is chosen here.
 
@@ -89,13 +112,15 @@ def _passages_and_triples(args, corpus_path):
     if extractor == "cooccurrence":
         docs = cooccurrence_docs(corpus)
         report = LoadReport(source="cooccurrence", n_records=len(docs))
-        if not any(d.triples for d in docs):
+        why = _why_no_triples(corpus, docs)
+        if len(why) == len(corpus):
             raise InvalidValueError(
                 f"--extractor cooccurrence found no triple in any of the {len(corpus)} passages of "
-                f"{corpus_path} (it pairs names that share a sentence, and finds names by their capital "
-                f"letters: a corpus in lower case or in a script without case gives none); use an LLM's "
-                f"triples instead: `pathfinding hipporag openie` then --openie FILE"
+                f"{corpus_path} ({_reasons(why)}); use an LLM's triples instead: "
+                f"`pathfinding hipporag openie` then --openie FILE"
             )
+        if why:
+            note(f"{len(why)} of {len(corpus)} passages gave no triple: {_reasons(why)}")
         return corpus, [d.triples for d in docs], report
     docs, oreport = load_openie(args.openie)
     if oreport.n_issues:
