@@ -1,0 +1,65 @@
+"""Every rejected argument of the core's public functions is named at the start of its error.
+
+The project's contract (``pathfinding/errors.py``): a bad value gets the package's own error type
+with a message that names the value and what was expected. A mutation run found that renaming the
+argument in a message, or dropping a check that a later one happens to catch, passed every test;
+each case below pins one message's opening words and the check that raises it.
+"""
+
+import numpy as np
+import pytest
+
+from pathfinding.core.scoring import (
+    mention_count_scores,
+    passage_scores,
+    query_neighbour_scores,
+    query_node_scores,
+    query_two_hop_scores,
+    rank_of,
+)
+from pathfinding.core.specificity import passage_counts, restart_matrix, restart_vector
+from pathfinding.errors import InvalidTypeError, InvalidValueError
+from pathfinding.synthetic.toy import meet_node_toy
+
+TOY = meet_node_toy().graph  # five nodes
+
+CASES = [
+    (passage_counts, ([[-1.0]],), r"^mentions must have non-negative entries"),
+    (restart_vector, (0, [0]), r"^n_nodes must be in \[1, inf\]"),
+    (restart_vector, (2, [5]), r"^seeds "),
+    (restart_vector, (2, [0]), {"specificity": [1.0]}, r"^specificity must have shape \(2,\)"),
+    (restart_matrix, ([], 2), r"^restart must hold at least one seed id or be a length-n vector"),
+    (restart_matrix, (np.array([True, False]), 2), r"^restart must be seed ids \(integers\) or a"),
+    (restart_matrix, ([1.0, 2.0, 3.0], 2), r"^restart must have shape \(2,\)"),
+    (restart_matrix, ([0.0, 0.0], 2), r"^restart must have positive total mass, column 0 sums to 0$"),
+    (restart_matrix, (np.array([[1.0, 0.5], [np.nan, 0.5]]), 2), r"^restart\[:, 0\] must be finite"),
+    (restart_matrix, (np.array([[1.0, 0.5], [-0.5, 0.5]]), 2), r"^restart must be non-negative, found"),
+    (restart_matrix, (np.array([[1.0, 0.0], [1.0, 0.0]]), 2), r"^restart must have positive .* column 1"),
+    (mention_count_scores, ([[-1.0]], [0]), r"^mentions must have non-negative entries"),
+    (mention_count_scores, (np.eye(2), [5]), r"^seeds "),
+    (passage_scores, ([0.5, 0.5], [[-1.0, 0.0], [0.0, 0.0]]), r"^mentions must have non-negative entries"),
+    (passage_scores, ([0.1], np.eye(2)), r"^pi must have shape \(2,\)"),
+    (query_node_scores, ([[0.5]],), r"^restart must have shape"),
+    (query_neighbour_scores, (TOY, [1.0]), r"^restart must have shape \(5,\)"),
+    (query_two_hop_scores, (TOY, [1.0]), r"^restart must have shape \(5,\)"),
+    (query_two_hop_scores, (TOY, [1.0, -1.0, 0, 0, 0]), r"^restart must be non-negative with at least one"),
+    (rank_of, ([np.nan, 1.0], 0, [0, 1]), r"^scores must be finite"),
+    (rank_of, ([1.0, 2.0], 0, [0, 5]), r"^candidates "),
+    (rank_of, ([1.0, 2.0], 0, [0, 0]), r"^candidates must be distinct node ids$"),
+    (rank_of, ([1.0, 2.0], 5, [0, 1]), r"^target "),
+]
+
+
+@pytest.mark.parametrize(
+    "case", CASES, ids=[f"{c[0].__name__}-{i}" for i, c in enumerate(CASES)]
+)
+def test_the_error_names_the_argument(case):
+    fn, args, *kwargs, pattern = case
+    with pytest.raises((InvalidValueError, InvalidTypeError), match=pattern):
+        fn(*args, **(kwargs[0] if kwargs else {}))
+
+
+def test_rank_of_draws_from_rng_only_for_random_ties():
+    rng = np.random.default_rng(7)
+    assert rank_of([1.0, 1.0, 1.0], 0, [0, 1, 2], rng=rng) == 2.0
+    assert rng.random() == np.random.default_rng(7).random()  # the caller's generator is untouched
