@@ -10,10 +10,13 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.build import (
     build_index,
+    check_unit_rows,
+    cosine_neighbours,
     index_from_openie,
     prepare_encoder,
     similar_pairs,
@@ -132,7 +135,7 @@ def test_build_names_bad_arguments(triples, kwargs, error, pattern):
 
 def test_stats_count_what_the_triples_hold():
     triples = [
-        [("Ed Wood", "directed", "Plan 9"), ("Ed Wood", "directed", "Plan 9"), ("!!", "is", "noise")],
+        [("Ed Wood", "directed", "Plan 9")] * 2 + [("!!", "is", "x"), ("x", "y", "")],  # two dropped
         [("Ed Woods", "is", "Ed Woods"), ("Plan 9", "is a", "film")],  # a self-loop: a node, no edge
         [("Ed Wood", "directed", "Plan 9")],
         [],  # a passage with no triple, last: P must keep its column
@@ -140,10 +143,10 @@ def test_stats_count_what_the_triples_hold():
     idx = build_index(triples, tau=0.5)
     # distinct triples: (ed wood, directed, plan 9), (ed woods, is, ed woods), (plan 9, is a, film)
     want = {
-        "n_passages": 4, "n_triples": 6, "n_unique_triples": 3, "n_nodes": 4,
+        "n_passages": 4, "n_triples": 7, "n_unique_triples": 3, "n_nodes": 4,
         "n_relation_edges": 2,  # ed wood - plan 9, plan 9 - film
         "n_synonymy_edges": 1,  # ed wood - ed woods
-        "triples_empty_phrase": 1, "triples_self_loop": 1, "passages_without_nodes": 1,
+        "triples_empty_phrase": 2, "triples_self_loop": 1, "passages_without_nodes": 1,
     }  # fmt: skip
     got = {name: getattr(idx.stats, name) for name in want}
     assert got == want and all(type(v) is int for v in got.values())
@@ -159,3 +162,32 @@ def test_no_synonymy_computes_no_pairs():
 def test_build_names_a_string_instead_of_passages_of_triples():
     with pytest.raises(InvalidTypeError, match=r"^triples_per_passage must be a sequence of lists"):
         build_index("Ed Wood directed Plan 9")
+
+
+@pytest.mark.parametrize(
+    ("X", "n", "pattern"),
+    [
+        (np.ones(2), 2, r"^encoder must return a 2-D matrix, got shape \(2,\)"),
+        (np.eye(3, 5), 2, r"^encoder must return one row per text \(2\), got 3 rows$"),
+        (np.full((2, 2), np.nan), 2, r"^encoder returned non-finite values$"),
+        (np.array([[1.0, 0.0], [0.6, 0.6]]), 2, r"^encoder must return unit rows .*, row 1 has norm 0.848"),
+    ],
+)
+def test_check_unit_rows_names_what_is_wrong(X, n, pattern):
+    with pytest.raises(InvalidValueError, match=pattern):
+        check_unit_rows("encoder", X, n)
+
+
+def test_check_unit_rows_gives_float64_and_tolerates_rounding():
+    near = np.array([[1.0 + 1e-7, 0.0], [0.0, 0.0]])  # a float32 encoder's norms are this far from 1
+    for X in (near, [[1, 0], [0, 1]], sp.csr_array(np.eye(2, dtype=np.int64))):
+        out = check_unit_rows("encoder", X, 2)
+        assert out.dtype == np.float64
+
+
+def test_cosine_neighbours_defaults_tau_0_8_and_100_neighbours():
+    X = np.array([[1.0, 0.0], [0.8, 0.6], [0.6, 0.8]])  # cosines 0.8, 0.6 and 0.96
+    got = cosine_neighbours(X).toarray() > 0
+    np.testing.assert_array_equal(got, [[0, 1, 0], [1, 0, 1], [0, 1, 0]])
+    many = cosine_neighbours(np.full((103, 4), 0.5))
+    assert np.diff(many.indptr).max() == 100
