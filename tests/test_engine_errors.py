@@ -63,3 +63,29 @@ def test_rank_of_draws_from_rng_only_for_random_ties():
     rng = np.random.default_rng(7)
     assert rank_of([1.0, 1.0, 1.0], 0, [0, 1, 2], rng=rng) == 2.0
     assert rng.random() == np.random.default_rng(7).random()  # the caller's generator is untouched
+
+
+def test_ppr_names_bad_arguments():
+    from pathfinding.core.ppr import ppr_solve, ppr_top_k, walk_step
+    from pathfinding.synthetic.toy import star_pair
+
+    toy = star_pair(9)
+    with pytest.raises(InvalidValueError, match=r"^vector must have shape \(5,\)"):
+        walk_step(TOY, [1.0])
+    with pytest.raises(InvalidValueError, match=r"^margin must be in \[0.0, inf\)"):
+        ppr_top_k(toy.graph, toy.seeds, 1, margin=-1.0)
+    with pytest.raises(InvalidValueError, match=r"^candidates "):
+        ppr_top_k(toy.graph, toy.seeds, 1, candidates=[10_000])
+    with pytest.raises(InvalidValueError, match=r"^threads must be in \[1, "):
+        ppr_solve(toy.graph, toy.seeds, threads=0)
+
+
+def test_ppr_solvers_stop_at_1000_iterations_by_default():
+    from pathfinding.core.ppr import ppr_solve, ppr_top_k
+    from pathfinding.synthetic.toy import star_pair
+
+    toy = star_pair(9)
+    assert ppr_solve(toy.graph, toy.seeds, tol=0).iterations == 1000  # tol=0: exactly max_iter
+    # a restart of 1e-3 needs about 23,000 sweeps to reach tol=1e-10; the tied dead ends never certify
+    res = ppr_top_k(toy.graph, toy.seeds, 2, candidates=toy.candidates, restart_prob=1e-3)
+    assert res.iterations == 1000 and not res.certified
