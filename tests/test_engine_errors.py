@@ -89,3 +89,23 @@ def test_ppr_solvers_stop_at_1000_iterations_by_default():
     # a restart of 1e-3 needs about 23,000 sweeps to reach tol=1e-10; the tied dead ends never certify
     res = ppr_top_k(toy.graph, toy.seeds, 2, candidates=toy.candidates, restart_prob=1e-3)
     assert res.iterations == 1000 and not res.certified
+
+
+def test_personalized_pagerank_defaults_and_method_reach_the_solver():
+    from pathfinding.core import reference
+    from pathfinding.core._push import push_solve
+    from pathfinding.core.ppr import personalized_pagerank, ppr_solve, prepare_graph
+    from pathfinding.core.specificity import restart_vector
+    from pathfinding.synthetic.toy import star_pair
+
+    toy = star_pair(9)
+    r = restart_vector(toy.graph.shape[0], toy.seeds)
+    exact = reference.ppr_linear_solve(toy.graph.toarray(), r, 0.5)
+    assert np.abs(personalized_pagerank(toy.graph, toy.seeds) - exact).sum() <= 1e-10  # tol=1e-10
+    with pytest.raises(InvalidValueError, match=r"^threads must be in \[1, "):
+        personalized_pagerank(toy.graph, toy.seeds, threads=0)
+    # method="push" runs the push solver (its rounds, not power iterations or sweeps)
+    g = prepare_graph(toy.graph)
+    _, rounds, _, _ = push_solve(g, g.to_internal(r), 0.5, 1e-10, 1000)
+    assert ppr_solve(toy.graph, toy.seeds, method="push").iterations == rounds
+    assert ppr_solve(toy.graph, toy.seeds, method="power").iterations != rounds
