@@ -78,6 +78,10 @@ def test_ppr_names_bad_arguments():
         ppr_top_k(toy.graph, toy.seeds, 1, candidates=[10_000])
     with pytest.raises(InvalidValueError, match=r"^threads must be in \[1, "):
         ppr_solve(toy.graph, toy.seeds, threads=0)
+    with pytest.raises(InvalidValueError, match=r"^tol must be in \[0.0, inf\)"):
+        ppr_solve(toy.graph, toy.seeds, tol=-1.0)
+    with pytest.raises(InvalidValueError, match=r"^max_iter must be in \[1, inf\]"):
+        ppr_solve(toy.graph, toy.seeds, max_iter=0)
 
 
 def test_ppr_solvers_stop_at_1000_iterations_by_default():
@@ -85,7 +89,8 @@ def test_ppr_solvers_stop_at_1000_iterations_by_default():
     from pathfinding.synthetic.toy import star_pair
 
     toy = star_pair(9)
-    assert ppr_solve(toy.graph, toy.seeds, tol=0).iterations == 1000  # tol=0: exactly max_iter
+    exact_count = ppr_solve(toy.graph, toy.seeds, tol=0)  # tol=0: exactly max_iter, no bound claimed
+    assert exact_count.iterations == 1000 and exact_count.error_bound == np.inf
     # a restart of 1e-3 needs about 23,000 sweeps to reach tol=1e-10; the tied dead ends never certify
     res = ppr_top_k(toy.graph, toy.seeds, 2, candidates=toy.candidates, restart_prob=1e-3)
     assert res.iterations == 1000 and not res.certified
