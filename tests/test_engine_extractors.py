@@ -1,0 +1,135 @@
+"""Query entities: the rules of the offline extractors and of linking, one literal case per rule.
+
+The sample-file tests exercise :func:`capitalised_spans` and :func:`node_ngrams` on a few real
+questions; a mutation run left most of their rules untested (a trailing connector kept, "The"
+stripped, a lone stop word kept, a shorter phrase reused inside a matched one, the three-letter
+floor) and the dense-encoder branch of :func:`link_entities` never ran. Each case below names the
+rule it pins; the dense linking is checked against cosines computed here.
+"""
+
+import numpy as np
+import pytest
+
+from pathfinding.hipporag.index.build import build_index, normalize_phrase
+from pathfinding.hipporag.query import capitalised_spans, link_entities, ner_lookup, node_ngrams
+
+
+@pytest.mark.parametrize(
+    ("question", "spans"),
+    [
+        ("Paris is where?", ["Paris"]),  # an opening word that is no stop word is an entity
+        ("The Beatles played where?", ["Beatles"]),  # an opening stop word is skipped
+        ("Who met The Beatles?", ["The Beatles"]),  # "The" inside the question stays
+        ("They met In Paris?", ["Paris"]),  # another leading stop word is stripped
+        ("They met In The Hague?", ["The Hague"]),  # ... up to "The"
+        ("What did He say about Paris?", ["Paris"]),  # a lone stop word is dropped, later spans kept
+        ("Who is the King of the island?", ["King"]),  # a span never ends with a connector
+        ("Who shot Malcolm X?", ["Malcolm X"]),
+        ("Is a song of the Beatles' from 1964.", ["Beatles", "1964"]),  # trailing ' and . go
+        ("Is a film by Ed Wood?", ["Ed Wood"]),  # one-letter lower-case words are not entities
+    ],
+)
+def test_capitalised_spans_rules(question, spans):
+    assert capitalised_spans(question) == spans
+
+
+def test_capitalised_spans_names_a_bad_question():
+    with pytest.raises(TypeError, match="question must be a string, got int"):
+        capitalised_spans(3)
+
+
+@pytest.fixture(scope="module")
+def ngram_index():
+    return build_index(
+        [
+            [("New York", "in", "United States"), ("York City", "is", "a misreading")],
+            [("Burbank", "in", "California"), ("Ed", "is", "a name"), ("USA", "has", "Burbank")],
+            [("where", "is", "a question word")],
+            [("one two three four five six seven eight nine", "is", "long")],
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "found"),
+    [
+        ("Who lives in New York City?", ["new york"]),  # longest first, then left to right; claimed words
+        ("Who lives in Los New York", ["new york"]),  # a node phrase ending the question
+        ("Where is Burbank?", ["burbank"]),  # a one-word phrase; a stop-word node ("where") is skipped
+        ("Ed visited Burbank", ["burbank"]),  # fewer than three letters ("ed") is skipped, not a stop
+        ("Is Burbank in the USA?", ["burbank", "usa"]),  # three letters are enough
+        ("one two three four five six seven eight nine", []),  # nine words: longer than max_words=8
+    ],
+)
+def test_node_ngrams_rules(ngram_index, question, found):
+    assert node_ngrams(question, ngram_index) == found
+
+
+def test_node_ngrams_max_words(ngram_index):
+    nine = "one two three four five six seven eight nine"
+    assert node_ngrams(nine, ngram_index, max_words=9) == [nine]
+    assert node_ngrams("Where is Burbank?", ngram_index, max_words=1) == ["burbank"]
+    with pytest.raises(ValueError, match="max_words must be in"):
+        node_ngrams(nine, ngram_index, max_words=0)
+
+
+def test_ner_lookup_names_a_missing_question():
+    with pytest.raises(KeyError, match="no query-NER row for question 'Who'"):
+        ner_lookup([])("Who")
+
+
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def _letters(texts):
+    """A dense encoder: letter counts, unit length (zero for a text without letters or digits)."""
+    X = np.array([[t.count(c) for c in _ALPHABET] for t in texts], dtype=np.float64)
+    norms = np.linalg.norm(X, axis=1, keepdims=True)
+    return np.divide(X, norms, out=np.zeros_like(X), where=norms > 0)
+
+
+@pytest.fixture(scope="module")
+def dense_index():
+    return build_index(
+        [[("Ed Wood", "directed", "Plan 9")], [("Burbank", "in", "California")], [("zzz", "r", "qqq")]],
+        encoder=_letters,
+        synonymy=False,
+    )
+
+
+@pytest.mark.parametrize("top_k", [1, 2, 3])
+def test_dense_linking_takes_the_top_k_positive_cosines(dense_index, top_k):
+    entities = ["Edd Woods", "Burbnk", "xxxx"]  # no exact match: every entity goes through the encoder
+    cos = _letters([normalize_phrase(e) for e in entities]) @ _letters(dense_index.phrases).T
+    link = link_entities(dense_index, entities, top_k=top_k)
+    nodes, scores = [], []
+    for row in cos[:2]:
+        cand = np.flatnonzero(row > 0)
+        best = cand[np.lexsort((cand, -row[cand]))][:top_k]
+        nodes += best.tolist()
+        scores += row[best].tolist()
+    assert not cos[2].any()  # "xxxx" shares no letter with any node: unlinked
+    assert link.entities == ("Edd Woods", "Burbnk") and link.unlinked == ("xxxx",)
+    np.testing.assert_array_equal(link.nodes, nodes)
+    np.testing.assert_allclose(link.scores, scores, rtol=1e-12)
+    assert dense_index.phrases[link.nodes[0]] == "ed wood" and link.scores[0] < 1
+
+
+def test_linking_names_bad_arguments(dense_index):
+    with pytest.raises(ValueError, match="top_k must be in"):
+        link_entities(dense_index, ["Ed Wood"], top_k=0)
+    with pytest.raises(TypeError, match=r"entities must be strings, got 3 \(int\)"):
+        link_entities(dense_index, ["Ed Wood", 3])
+
+
+def test_linking_names_the_encoder_when_it_breaks_its_contract():
+    broken = {"on": False}
+
+    def encoder(texts):
+        X = _letters(texts)
+        return 2 * X if broken["on"] else X
+
+    idx = build_index([[("Ed Wood", "directed", "Plan 9")]], encoder=encoder, synonymy=False)
+    broken["on"] = True
+    with pytest.raises(ValueError, match="^encoder"):
+        link_entities(idx, ["Edd Woods"])

@@ -1,0 +1,111 @@
+"""BM25 and the fact linker against the formula written here, and their edge cases.
+
+Lucene's BM25 (bm25s' default): idf(w) = ln(1 + (N - df + 0.5) / (df + 0.5)) and
+score(d) = sum over distinct query words of idf(w) * tf / (tf + k1 (1 - b + b |d| / avgdl)), with
+English stop words removed from the passages (so |d| counts the words left). A mutation run showed
+that ``k1``/``b`` not reaching bm25s, stop words kept in the passages, an index without relation
+edges, and the default numbers of facts and passages were all unpinned.
+"""
+
+import numpy as np
+import pytest
+
+from pathfinding.errors import InvalidTypeError, InvalidValueError
+from pathfinding.hipporag.index.build import build_index
+from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, top_k
+
+DOCS = ["the cat sat on the mat", "dog chased cat", "dog dog barked at the mailman loudly", "birds sing"]
+STOP = {"the", "on", "at"}  # the English stop words among DOCS' words
+
+
+def _bm25_by_hand(docs, query, k1, b):
+    toks = [[w for w in d.split() if w not in STOP] for d in docs]
+    avgdl = np.mean([len(t) for t in toks])
+    s = np.zeros(len(toks))
+    for w in dict.fromkeys(query.split()):
+        df = sum(w in t for t in toks)
+        if df == 0:
+            continue
+        idf = np.log(1 + (len(toks) - df + 0.5) / (df + 0.5))
+        for j, t in enumerate(toks):
+            tf = t.count(w)
+            s[j] += idf * tf / (tf + k1 * (1 - b + b * len(t) / avgdl))
+    return s
+
+
+@pytest.mark.parametrize(("k1", "b"), [(1.5, 0.75), (0.5, 0.3), (2.0, 1.0)])
+def test_bm25_is_lucenes_formula_with_stop_words_dropped(k1, b):
+    bm = BM25Ranker(DOCS, k1=k1, b=b)
+    for query in ["cat dog", "dog", "the cat", "mailman birds"]:
+        np.testing.assert_allclose(bm.scores(query), _bm25_by_hand(DOCS, query, k1, b), rtol=1e-6)
+
+
+def test_bm25_defaults_are_k1_1_5_b_0_75_and_ten_passages():
+    want = _bm25_by_hand(DOCS, "cat dog", 1.5, 0.75)
+    np.testing.assert_allclose(BM25Ranker(DOCS).scores("cat dog"), want, rtol=1e-6)
+    many = BM25Ranker([f"word{i} cat" for i in range(12)])
+    assert many.rank("cat").tolist() == list(range(10))
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "error", "pattern"),
+    [
+        (([],), {}, InvalidValueError, r"^passages must be a non-empty sequence of strings$"),
+        (("one text",), {}, InvalidValueError, r"^passages must be a non-empty sequence of strings$"),
+        ((DOCS,), {"k1": -1.0}, InvalidValueError, r"^k1 must be in"),
+        ((DOCS,), {"b": 1.5}, InvalidValueError, r"^b must be in \[0, 1\]"),
+        ((DOCS,), {"b": -0.5}, InvalidValueError, r"^b must be in \[0, 1\]"),
+    ],
+)
+def test_bm25_names_bad_arguments(args, kwargs, error, pattern):
+    with pytest.raises(error, match=pattern):
+        BM25Ranker(*args, **kwargs)
+
+
+def test_bm25_names_a_bad_question():
+    with pytest.raises(InvalidTypeError, match=r"^question must be a string, got int$"):
+        BM25Ranker(DOCS).scores(3)
+
+
+def test_top_k_names_bad_arguments():
+    with pytest.raises(InvalidValueError, match=r"^k must be in \[1, inf\]"):
+        top_k([1.0, 2.0], 0)
+    with pytest.raises(InvalidValueError, match=r"^scores must be 1-D, got shape \(1, 2\)"):
+        top_k([[1.0, 2.0]], 1)
+
+
+@pytest.fixture(scope="module")
+def woods():
+    """Seven facts that "wood" matches equally, each joining two nodes with consecutive ids."""
+    return build_index([[(f"wood {c}", "r", f"wood {c}{c}")] for c in "abcdefg"])
+
+
+def test_fact_linker_takes_five_facts_by_default_ties_by_id(woods):
+    linker = FactLinker(woods)
+    nodes, weights = linker.seeds("wood")
+    want = sorted(woods.phrase_ids[p] for c in "abcde" for p in (f"wood {c}", f"wood {c}{c}"))
+    assert nodes.tolist() == want and np.all(weights == 1.0)
+    assert linker.seeds("wood", n_facts=6)[0].size == 12
+
+
+def test_fact_linker_reads_every_relation_edge_as_a_fact(woods):
+    # "wood a" < "wood aa" < "wood b" ...: each fact joins neighbouring ids, the first upper diagonal
+    linker = FactLinker(woods)
+    pairs = {(woods.phrases[h], woods.phrases[t]) for h, t in zip(linker.heads, linker.tails, strict=True)}
+    assert pairs == {(f"wood {c}", f"wood {c}{c}") for c in "abcdefg"}
+
+
+def test_fact_linker_with_no_fact_or_no_match_gives_empty_int_ids():
+    no_edges = build_index([[("Ed Wood", "is", "Ed Wood")]])  # a self-loop: a node, no edge
+    assert no_edges.relation_graph.nnz == 0
+    no_match = FactLinker(build_index([[("a1", "r", "b2")]]))
+    for linker, question in [(FactLinker(no_edges), "ed wood"), (no_match, "zz")]:
+        nodes, weights = linker.seeds(question)
+        assert nodes.shape == (0,) and nodes.dtype == np.int64 and weights.shape == (0,)
+
+
+def test_fact_linker_names_bad_arguments(woods):
+    with pytest.raises(InvalidTypeError, match=r"^index must be a HippoIndex, got str$"):
+        FactLinker("index")
+    with pytest.raises(InvalidValueError, match=r"^n_facts must be in \[1, inf\]"):
+        FactLinker(woods).seeds("wood", n_facts=0)
