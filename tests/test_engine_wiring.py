@@ -327,3 +327,22 @@ def test_bad_calls_are_named_in_the_error(index):
         ret.retrieve("?", k=0)
     with pytest.raises(TypeError, match="question must be a string, got int"):
         ret.retrieve(3)
+
+
+def test_the_retrievers_tol_is_both_the_certified_walks_tolerance_and_margin(index, monkeypatch):
+    """The certified top k must be separated by the same tol the full walk would run to."""
+    import pathfinding.hipporag.retrieve as retrieve
+
+    seen = {}
+    real = retrieve.ppr_top_k
+
+    def spy(*args, **kwargs):
+        seen.update(kwargs)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(retrieve, "ppr_top_k", spy)
+    ret = HippoRetriever(index, extractor=None, facts=0, passage_weight=0.2, restart_prob=0.3, tol=1e-7)
+    ret.retrieve("Where was Plan 9 filmed?", k=2, entities=["Ed Wood", "Burbank"])
+    assert seen["tol"] == 1e-7 and seen["margin"] == 1e-7 and seen["restart_prob"] == 0.3
+    passage_nodes = np.arange(index.n_nodes, index.n_nodes + index.n_passages)
+    np.testing.assert_array_equal(seen["candidates"], passage_nodes)
