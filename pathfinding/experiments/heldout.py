@@ -20,15 +20,9 @@ from importlib import resources
 import numpy as np
 
 from pathfinding._validation import check_int
-from pathfinding.experiments.realtext import CASES, V1, RealTextResult, library_versions
+from pathfinding.experiments.realtext import CASES, V1, RealTextResult, compare_methods, library_versions
 from pathfinding.hipporag.evaluate import (
     KS,
-    all_recall_at_k,
-    bootstrap_indices,
-    bootstrap_mean_ci,
-    paired_difference_ci,
-    recall_at_k,
-    supporting_ids,
 )
 from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
 from pathfinding.hipporag.index.build import index_from_openie
@@ -132,48 +126,15 @@ def run_heldout(*, seed: int = 0, n_boot: int = 2000) -> RealTextResult:
     n_boot = check_int("n_boot", n_boot, low=1)
     data = load_heldout()
     questions = data["questions"]
-    gold = supporting_ids(questions, data["corpus"])
     index = heldout_index()
     bm25 = BM25Ranker(index.passages)
-    kmax = max(KS)
-    typed = {case: [f(q.question) for q in questions] for case, f in CASES.items()}
-    recall, all_recall, desc, fallbacks = {}, {}, {}, {}
-
-    def record(name: str, text: str, rankings, fell: int) -> None:
-        recall[name] = recall_at_k(rankings, gold)
-        all_recall[name] = all_recall_at_k(rankings, gold)
-        desc[name] = text
-        fallbacks[name] = fell
-
-    for case in CASES:
-        record(
-            f"bm25 ({case})", "BM25 (bm25s, English stop words)", [bm25.rank(q, kmax) for q in typed[case]], 0
-        )
-    for name, (text, kw) in _methods().items():
-        ret = HippoRetriever(index, bm25=bm25, **kw)
-        for case in CASES:
-            runs = [ret.retrieve(q, k=kmax) for q in typed[case]]
-            record(f"{name} ({case})", text, [r.passages for r in runs], sum(r.fell_back for r in runs))
-    idx = bootstrap_indices(len(questions), n_boot=n_boot, rng=seed)
-    methods = list(recall)
-    base = {m: f"bm25 ({m.rsplit('(', 1)[1]}" for m in methods}
-    return RealTextResult(
-        methods=methods,
-        descriptions=desc,
-        recall=recall,
-        all_recall=all_recall,
-        summary={m: bootstrap_mean_ci(recall[m], idx) for m in methods},
-        all_summary={m: bootstrap_mean_ci(all_recall[m], idx) for m in methods},
-        vs_bm25={m: paired_difference_ci(recall[m], recall[base[m]], idx) for m in methods},
-        all_vs_bm25={m: paired_difference_ci(all_recall[m], all_recall[base[m]], idx) for m in methods},
-        fallbacks=fallbacks,
-        n_questions=len(questions),
-        n_boot=n_boot,
-        seed=seed,
-        index_summary=index.stats.summary(),
-        reports=data["reports"],
-        _idx=idx,
-    )
+    retrievers = [
+        (name, text, HippoRetriever(index, bm25=bm25, **kw)) for name, (text, kw) in _methods().items()
+    ]
+    return compare_methods(
+        questions, data["corpus"], index, retrievers, bm25=bm25, seed=seed, n_boot=n_boot,
+        reports=data["reports"], bm25_text="BM25 (bm25s, English stop words)",
+    )  # fmt: skip
 
 
 def targets(res: RealTextResult) -> list[tuple[str, np.ndarray, bool]]:

@@ -52,6 +52,7 @@ from pathfinding.hipporag.retrieve import BM25Ranker, HippoRetriever
 __all__ = [
     "CASES",
     "RealTextResult",
+    "compare_methods",
     "findings_section",
     "format_report",
     "load_realtext",
@@ -252,9 +253,44 @@ def run_realtext(
     if n_questions is not None:
         n_questions = check_int("n_questions", n_questions, low=1, high=len(questions))
         questions = questions[:n_questions]
-    gold = supporting_ids(questions, data["corpus"])
     index = musique_index(float(tau))
     bm25 = BM25Ranker(index.passages)
+    alt_tau = 0.9 if tau != 0.9 else 0.8
+    retrievers = [
+        (name, text, HippoRetriever(musique_index(t), bm25=bm25, **kw))
+        for name, text, kw, t in _methods(float(tau), alt_tau)
+    ]
+    return compare_methods(
+        questions, data["corpus"], index, retrievers, bm25=bm25, seed=seed, n_boot=n_boot,
+        reports=data["reports"], bm25_text="BM25 (bm25s, English stop words) on title + text",
+    )  # fmt: skip
+
+
+def compare_methods(
+    questions, corpus, index, retrievers, *, bm25, seed: int, n_boot: int, reports, bm25_text: str
+) -> RealTextResult:
+    """BM25 and each retriever on every question, cased and lower-cased; R@k and AR@k bootstrapped.
+
+    The one evaluation behind the MuSiQue rows and the held-out rows
+    (:func:`pathfinding.experiments.heldout.run_heldout`): rows ``"<method> (<case>)"``, one
+    bootstrap of question indices shared by every row, each method paired with BM25 on the same case.
+
+    Parameters
+    ----------
+    questions : list of Question
+    corpus : list of Passage
+        The passages the supporting titles are matched against (:func:`supporting_ids`).
+    index : HippoIndex
+        Summarised in the result (its passages are what every ranking indexes into).
+    retrievers : list of (str, str, HippoRetriever)
+        Name, description, retriever; in row order after the two BM25 rows.
+    bm25 : BM25Ranker
+    seed, n_boot : int
+    reports : list of LoadReport
+    bm25_text : str
+        The BM25 rows' description.
+    """
+    gold = supporting_ids(questions, corpus)
     kmax = max(KS)
     typed = {case: [f(q.question) for q in questions] for case, f in CASES.items()}
 
@@ -270,15 +306,8 @@ def run_realtext(
         fallbacks[name] = fell
 
     for case in CASES:
-        record(
-            f"bm25 ({case})",
-            "BM25 (bm25s, English stop words) on title + text",
-            [bm25.rank(q, kmax) for q in typed[case]],
-            0,
-        )
-    alt_tau = 0.9 if tau != 0.9 else 0.8
-    for name, text, kw, t in _methods(float(tau), alt_tau):
-        ret = HippoRetriever(musique_index(t), bm25=bm25, **kw)
+        record(f"bm25 ({case})", bm25_text, [bm25.rank(q, kmax) for q in typed[case]], 0)
+    for name, text, ret in retrievers:
         for case in CASES:
             record(f"{name} ({case})", text, *_rank_all(ret, typed[case], kmax))
 
@@ -299,7 +328,7 @@ def run_realtext(
         n_boot=n_boot,
         seed=seed,
         index_summary=index.stats.summary(),
-        reports=data["reports"],
+        reports=reports,
         _idx=idx,
     )
 
