@@ -8,6 +8,7 @@ each case below pins one message's opening words and the check that raises it.
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from pathfinding.core.scoring import (
     mention_count_scores,
@@ -114,3 +115,16 @@ def test_personalized_pagerank_defaults_and_method_reach_the_solver():
     _, rounds, _, _ = push_solve(g, g.to_internal(r), 0.5, 1e-10, 1000)
     assert ppr_solve(toy.graph, toy.seeds, method="push").iterations == rounds
     assert ppr_solve(toy.graph, toy.seeds, method="power").iterations != rounds
+
+
+def test_the_default_tolerance_is_tight_on_a_slowly_mixing_walk():
+    """With restart 0.05 the walk keeps 95% of its mass per step: a loose default would show here."""
+    from pathfinding.core.ppr import personalized_pagerank
+    from pathfinding.core.reference import ppr_linear_solve
+
+    n = 60
+    ring = sp.diags_array([np.ones(n - 1), np.ones(n - 1)], offsets=[1, -1], format="csr")
+    r = np.zeros(n)
+    r[0] = 1.0
+    exact = ppr_linear_solve(ring, r, restart_prob=0.05)
+    assert np.abs(personalized_pagerank(ring, r, restart_prob=0.05) - exact).sum() < 1e-9
