@@ -16,27 +16,9 @@ import json
 import os
 import sys
 
+from pathfinding._argtypes import positive_int, whole_number
+
 __all__ = ["add_openie_command", "run_openie_command"]
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {value}")
-    return value
-
-
-def _nonneg_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {value}")
-    return value
 
 
 def _nonneg_float(text: str) -> float:
@@ -148,15 +130,15 @@ def add_openie_command(subparsers) -> argparse.ArgumentParser:
         "-o", "--output", required=True, metavar="OPENIE.json", help="output file (.gz compresses)"
     )
     p.add_argument("--cache", metavar="PATH", help="answer cache (default: OUTPUT.cache.sqlite)")
-    p.add_argument("--concurrency", type=_positive_int, default=4, help="passages in flight (default 4)")
-    p.add_argument("--max-retries", type=_nonneg_int, default=6, help="retries per request (default 6)")
+    p.add_argument("--concurrency", type=positive_int, default=4, help="passages in flight (default 4)")
+    p.add_argument("--max-retries", type=whole_number(0), default=6, help="retries per request (default 6)")
     p.add_argument("--timeout", type=_nonneg_float, default=120.0, help="seconds per request (default 120)")
     p.add_argument(
         "--backoff", type=_nonneg_float, default=1.0, help="first retry delay, seconds (default 1)"
     )
-    p.add_argument("--max-tokens", type=_positive_int, default=None, help="completion budget per request")
+    p.add_argument("--max-tokens", type=positive_int, default=None, help="completion budget per request")
     p.add_argument("--json-mode", action="store_true", help='send response_format={"type": "json_object"}')
-    p.add_argument("--limit", type=_positive_int, default=None, help="only the first N passages")
+    p.add_argument("--limit", type=positive_int, default=None, help="only the first N passages")
     p.add_argument("--json", action="store_true", help="also print the run's counts as JSON")
     p.set_defaults(func=run_openie_command)
     return p
