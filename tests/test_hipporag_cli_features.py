@@ -319,6 +319,9 @@ def test_bench_query_runs_fresh_processes(built, capsys):
     assert code == 0 and len(res["cold"]) == 1 and len(res["cached"]) == 1
     assert res["passes"] == (res["median_wall"] <= res["target"])
     assert not (built / "i.hippo.query-cache.tmp").exists() and res["cached"][0]["max_rss_mb"] > 0
+    steps = res["steps"]
+    assert res["walk"] in ("scipy", "compiled")
+    assert set(steps) == {"python", "numpy_scipy", "imports", "compiled_walk"} and min(steps.values()) > 0
 
 
 def test_a_crafted_cache_never_reaches_the_kernels(built):

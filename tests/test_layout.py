@@ -126,14 +126,19 @@ def test_no_folder_holds_more_than_15_modules(folder):
     assert len(list(folder.glob("*.py"))) <= 15
 
 
-def test_importing_the_engine_loads_no_experiment_course_bench_or_llm_client():
+def test_importing_the_engine_loads_no_experiment_course_bench_llm_client_or_compiler():
+    """Nor numba or bm25s (which imports numba): a question from the shell never needs them when
+    its walk is certified without the compiled kernels (tests/test_oneshot.py)."""
     code = (
         "import sys\n"
         "import pathfinding.hipporag\n"
         "from pathfinding.hipporag.retrieve import HippoRetriever\n"
+        "from pathfinding.hipporag.oneshot import OneShotRetriever\n"
+        "from pathfinding.hipporag.querycache import load_for_query\n"
         "from pathfinding.hipporag.index.persistence import load_index\n"
         "heavy = ('pathfinding.experiments', 'pathfinding.course', 'pathfinding.bench',\n"
-        "         'pathfinding.hipporag.extract.llm', 'pathfinding.hipporag.extract.openie', 'matplotlib')\n"
+        "         'pathfinding.hipporag.extract.llm', 'pathfinding.hipporag.extract.openie', 'matplotlib',\n"
+        "         'numba', 'bm25s')\n"
         "print(sorted(m for m in sys.modules if m.startswith(heavy)))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)

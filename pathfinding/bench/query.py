@@ -12,6 +12,13 @@ for. Two cases, on a copy of the index in a temporary folder:
     the cache is there (the usual case: ``index``, ``add`` and ``delete`` write it): the median over
     ``runs`` processes is compared with :data:`QUERY_TARGET`.
 
+Where the time goes is measured the same way, each step a fresh process timed ``runs`` times:
+Python's start alone, then numpy and scipy.sparse, then every module a question imports, then the
+same question answered by :class:`~pathfinding.hipporag.retrieve.HippoRetriever` (the compiled
+walk: numba and its kernels loaded) instead of the command line's
+:class:`~pathfinding.hipporag.oneshot.OneShotRetriever`. The command's JSON output says which walk
+answered.
+
 Wall time depends on what else the machine runs, so the CPU time (user + system) of each process
 and the load average are reported beside it; on an idle machine the wall time is close to the CPU
 time.
@@ -19,6 +26,7 @@ time.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -51,6 +59,28 @@ def _one_run(argv: list[str], env: dict) -> dict:
     return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "max_rss_mb": usage.ru_maxrss / 1024}
 
 
+_IMPORTS = (
+    "import pathfinding.cli, pathfinding.hipporag.cli.query, pathfinding.hipporag.querycache, "
+    "pathfinding.hipporag.oneshot, pathfinding.hipporag.extract.llm"
+)
+_COMPILED = (
+    "import sys\n"
+    "from pathfinding.hipporag.querycache import load_for_query\n"
+    "from pathfinding.hipporag.retrieve import HippoRetriever\n"
+    "print(HippoRetriever(load_for_query(sys.argv[1])).retrieve(sys.argv[2], k=5).passages)\n"
+)
+
+
+def _steps(copy: str, question: str) -> dict[str, list[str]]:
+    py = [sys.executable, "-c"]
+    return {
+        "python": [*py, "pass"],
+        "numpy_scipy": [*py, "import numpy, scipy.sparse"],
+        "imports": [*py, _IMPORTS],
+        "compiled_walk": [*py, _COMPILED, copy, question],
+    }
+
+
 def benchmark_query(index_path, question: str, *, runs: int = 5) -> dict:
     """Time ``pathfinding hipporag query`` in fresh processes, without and with the query cache.
 
@@ -66,7 +96,10 @@ def benchmark_query(index_path, question: str, *, runs: int = 5) -> dict:
     -------
     dict
         ``cold`` and ``cached`` (lists of ``{"wall", "cpu", "max_rss_mb"}``), ``median_wall``,
-        ``median_cpu``, ``target``, ``passes`` (median wall at most the target), ``load_average``.
+        ``median_cpu``, ``target``, ``passes`` (median wall at most the target), ``walk`` (which
+        walk answered: ``"scipy"`` or ``"compiled"``), ``steps`` (median wall of each step of
+        where the time goes: ``python``, ``numpy_scipy``, ``imports``, ``compiled_walk``),
+        ``load_average``.
     """
     runs = check_int("runs", runs, low=1)
     if not os.path.isfile(index_path):
@@ -78,6 +111,12 @@ def benchmark_query(index_path, question: str, *, runs: int = 5) -> dict:
         argv = [sys.executable, "-m", "pathfinding", "hipporag", "query", copy, question, "-k", "5"]
         cold = [_one_run(argv, env)]
         cached = [_one_run(argv, env) for _ in range(runs)]
+        out = subprocess.run([*argv, "--json"], capture_output=True, text=True, env=env, check=True)
+        walk = json.loads(out.stdout).get("walk")
+        steps = {
+            name: float(np.median([_one_run(step, env)["wall"] for _ in range(runs)]))
+            for name, step in _steps(copy, question).items()
+        }
     walls = [r["wall"] for r in cached]
     median = float(np.median(walls))
     return {
@@ -89,6 +128,8 @@ def benchmark_query(index_path, question: str, *, runs: int = 5) -> dict:
         "median_cpu": float(np.median([r["cpu"] for r in cached])),
         "target": QUERY_TARGET,
         "passes": median <= QUERY_TARGET,
+        "walk": walk,
+        "steps": steps,
         "load_average": list(os.getloadavg()),
     }
 
@@ -96,6 +137,7 @@ def benchmark_query(index_path, question: str, *, runs: int = 5) -> dict:
 def format_query_benchmark(result: dict) -> str:
     """The result of :func:`benchmark_query` as a few lines for a terminal."""
     cold = result["cold"][0]
+    steps = result["steps"]
     rss = max(r["max_rss_mb"] for r in result["cached"])
     verdict = "PASS" if result["passes"] else "FAIL"
     return "\n".join(
@@ -105,7 +147,13 @@ def format_query_benchmark(result: dict) -> str:
             f"{cold['max_rss_mb']:.0f} MB max RSS",
             f"  with the cache: median {result['median_wall']:.2f} s wall, {result['median_cpu']:.2f} s CPU "
             f"over {len(result['cached'])} runs, {rss:.0f} MB max RSS "
-            f"(target <= {result['target']} s wall: {verdict})",
+            f"(target <= {result['target']} s wall: {verdict}); the walk: {result['walk']}",
+            "  where the time goes (median wall of fresh processes):",
+            f"    Python alone {steps['python']:.2f} s; with numpy and scipy.sparse "
+            f"{steps['numpy_scipy']:.2f} s; with every module a question imports {steps['imports']:.2f} s",
+            f"    load, link, walk and print: the rest of the {result['median_wall']:.2f} s",
+            f"    the same question with the compiled walk (numba and its kernels loaded): "
+            f"{steps['compiled_walk']:.2f} s",
             "  load average "
             + " ".join(f"{x:.2f}" for x in result["load_average"])
             + " (wall time grows with it; CPU time is what an idle machine would wait)",

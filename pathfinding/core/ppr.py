@@ -28,9 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pathfinding._validation import check_float, check_int, check_node_ids, check_vector
-from pathfinding.core import _kernels
-from pathfinding.core._power import check_threads, power_single
-from pathfinding.core._push import ppr_push_top_k, push_solve
+from pathfinding.core._power import check_threads, power_scipy, power_single
 from pathfinding.core.prepared import PPRGraph, prepare_graph
 from pathfinding.core.specificity import restart_matrix
 from pathfinding.errors import InvalidValueError
@@ -46,6 +44,9 @@ __all__ = [
     "prepare_graph",
     "walk_step",
 ]
+
+
+_METHODS = ("auto", "power", "gauss-seidel", "push", "scipy")
 
 
 class ConvergenceWarning(RuntimeWarning):
@@ -129,8 +130,8 @@ def _solve(graph, restart, *, restart_prob, tol, max_iter, method, threads=1) ->
     # Called only by the public ppr_solve and personalized_pagerank, so stacklevel=3 below names
     # the line of the user's code that called either of them.
     g, r, single, alpha, tol, max_iter = _solver_args(graph, restart, restart_prob, tol, max_iter)
-    if method not in ("auto", "power", "gauss-seidel", "push"):
-        raise InvalidValueError(f"method must be 'auto', 'power', 'gauss-seidel' or 'push', got {method!r}")
+    if method not in _METHODS:
+        raise InvalidValueError(f"method must be one of {_METHODS}, got {method!r}")
     threads = check_threads(threads, method, r.shape[1])
     if method == "auto" and threads > 1:
         method = "power"  # Gauss-Seidel is sequential by nature; the threaded kernel iterates by power
@@ -139,19 +140,12 @@ def _solve(graph, restart, *, restart_prob, tol, max_iter, method, threads=1) ->
             f"method={method!r} needs one restart vector and tol > 0 (tol=0 means exactly max_iter "
             f"power iterations); got {r.shape[1]} restart vector(s), tol={tol}"
         )
+    if method == "scipy" and not single:
+        raise InvalidValueError(f"method='scipy' runs one restart vector, got a block of {r.shape[1]}")
     if method == "auto":
         method = "gauss-seidel" if single and tol > 0 else "power"
     r = g.to_internal(r)
-    args = (g.indptr, g.indices, g.weights, g.unit, g.inv_out)
-    if method == "push":
-        pi, it, bound, _ = push_solve(g, r[:, 0], alpha, tol, max_iter)
-        pi = pi[:, None]
-    elif method == "gauss-seidel":
-        x = r[:, 0].copy()
-        blocks = g.sweep_blocks(np.flatnonzero(x))
-        it, bound, total = _kernels.ppr_gauss_seidel(*args, r[:, 0], x, alpha, tol, max_iter, blocks)
-        pi = (x / total)[:, None]
-    else:
+    if method in ("power", "scipy"):
         # The map is a contraction with factor (1 - a) in L1, so after a step that changed pi by
         # delta the new pi is within (1 - a) / a * delta of the fixed point.
         ratio = (1.0 - alpha) / alpha
@@ -161,14 +155,33 @@ def _solve(graph, restart, *, restart_prob, tol, max_iter, method, threads=1) ->
             tol_delta = np.inf
         else:
             tol_delta = tol / ratio
-        if single:
+        if method == "scipy":
+            pi, it, delta = power_scipy(g, r[:, 0], alpha, tol_delta, max_iter)
+            pi = pi[:, None]
+        elif single:
             r_idx = np.flatnonzero(r[:, 0])
             pi, it, delta = power_single(g, r_idx, r[r_idx, 0], alpha, tol_delta, max_iter, threads)
             pi = pi[:, None]
         else:
+            from pathfinding.core import _kernels
+
+            args = (g.indptr, g.indices, g.weights, g.unit, g.inv_out)
             pi, it, delta = _kernels.ppr_power_block(*args, r, alpha, tol_delta, max_iter)
         # With tol=0 the change is not tracked (NaN): no bound is claimed.
         bound = ratio * float(delta) if tol > 0 else np.inf
+    elif method == "push":
+        from pathfinding.core._push import push_solve
+
+        pi, it, bound, _ = push_solve(g, r[:, 0], alpha, tol, max_iter)
+        pi = pi[:, None]
+    else:
+        from pathfinding.core import _kernels
+
+        x = r[:, 0].copy()
+        blocks = g.sweep_blocks(np.flatnonzero(x))
+        args = (g.indptr, g.indices, g.weights, g.unit, g.inv_out)
+        it, bound, total = _kernels.ppr_gauss_seidel(*args, r[:, 0], x, alpha, tol, max_iter, blocks)
+        pi = (x / total)[:, None]
     pi = g.to_original(pi)
     pi = pi[:, 0] if single else pi
     bound = float(bound)
@@ -216,10 +229,13 @@ def personalized_pagerank(
         ``tol=0`` runs exactly ``max_iter`` power iterations.
     max_iter : int, default 1000
         Largest number of iterations (matrix-vector passes).
-    method : {"auto", "power", "gauss-seidel", "push"}, default "auto"
+    method : {"auto", "power", "gauss-seidel", "push", "scipy"}, default "auto"
         "power" is the plain power iteration (what ``tol=0`` always runs, so that ``max_iter=k``
-        means exactly k iterations). "gauss-seidel" sweeps in place, using each new value at once:
-        fewer sweeps to the same certified ``tol`` on every graph we measured. "push" is local
+        means exactly k iterations). "scipy" is the same iteration with scipy's sparse product
+        instead of a compiled kernel (one restart vector, one thread): slower per iteration, but
+        it needs no numba, which takes longer to load than a short walk takes to run.
+        "gauss-seidel" sweeps in place, using each new value at once: fewer sweeps to the same
+        certified ``tol`` on every graph we measured. "push" is local
         PPR by forward push [3]_: it moves residual mass from node to node and touches only the
         nodes the mass reaches, in rounds of smaller thresholds until the residual left certifies
         ``tol`` (``max_iter`` caps the rounds); one restart vector, ``tol > 0``, one thread. Its
@@ -303,6 +319,8 @@ def walk_step(graph, vector) -> np.ndarray:
     >>> walk_step(meet_node_toy().graph, [0.5, 0.5, 0, 0, 0])
     array([0.  , 0.  , 0.5 , 0.25, 0.25])
     """
+    from pathfinding.core import _kernels
+
     g = prepare_graph(graph)
     v = g.to_internal(check_vector("vector", vector, g.n_nodes))
     return g.to_original(_kernels.pull(g.indptr, g.indices, g.weights, g.unit, v * g.inv_out))
@@ -433,6 +451,9 @@ def ppr_top_k(
     n_items = items.size
     items_internal = g.internal_ids(items)
     k = check_int("k", k, low=1, high=n_items)
+    from pathfinding.core import _kernels
+    from pathfinding.core._push import ppr_push_top_k
+
     if method == "auto" and g.symmetric:
         # O(support) work from here on, not O(nodes): push touches only what its mass reaches.
         support = np.flatnonzero(r[:, 0] != 0)  # faster than flatnonzero on the floats

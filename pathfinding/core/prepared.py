@@ -16,7 +16,6 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding._validation import as_csr, check_int
-from pathfinding.core import _kernels
 from pathfinding.errors import InvalidValueError
 
 __all__ = ["PPRGraph", "prepare_graph"]
@@ -227,6 +226,11 @@ def prepare_graph(graph, *, reorder="auto", layout="auto") -> PPRGraph:
     """
     if isinstance(graph, PPRGraph):
         return graph
+    # imported here, as in every module a query reads: a prepared graph loaded from disk and walked
+    # without the compiled kernels (a command-line question, pathfinding.hipporag.oneshot) never
+    # loads numba
+    from pathfinding.core import _kernels
+
     if reorder not in ("auto", "degree", None):
         raise InvalidValueError(f"reorder must be 'auto', 'degree' or None, got {reorder!r}")
     if layout not in ("auto", "csr", "binned"):
@@ -298,5 +302,7 @@ def prepare_graph(graph, *, reorder="auto", layout="auto") -> PPRGraph:
 def _binned_layout(indptr, indices, weights, unit):
     """Bins of at most 65,536 rows and, where whole rows allow, an eighth of the edges (so hub rows
     spread over several bins, for threads to share)."""
+    from pathfinding.core import _kernels
+
     cap = max(1, -(-len(indices) // 8))
     return _kernels.binned_layout(indptr, indices, np.asarray(weights, float), not unit, 1 << 16, cap)

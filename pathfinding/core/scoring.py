@@ -22,7 +22,6 @@ from collections.abc import Callable
 import numpy as np
 
 from pathfinding._validation import as_csr, check_node_ids, check_vector
-from pathfinding.core import _kernels
 from pathfinding.core.ppr import personalized_pagerank, prepare_graph, walk_step
 from pathfinding.errors import InvalidValueError
 
@@ -72,6 +71,8 @@ def mention_count_scores(mentions, seeds) -> np.ndarray:
     """
     P = as_csr("mentions", mentions)
     seeds = check_node_ids("seeds", seeds, P.shape[0])
+    from pathfinding.core import _kernels
+
     return _kernels.mention_count_scores(P.indptr, P.indices, P.data, seeds, P.shape[1])
 
 
@@ -101,6 +102,8 @@ def passage_scores(pi, mentions) -> np.ndarray:
     """
     P = as_csr("mentions", mentions)
     pi = check_vector("pi", pi, P.shape[0])
+    from pathfinding.core import _kernels
+
     return _kernels.passage_scores(P.indptr, P.indices, P.data, pi, P.shape[1])
 
 

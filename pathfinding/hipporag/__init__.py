@@ -20,6 +20,7 @@ The engine, in the order a query meets it:
 * :mod:`~pathfinding.hipporag.evaluate` -- R@k, AR@k and bootstrap intervals, and
   :mod:`~pathfinding.hipporag.io.questions` -- a user's question file matched to an index, scored;
 * :mod:`~pathfinding.hipporag.querycache` -- what retrieval derives from an index, kept beside it;
+* :mod:`~pathfinding.hipporag.oneshot` -- a command-line question walked without compiled kernels;
 * :mod:`~pathfinding.hipporag.cli` -- the ``pathfinding hipporag`` commands (with
   :mod:`~pathfinding.hipporag.cli.query` and :mod:`~pathfinding.hipporag.cli.util`).
 
@@ -62,6 +63,7 @@ _EXPORTS = {
     **dict.fromkeys(["BM25Ranker", "HippoRetriever", "Retrieval"], "pathfinding.hipporag.retrieve"),
     "EmbeddingEncoder": "pathfinding.hipporag.index.embeddings",
     "load_for_query": "pathfinding.hipporag.querycache",
+    "OneShotRetriever": "pathfinding.hipporag.oneshot",
     **dict.fromkeys(
         ["evaluate_retrievers", "match_supporting", "read_eval_questions"],
         "pathfinding.hipporag.io.questions",

@@ -9,6 +9,7 @@ the seeds it finds do not depend on how the question is capitalised, which capit
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -19,7 +20,11 @@ from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.text import segment_unspaced
 
-__all__ = ["BM25Ranker", "FactLinker", "QUESTION_WORDS", "top_k"]
+__all__ = ["BM25Ranker", "FactLinker", "QUESTION_WORDS", "TOKEN_PATTERN", "top_k", "words"]
+
+TOKEN_PATTERN = r"(?u)\b\w\w+\b"
+"""A token is a run of two or more word characters (bm25s' and scikit-learn's default rule)."""
+_TOKEN = re.compile(TOKEN_PATTERN)
 
 QUESTION_WORDS = frozenset(
     "what which who whom whose when where why how do does did has have had were been being can could "
@@ -75,6 +80,13 @@ class BM25Ranker:
     bigrams (:func:`~pathfinding.hipporag.text.segment_unspaced`), in the texts and in the
     question alike; other text is tokenized as it is.
 
+    ``bm25s`` tokenizes the texts and computes every (token, passage) score once. A question is
+    then tokenized here, by the same rule (:data:`TOKEN_PATTERN`, lower case, the stop words
+    ``bm25s`` gave at build time), and scored by adding up the score columns of its tokens in
+    ``bm25s``' order and precision (float32), so the scores are ``bm25s``' own, bit for bit, and
+    a question is answered without importing ``bm25s`` (which loads numba) when the ranker comes
+    from :meth:`from_state`.
+
     Parameters
     ----------
     passages : sequence of str
@@ -89,6 +101,8 @@ class BM25Ranker:
     >>> bm = BM25Ranker(["Ed Wood directed Plan 9.", "Paris is in France.", "Wood burns."])
     >>> bm.rank("Who directed Plan 9?", 2)
     array([0, 1])
+    >>> bm.tokens("Who directed Plan 9?")
+    ['directed', 'plan']
     >>> ja = BM25Ranker(["東京は日本の首都です。", "パリはフランスの首都です。", "Ed Wood"])
     >>> ja.rank("日本の首都は?", 2)
     array([0, 1])
@@ -96,35 +110,55 @@ class BM25Ranker:
 
     def __init__(self, passages: Sequence[str], *, k1: float = 1.5, b: float = 0.75, query_stopwords=()):
         import bm25s
+        from bm25s.stopwords import STOPWORDS_EN
 
         if isinstance(passages, str) or len(passages) == 0:
             raise InvalidValueError("passages must be a non-empty sequence of strings")
-        self._bm25s = bm25s
-        self.n_passages = len(passages)
-        tokens = bm25s.tokenize([segment_unspaced(p) for p in passages], stopwords="en", show_progress=False)
-        self._model = bm25s.BM25(
-            k1=check_float("k1", k1, low=0, high=np.inf), b=check_float("b", b, low=0, high=1)
+        k1 = check_float("k1", k1, low=0, high=np.inf)
+        b = check_float("b", b, low=0, high=1)
+        tokens = bm25s.tokenize(
+            [segment_unspaced(p) for p in passages],
+            token_pattern=TOKEN_PATTERN,
+            stopwords="en",
+            show_progress=False,
         )
-        if tokens.vocab:
-            self._model.index(tokens, show_progress=False)
-        else:  # no text has a word BM25 counts ("B met C." has none): every score is 0
-            self._model = None
-        self._vocab = tokens.vocab
-        if isinstance(query_stopwords, str) or not all(isinstance(w, str) for w in query_stopwords):
-            raise InvalidTypeError(f"query_stopwords must be an iterable of words, got {query_stopwords!r}")
-        self._query_stopwords = frozenset(w.lower() for w in query_stopwords)
+        params = {"n_passages": len(passages), "query_stopwords": sorted(_words(query_stopwords))}
+        params |= {"stopwords": sorted(STOPWORDS_EN), "k1": k1, "b": b, "empty": not tokens.vocab}
+        if not tokens.vocab:  # no text has a word BM25 counts ("B met C." has none): every score is 0
+            self._set(params, {}, {})
+            return
+        model = bm25s.BM25(k1=k1, b=b)
+        model.index(tokens, show_progress=False)
+        params["num_docs"] = int(model.scores["num_docs"])
+        arrays = {key: np.asarray(model.scores[key]) for key in ("data", "indices", "indptr")}
+        self._set(params, model.vocab_dict, arrays)
+
+    def _set(self, params: dict, vocab: dict, arrays: dict) -> None:
+        self.n_passages = int(params["n_passages"])
+        self._params = params
+        self._query_stopwords = frozenset(params["query_stopwords"])
+        self._stopwords = frozenset(params["stopwords"])
+        self._vocab = vocab
+        self._arrays = arrays
+
+    def tokens(self, question: str) -> list[str]:
+        """The question's tokens that are scored: indexed words, stop words left out, in order."""
+        if not isinstance(question, str):
+            raise InvalidTypeError(f"question must be a string, got {type(question).__name__}")
+        drop = self._stopwords | self._query_stopwords
+        return [w for w in words(question) if w not in drop and w in self._vocab]
 
     def scores(self, question: str) -> np.ndarray:
         """BM25 score of every passage (0 when the question shares no indexed token)."""
-        if not isinstance(question, str):
-            raise InvalidTypeError(f"question must be a string, got {type(question).__name__}")
-        toks = self._bm25s.tokenize(
-            [segment_unspaced(question)], stopwords="en", return_ids=False, show_progress=False
-        )[0]
-        toks = [t for t in toks if t in self._vocab and t not in self._query_stopwords]
-        if not toks or self._model is None:
+        toks = self.tokens(question)
+        if not toks:
             return np.zeros(self.n_passages)
-        return np.asarray(self._model.get_scores(toks), dtype=np.float64)
+        data, indices, indptr = (self._arrays[key] for key in ("data", "indices", "indptr"))
+        out = np.zeros(self._params["num_docs"], dtype=data.dtype)
+        for t in toks:  # a repeated word counts each time, as in bm25s
+            j = self._vocab[t]
+            np.add.at(out, indices[indptr[j] : indptr[j + 1]], data[indptr[j] : indptr[j + 1]])
+        return out.astype(np.float64)
 
     def rank(self, question: str, k: int = 10) -> np.ndarray:
         """The ``min(k, n_passages)`` best passage ids (:func:`top_k` order)."""
@@ -136,34 +170,32 @@ class BM25Ranker:
         :meth:`from_state` rebuilds a ranker that gives the same scores bit for bit, without
         tokenizing the texts again (:mod:`~pathfinding.hipporag.querycache` keeps it on disk).
         """
-        params = {"n_passages": self.n_passages, "query_stopwords": sorted(self._query_stopwords)}
-        if self._model is None:
-            return params | {"empty": True}, [], {}
-        m = self._model
-        params |= {"k1": m.k1, "b": m.b, "num_docs": int(m.scores["num_docs"]), "empty": False}
-        vocab = sorted(m.vocab_dict, key=m.vocab_dict.__getitem__)
-        arrays = {key: np.asarray(m.scores[key]) for key in ("data", "indices", "indptr")}
-        return params, vocab, arrays
+        return dict(self._params), sorted(self._vocab, key=self._vocab.__getitem__), dict(self._arrays)
 
     @classmethod
     def from_state(cls, params: dict, vocab: Sequence[str], arrays: dict) -> BM25Ranker:
-        """Rebuild a ranker from :meth:`get_state` output (no tokenizing, no indexing)."""
-        import bm25s
-
+        """Rebuild a ranker from :meth:`get_state` output (no tokenizing, no indexing, no bm25s)."""
         self = cls.__new__(cls)
-        self._bm25s = bm25s
-        self.n_passages = int(params["n_passages"])
-        self._query_stopwords = frozenset(params["query_stopwords"])
-        if params["empty"]:
-            self._model, self._vocab = None, {}
-            return self
-        self._model = bm25s.BM25(k1=params["k1"], b=params["b"])
-        self._model.scores = {key: arrays[key] for key in ("data", "indices", "indptr")}
-        self._model.scores["num_docs"] = int(params["num_docs"])
-        self._model.vocab_dict = {w: j for j, w in enumerate(vocab)}
-        self._model.nonoccurrence_array = None
-        self._vocab = self._model.vocab_dict
+        self._set(params, {w: j for j, w in enumerate(vocab)}, arrays)
         return self
+
+
+def words(text: str) -> list[str]:
+    """Every token of ``text`` by BM25's rule, stop words included: lower case, :data:`TOKEN_PATTERN`,
+    unspaced scripts as character bigrams.
+
+    Examples
+    --------
+    >>> words("Thomas Südhof's 2nd cut, 東京都")
+    ['thomas', 'südhof', '2nd', 'cut', '東京', '京都']
+    """
+    return _TOKEN.findall(segment_unspaced(text).lower())
+
+
+def _words(words) -> frozenset:
+    if isinstance(words, str) or not all(isinstance(w, str) for w in words):
+        raise InvalidTypeError(f"query_stopwords must be an iterable of words, got {words!r}")
+    return frozenset(w.lower() for w in words)
 
 
 class FactLinker:

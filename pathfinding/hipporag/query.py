@@ -31,7 +31,7 @@ from pathfinding._validation import check_int
 from pathfinding.errors import InvalidTypeError
 from pathfinding.hipporag.index.build import check_unit_rows
 from pathfinding.hipporag.index.model import HippoIndex
-from pathfinding.hipporag.index.neighbours import NearestRows
+from pathfinding.hipporag.index.nearest import NearestRows
 
 __all__ = [
     "EXTRACTORS",

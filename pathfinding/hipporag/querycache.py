@@ -12,6 +12,9 @@ something asks for them.
 The cache is derived data and never trusted blindly: it records the index file's size and SHA-256
 (the last 32 bytes of the index file, so checking it costs no hashing of the index), its own format
 version, the ``bm25s`` version and the BM25 tokens of a probe text, and carries its own SHA-256.
+Nothing in that check imports ``bm25s`` (its version is read from its installed metadata), and the
+cached BM25 scores questions without it, so a question from the command line loads no numba when the
+walk's ranking can be certified without the compiled kernels (:mod:`~pathfinding.hipporag.oneshot`).
 When any of these disagree (the index was rebuilt, updated or replaced; the package or its tokenizer
 changed), the index is loaded in full and the cache written again. A cache that cannot be written (a
 read-only folder) is simply skipped.
@@ -39,12 +42,12 @@ import scipy.sparse as sp
 
 from pathfinding.errors import InvalidValueError
 from pathfinding.hipporag.index.model import HippoIndex, IndexStats
-from pathfinding.hipporag.lexical import BM25Ranker, FactLinker
+from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, words
 
 __all__ = ["CACHE_SUFFIX", "CACHE_VERSION", "cache_path", "load_for_query", "write_cache"]
 
 CACHE_SUFFIX = ".query-cache"
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 _MAGIC = b"PFHIPQRY"
 _PREFIX = struct.Struct("<8sIQQ")
 _DIGEST = 32
@@ -64,21 +67,35 @@ _PROBE = "Thomas Südhof met Jürgen in Łódź and 東京都; the U.S. film's 2
 def _index_key(index_path) -> dict:
     """What ties a cache to one exact index file (its size and the SHA-256 stored at its end) and to
     the code that wrote it (cache version, bm25s version, what the BM25 tokenizer makes of a probe)."""
-    import bm25s
-
     with open(index_path, "rb") as fh:
         fh.seek(0, os.SEEK_END)
         size = fh.tell()
         fh.seek(max(size - _DIGEST, 0))
         digest = fh.read(_DIGEST).hex()
-    probe = BM25Ranker([_PROBE]).get_state()[1]
     return {
         "version": CACHE_VERSION,
         "index_size": size,
         "index_sha256": digest,
-        "bm25s": bm25s.__version__,
-        "tokens": probe,
+        "bm25s": _installed_version("bm25s"),
+        "tokens": words(_PROBE),
     }
+
+
+def _installed_version(package: str) -> str:
+    """``package``'s installed version, from its ``.dist-info`` folder beside it (importing
+    ``bm25s`` would load numba; :mod:`importlib.metadata` scans every installed distribution)."""
+    from importlib.util import find_spec
+
+    spec = find_spec(package)
+    if spec is not None and spec.origin:
+        site = os.path.dirname(os.path.dirname(spec.origin))
+        prefix = f"{package}-"
+        for name in os.listdir(site):
+            if name.startswith(prefix) and name.endswith(".dist-info"):
+                return name[len(prefix) : -len(".dist-info")]
+    from importlib.metadata import version
+
+    return version(package)
 
 
 class _Arrays:
@@ -125,7 +142,7 @@ def write_cache(index: HippoIndex, index_path) -> str:
     ``index`` must be the index stored in ``index_path`` (the cache is keyed to that file).
     Returns the cache's path. The file is written beside it and renamed, as the index is.
     """
-    from pathfinding.hipporag.index.neighbours import NearestRows
+    from pathfinding.hipporag.index.nearest import NearestRows
     from pathfinding.hipporag.index.persistence import encoder_spec
     from pathfinding.hipporag.retrieve import HippoRetriever
 
@@ -246,9 +263,10 @@ class _Block:
         arrays = {k: self.array(v) for k, v in spec["arrays"].items()}
         if not spec["params"]["empty"]:
             # bm25s keeps a CSC matrix, a column per indexed token (its vocabulary may end with an
-            # empty token that has none; bm25s refuses ids past the columns), rows are passages
+            # empty token that has none, and no question has that token), rows are passages
             n_docs, n_cols = int(spec["params"]["num_docs"]), arrays["indptr"].size - 1
             _check(0 <= n_cols <= len(spec["vocab"]), "BM25 columns and vocabulary disagree")
+            _check(not any(spec["vocab"][n_cols:]), "BM25 vocabulary has a word with no column")
             _check_pointers(arrays["indptr"], arrays["indices"], n_cols, n_docs)
             _check(arrays["data"].size == arrays["indices"].size, "BM25 data and indices differ in length")
         return BM25Ranker.from_state(spec["params"], spec["vocab"], arrays)
@@ -314,7 +332,7 @@ class _TriplesFromIndex(Sequence):
 
 
 def _from_cache(block: _Block, index_path: str, encoder) -> HippoIndex:
-    from pathfinding.hipporag.index.neighbours import NearestRows
+    from pathfinding.hipporag.index.nearest import NearestRows
     from pathfinding.hipporag.index.persistence import decode_encoder
 
     h = block.header

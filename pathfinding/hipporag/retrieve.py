@@ -349,35 +349,43 @@ class HippoRetriever:
             return Retrieval(ids, scores[ids], entities, seeds, True, walk_weight=0.0)
         lam = 1.0 if named else self.guess_weight
         if lam < 1.0:
-            # The fusion needs the walk's whole order, not a certified top k.
-            if self.passage_weight == 0:
-                walk = passage_scores(self.node_scores(w / w.sum()), self.index.mentions)
-            else:
-                g = self.graph_with_passages()
-                pi = NODE_SCORERS["ppr"](
-                    g, self.hybrid_restart(question, w), restart_prob=self.restart_prob, tol=self.tol
-                )
-                walk = pi[self.index.n_nodes :]
-            scores = self.fuse(walk, self.bm25.scores(question), lam)
-            ids = top_k(scores, k)
-            return Retrieval(ids, scores[ids], entities, seeds, False, self.tol, walk_weight=lam)
+            ids, scores, error = self._fused_top(question, w, lam, k)
+            return Retrieval(ids, scores, entities, seeds, False, error, walk_weight=lam)
+        ids, scores, error = self._walk_top(question, w, k)
+        return Retrieval(ids, scores, entities, seeds, False, error)
+
+    def _walk_scores(self, question: str, w: np.ndarray) -> np.ndarray:
+        """Every passage's walk score, the walk run to ``tol`` (raw seed weights ``w``)."""
         if self.passage_weight == 0:
-            scores = passage_scores(self.node_scores(w / w.sum()), self.index.mentions)
-        else:
-            restart = self.hybrid_restart(question, w)
-            g = self.graph_with_passages()
+            return passage_scores(self.node_scores(w / w.sum()), self.index.mentions)
+        g = self.graph_with_passages()
+        restart = self.hybrid_restart(question, w)
+        pi = NODE_SCORERS["ppr"](g, restart, restart_prob=self.restart_prob, tol=self.tol)
+        return pi[self.index.n_nodes :]
+
+    def _fused_top(self, question: str, w: np.ndarray, lam: float, k: int):
+        """(ids, scores, walk error) of the fusion of the walk with BM25 (seeds that are guesses)."""
+        # The fusion needs the walk's whole order, not a certified top k.
+        scores = self.fuse(self._walk_scores(question, w), self.bm25.scores(question), lam)
+        ids = top_k(scores, k)
+        return ids, scores[ids], self.tol
+
+    def _walk_top(self, question: str, w: np.ndarray, k: int):
+        """(ids, scores, walk error) of the walk alone (a seed came from a capitalised span)."""
+        if self.passage_weight > 0:
             # Walk only until the top k passages and their order are certified, with a margin of
-            # tol: then the walk run to tol (the fallback below) ranks them identically too. The
-            # graph is undirected, so forward push certifies most queries locally (ppr_top_k).
-            # Exact ties cannot be certified.
+            # tol: then the walk run to tol (below) ranks them identically too. The graph is
+            # undirected, so forward push certifies most queries locally (ppr_top_k). Exact ties
+            # cannot be certified.
+            g = self.graph_with_passages()
             n = self.index.n_nodes
             top = ppr_top_k(
-                g, restart, min(k, self.index.n_passages), candidates=np.arange(n, g.n_nodes),
-                restart_prob=self.restart_prob, tol=self.tol, margin=self.tol,
-            )
+                g, self.hybrid_restart(question, w), min(k, self.index.n_passages),
+                candidates=np.arange(n, g.n_nodes), restart_prob=self.restart_prob, tol=self.tol,
+                margin=self.tol,
+            )  # fmt: skip
             if top.certified:
-                return Retrieval(top.top - n, top.scores, entities, seeds, False, top.error_bound)
-            pi = NODE_SCORERS["ppr"](g, restart, restart_prob=self.restart_prob, tol=self.tol)
-            scores = pi[n:]
+                return top.top - n, top.scores, top.error_bound
+        scores = self._walk_scores(question, w)
         ids = top_k(scores, k)
-        return Retrieval(ids, scores[ids], entities, seeds, False, self.tol)
+        return ids, scores[ids], self.tol

@@ -91,12 +91,14 @@ class Answerer:
 
     Passages with score 0 (no evidence: BM25 shares no word, the walk never reached them) are not
     listed, for every retriever alike, so that neither gets credit in ``eval`` for passages it
-    placed by id.
+    placed by id. With ``one_shot`` (``query``: a process that answers a few questions and exits)
+    the default retriever is :class:`~pathfinding.hipporag.oneshot.OneShotRetriever`: the same
+    ranking, usually without loading the compiled kernels, and every walk score within ``tol``;
+    ``eval``, which asks many questions and reads only rankings, keeps the compiled walk.
     """
 
-    def __init__(self, index, name: str, extractor=None):
+    def __init__(self, index, name: str, extractor=None, *, one_shot: bool = False):
         from pathfinding.hipporag.lexical import BM25Ranker
-        from pathfinding.hipporag.retrieve import HippoRetriever
 
         self.index, self.name = index, name
         if name == "bm25":
@@ -108,7 +110,11 @@ class Answerer:
         kw = {} if extractor is None else {"extractor": extractor}
         if name == "v1":
             kw |= {"facts": 0, "passage_weight": 0.0}
-        self.retriever = HippoRetriever(index, **kw)
+        if one_shot and name == "default":
+            from pathfinding.hipporag.oneshot import OneShotRetriever as Retriever
+        else:
+            from pathfinding.hipporag.retrieve import HippoRetriever as Retriever
+        self.retriever = Retriever(index, **kw)
 
     def rank(self, question: str, k: int):
         """Passage ids, best first (at most ``k``; none with score 0)."""
@@ -142,6 +148,8 @@ class Answerer:
             ]
             out["unlinked"] = list(link.unlinked)
             out["fell_back"] = hit.fell_back
+            # which walk answered: "scipy" (certified to give the compiled walk's ranking), "compiled"
+            out["walk"] = None if hit.fell_back else getattr(self.retriever, "walked_by", "compiled")
         texts = self.index.passages
         out["passages"] = [
             {"rank": r + 1, "id": int(j), "score": float(s), "text": texts[j] if texts else None}
@@ -178,7 +186,7 @@ def _cmd_query(args) -> int:
         raise InvalidValueError("--entity and --extractor choose the walk's seeds; --retriever bm25 has none")
     batch = _question_lines(args.questions) if args.questions is not None else None
     index = _load_for_query(args.index, args)
-    answerer = Answerer(index, args.retriever, args.extractor)
+    answerer = Answerer(index, args.retriever, args.extractor, one_shot=True)
     if batch is None:
         rec = answerer.record(args.question, args.k, args.entity)
         if args.json:

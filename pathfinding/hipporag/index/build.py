@@ -46,7 +46,6 @@ from pathfinding.core.specificity import node_specificity
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.model import HippoIndex, IndexStats
-from pathfinding.hipporag.index.neighbours import synonymy_edges
 from pathfinding.hipporag.text import NORMALIZATIONS, index_normalization, normalize_phrase
 
 __all__ = [
@@ -64,11 +63,23 @@ __all__ = [
     "prepare_encoder",
     "relation_and_mentions",
     "similar_pairs",
-    "synonymy_edges",
+    "synonymy_edges",  # noqa: F822 (served by __getattr__ below)
     "text_mentions",
 ]
 
+
+def __getattr__(name: str):
+    # synonymy_edges lives beside the compiled neighbour search (numba), which a process that only
+    # reads an index never loads; it is still importable from here, as it always was
+    if name == "synonymy_edges":
+        from pathfinding.hipporag.index.neighbours import synonymy_edges
+
+        return synonymy_edges
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 Triple = tuple[str, str, str]
+
 
 def check_unit_rows(name: str, X, n: int):
     """``X`` as float64 (CSR if sparse) after checking an encoder's output: ``n`` rows, finite, each of
@@ -340,6 +351,8 @@ def assemble_index(
     """
     n = len(phrases)
     if settings["synonymy"]:
+        from pathfinding.hipporag.index.neighbours import synonymy_edges
+
         S = synonymy_edges(pairs, R, max_synonyms=settings["max_synonyms"])
     else:
         S = sp.csr_array((n, n))

@@ -84,9 +84,11 @@ import scipy.sparse as sp
 from numba import njit
 
 from pathfinding._validation import check_float, check_int
+from pathfinding.hipporag.index.nearest import BOUND_SLACK as _BOUND_SLACK
+from pathfinding.hipporag.index.nearest import NearestRows
 
 __all__ = [
-    "NearestRows",
+    "NearestRows",  # moved to nearest.py (no numba there); importable here as before
     "candidate_pairs",
     "cosine_neighbours_allpairs",
     "cosine_neighbours_prefix",
@@ -97,8 +99,6 @@ _KEEP_SLACK = 1e-12
 """A pair is kept when its cosine is at least ``tau - _KEEP_SLACK`` (both implementations)."""
 _INLINE = 16
 """Prefix features stored inline per posting entry (a longer rest is read from the row)."""
-_BOUND_SLACK = 1e-9
-"""Extra room in the pruning bound for rounding in the norms (the bound must never cut a true pair)."""
 
 
 def _check(X, tau, max_neighbours, chunk):
@@ -453,112 +453,6 @@ def cosine_neighbours_prefix(
     # The dot is symmetric (same products in the same order), so each pair is computed once.
     r, c, v = _top_per_row(np.r_[a, b], np.r_[b, a], np.r_[v, v], max_neighbours)
     return _assemble([(r, c, v)], n)
-
-
-@njit(cache=True)
-def _row_dots(indptr, indices, data, q_idx, q_val, rows):  # pragma: no cover - compiled
-    """Dot of one sorted sparse vector with the given CSR rows, summed in ascending feature order."""
-    out = np.empty(rows.size)
-    for k in range(rows.size):
-        a, a_end = indptr[rows[k]], indptr[rows[k] + 1]
-        b = 0
-        acc = 0.0
-        while a < a_end and b < q_idx.size:
-            if indices[a] == q_idx[b]:
-                acc += data[a] * q_val[b]
-                a += 1
-                b += 1
-            elif indices[a] < q_idx[b]:
-                a += 1
-            else:
-                b += 1
-        out[k] = acc
-    return out
-
-
-class NearestRows:
-    """Exact top-k rows by dot product for sparse query vectors, without scanning every row.
-
-    The query's features are visited rarest first; each visit adds the rows of that feature's
-    posting list as candidates and scores them exactly. A row not yet seen shares no visited
-    feature, so its dot is at most the norm of the query's unvisited part; once the k-th best
-    score exceeds that norm, no unseen row can enter or tie the top k and the search stops. A
-    distinctive entity stops after its rarest n-grams, long before the common ones (" th", "the")
-    whose posting lists hold a large share of all nodes.
-
-    Parameters
-    ----------
-    X : scipy.sparse matrix, shape (n, d)
-        The rows (unit rows for cosines).
-
-    Examples
-    --------
-    >>> X = sp.csr_array(np.array([[1.0, 0.0, 0.0], [0.6, 0.8, 0.0], [0.0, 0.6, 0.8]]))
-    >>> nearest = NearestRows(X)
-    >>> nearest.top_k(np.array([1]), np.array([1.0]), k=2)
-    (array([1, 2]), array([0.8, 0.6]))
-    """
-
-    def __init__(self, X):
-        X = sp.csr_array(X, dtype=np.float64, copy=True)
-        X.sum_duplicates()
-        self._X = X
-        self._postings = sp.csr_array(X.T)
-        self._df = np.diff(self._postings.indptr)
-
-    def get_state(self) -> tuple[sp.csr_array, sp.csr_array]:
-        """The rows and their posting lists (the transpose), as :meth:`from_state` takes them."""
-        return self._X, self._postings
-
-    @classmethod
-    def from_state(cls, X: sp.csr_array, postings: sp.csr_array) -> NearestRows:
-        """Rebuild from :meth:`get_state` output without transposing again (a saved query cache)."""
-        self = cls.__new__(cls)
-        self._X, self._postings = X, postings
-        self._df = np.diff(postings.indptr)
-        return self
-
-    def top_k(self, q_idx: np.ndarray, q_val: np.ndarray, *, k: int = 1) -> tuple[np.ndarray, np.ndarray]:
-        """Rows with the ``k`` largest positive dots with the query, ties to the lower row id.
-
-        Parameters
-        ----------
-        q_idx, q_val : numpy.ndarray
-            The query's feature ids (distinct) and values.
-        k : int, default 1
-
-        Returns
-        -------
-        rows : numpy.ndarray of int64
-        dots : numpy.ndarray of float64
-            The same rows' entries of ``q @ X.T`` (same sum order; one ulp where scipy fuses a
-            multiply-add).
-        """
-        k = check_int("k", k, low=1)
-        order = np.argsort(q_idx, kind="stable")
-        qi = np.asarray(q_idx, dtype=np.int64)[order]
-        qv = np.asarray(q_val, dtype=np.float64)[order]
-        visit = np.lexsort((qi, self._df[qi]))  # rarest feature first
-        tail = np.sqrt(np.maximum(np.cumsum((qv[visit] ** 2)[::-1])[::-1] - qv[visit] ** 2, 0.0))
-        P = self._postings
-        seen = np.zeros(0, dtype=np.int64)
-        best_r, best_v = np.zeros(0, dtype=np.int64), np.zeros(0)
-        for m, pos in enumerate(visit):
-            f = qi[pos]
-            new = P.indices[P.indptr[f] : P.indptr[f + 1]].astype(np.int64)
-            new = np.setdiff1d(new, seen, assume_unique=True)
-            if new.size:
-                seen = np.union1d(seen, new)
-                v = _row_dots(self._X.indptr, self._X.indices, self._X.data, qi, qv, new)
-                r = np.r_[best_r, new]
-                v = np.r_[best_v, v]
-                keep = v > 0
-                r, v = r[keep], v[keep]
-                top = np.lexsort((r, -v))[:k]
-                best_r, best_v = r[top], v[top]
-            if best_r.size == k and best_v[-1] > tail[m] + _BOUND_SLACK:
-                break
-        return best_r, best_v
 
 
 def synonymy_edges(pairs: sp.csr_array, R: sp.csr_array, *, max_synonyms: int) -> sp.csr_array:

@@ -1,0 +1,165 @@
+"""The default retriever for a process that asks one question and exits, without compiled kernels.
+
+A question asked from the command line starts a new Python process. The walk itself takes
+milliseconds, but numba, which runs it, must first be imported and must load its compiled kernels:
+that costs such a process more than everything else it does (``pathfinding hipporag bench-query``
+times both). :class:`OneShotRetriever` answers the
+same question with the walk run by scipy (:func:`~pathfinding.core.ppr.ppr_solve` with
+``method="scipy"``) and returns :class:`~pathfinding.hipporag.retrieve.HippoRetriever`'s ranking
+only when it can prove that the compiled walk gives that ranking too; otherwise it runs the
+compiled walk, as :class:`~pathfinding.hipporag.retrieve.HippoRetriever` does. Either way the
+passages and their order are the library's.
+
+Why the proof holds. The scipy walk stops with a certified L1 error ``e`` and the library's walk
+with at most ``tol``; both also carry rounding, below ``r`` (see :func:`rounding_slack`). For any
+two passages p and q, the difference of their two walk scores then moves by at most
+``d = tol + e + r`` from one computation to the other. So:
+
+* **a walk ranking** (a seed from a capitalised span) is the library's when each of the top k
+  scores exceeds the next one by more than ``d`` (the library's forward push certifies the exact
+  order, its Gauss-Seidel fallback one within ``tol``: both equal this one);
+* **a fused ranking** (seeds that are guesses) depends on every passage's walk *rank*. A passage q
+  is certainly above p when its score exceeds p's by more than ``d``, possibly above when it is not
+  more than ``d`` below; a passage scoring at most ``d`` may have no walk rank at all. That bounds
+  each passage's rank, hence its fused score, from both sides. The ranking is the library's when
+  every passage of the top k has an exact rank (so its fused score is the library's, bit for bit:
+  it is computed by the same :meth:`~pathfinding.hipporag.retrieve.HippoRetriever.fuse`) and no
+  other passage can reach the k-th fused score.
+
+When the check fails (exact or near ties), the compiled walk runs to ``tol`` and ranks, as the
+library's own fallback does. Unlike the library's forward push, which stops as soon as its ranking
+is certain and reports bounds of the scores, both paths report every walk score within ``tol`` of
+the exact one (:attr:`~pathfinding.hipporag.retrieve.Retrieval.walk_error`): a question asked alone
+and the same question in a batch print the same numbers. HippoRAG v1's shape
+(``passage_weight=0``) and the Table 5 ablations always take the compiled path.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pathfinding.core.ppr import ppr_solve
+from pathfinding.hipporag.lexical import top_k
+from pathfinding.hipporag.retrieve import HippoRetriever
+
+__all__ = ["OneShotRetriever", "rounding_slack"]
+
+TIGHTER = 0.01
+"""The scipy walk runs to ``TIGHTER * tol``, so that its own error widens ``d`` by 1%."""
+
+
+def rounding_slack(max_degree: int) -> float:
+    """A bound on the rounding in the L1 error of both walks together, for a graph whose largest row
+    (in-degree) has ``max_degree`` entries.
+
+    Each step sums at most ``max_degree + 2`` terms per node, so it adds at most about
+    ``(max_degree + 2) * eps`` of L1 error, and the walk halves every earlier error (the map
+    contracts by ``1 - restart_prob``, 0.5): at most twice that over all steps, for each of the two
+    walks. Doubled again for room.
+
+    Examples
+    --------
+    >>> rounding_slack(10) < 1e-13
+    True
+    """
+    return 8.0 * (max_degree + 2) * float(np.finfo(np.float64).eps)
+
+
+class OneShotRetriever(HippoRetriever):
+    """:class:`~pathfinding.hipporag.retrieve.HippoRetriever`'s rankings, walked without compiled
+    kernels wherever that ranking can be certified (see the module docstring).
+
+    Takes the same parameters. After each :meth:`retrieve`, :attr:`walked_by` says which walk
+    answered: ``"scipy"``, ``"compiled"`` (the certificate failed, or a shape it does not cover),
+    or ``None`` (no walk: the BM25 fallback).
+
+    Examples
+    --------
+    >>> from pathfinding.hipporag.index.build import build_index
+    >>> idx = build_index(
+    ...     [[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "filmed in", "Burbank")],
+    ...      [("Paris", "capital of", "France")]],
+    ...     passages=["Ed Wood directed Plan 9.", "Plan 9 was filmed in Burbank.", "Paris is in France."])
+    >>> r = OneShotRetriever(idx)
+    >>> r.retrieve("Where was the film by Ed Wood shot?", k=2).passages, r.walked_by
+    (array([0, 1]), 'scipy')
+    """
+
+    walked_by: str | None = None
+
+    def retrieve(self, question, *, k=10, entities=None):
+        self.walked_by = None
+        return super().retrieve(question, k=k, entities=entities)
+
+    def _scipy_walk(self, question: str, w: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
+        """Passage scores of the walk run by scipy, the distance ``d`` of the module docstring, and
+        which passages no walk can reach (outside the connected components of the restart's
+        support: exactly 0 in every walk)."""
+        g = self.graph_with_passages()
+        restart = self.hybrid_restart(question, w)
+        res = ppr_solve(g, restart, restart_prob=self.restart_prob, tol=TIGHTER * self.tol, method="scipy")
+        max_degree = int(np.diff(g.indptr).max(initial=0))
+        d = self.tol + res.error_bound + rounding_slack(max_degree)
+        n = self.index.n_nodes
+        reachable = np.zeros(g.n_nodes, bool)
+        for lo, hi in g.sweep_blocks(g.internal_ids(np.flatnonzero(restart))):
+            reachable[lo:hi] = True
+        return res.pi[n:], d, ~reachable[g.internal_ids(np.arange(n, g.n_nodes))]
+
+    def _walk_top(self, question: str, w: np.ndarray, k: int):
+        if self.passage_weight > 0 and self.tol > 0:
+            walk, d, zero = self._scipy_walk(question, w)
+            m = min(k, walk.size)
+            order = top_k(walk, walk.size)
+            s = walk[order]
+            # The passages of the top m that the library's walk certainly reaches come first, each
+            # certainly above the next passage; any others of the top m, and every passage after
+            # them, must be unreachable (a score of exactly 0 everywhere, ranked by id alike).
+            reached = int(np.count_nonzero(s[:m] > d))
+            chain = s[: reached + 1]
+            certain = bool(np.all(chain[:-1] - chain[1:] > d))
+            if certain and (reached == m or np.all(zero[order[reached:]])):
+                self.walked_by = "scipy"
+                return order[:m], s[:m], d - self.tol
+        # The compiled walk run to tol: the ranking the library's certified push gives, or the one
+        # of its own fallback, with every score within tol (push's scores are only bounds).
+        self.walked_by = "compiled"
+        scores = self._walk_scores(question, w)
+        ids = top_k(scores, k)
+        return ids, scores[ids], self.tol
+
+    def _fused_top(self, question: str, w: np.ndarray, lam: float, k: int):
+        if self.passage_weight > 0 and self.tol > 0:
+            walk, d, zero = self._scipy_walk(question, w)
+            bm = self.bm25.scores(question)
+            fused = self.fuse(walk, bm, lam)
+            ids = top_k(fused, k)
+            low, high, exact = self._fused_bounds(walk, bm, lam, d, zero)
+            last = ids[-1]
+            rest = np.ones(fused.size, bool)
+            rest[ids] = False
+            beaten = (high < fused[last]) | ((high == fused[last]) & (np.arange(fused.size) > last))
+            if np.all(exact[ids]) and np.all(beaten[rest]):
+                self.walked_by = "scipy"
+                return ids, fused[ids], d - self.tol
+        self.walked_by = "compiled"
+        return super()._fused_top(question, w, lam, k)
+
+    def _fused_bounds(self, walk, bm, lam, d, zero):
+        """Each passage's lowest and highest possible fused score, and whether they are equal
+        (``zero``: passages whose walk score is exactly 0 in every walk)."""
+        n = walk.size
+        bm_part = self.fuse(np.zeros(n), bm, lam)  # the BM25 term alone (no walk rank), exact
+        if lam == 0:
+            return bm_part, bm_part, np.ones(n, bool)
+        d = d * (1.0 + 1e-9)  # room for the rounding of walk +- d itself
+        ranked = np.sort(walk)
+        # rank among the walk's positive scores: 1 + the passages above (certainly, possibly)
+        first = 1 + n - np.searchsorted(ranked, walk + d, side="right")
+        last = n - np.searchsorted(ranked, walk - d, side="left")  # includes the passage itself
+        reached = walk > d  # certainly a positive score in the library's walk too
+        best = np.where(zero, 0.0, lam / (self.fusion_c + first))
+        worst = np.where(reached, lam / (self.fusion_c + last), 0.0)
+        high = np.where(bm_part > 0, best + bm_part, best)
+        low = np.where(bm_part > 0, worst + bm_part, worst)
+        return low, high, (reached & (first == last)) | zero

@@ -1,0 +1,251 @@
+"""The command line's one-shot path: its BM25, linking and walk need no numba, and give the library's answers.
+
+A question from the shell is answered by :class:`~pathfinding.hipporag.oneshot.OneShotRetriever`
+(scipy walk, certified ranking), BM25 scored from its own arrays, and entity linking in numpy. Each
+piece is checked against what it replaces: bm25s' own scores and tokens, a left-to-right loop for
+the dot products, the dense linear solve for the walk, and :class:`HippoRetriever` for rankings.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import bm25s
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pathfinding.core.ppr import ppr_solve
+from pathfinding.core.reference import ppr_linear_solve
+from pathfinding.errors import InvalidValueError
+from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
+from pathfinding.hipporag.index.build import build_index, index_from_openie
+from pathfinding.hipporag.index.nearest import row_dots
+from pathfinding.hipporag.index.persistence import load_index
+from pathfinding.hipporag.lexical import BM25Ranker, words
+from pathfinding.hipporag.oneshot import OneShotRetriever
+from pathfinding.hipporag.retrieve import HippoRetriever
+from pathfinding.hipporag.text import segment_unspaced
+
+from .strategies import restart_vectors, weighted_graphs
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+VOCAB = ["the", "of", "and", "Ed", "Wood", "wood", "Plan", "9", "film", "Südhof", "東京都", "x1", "a", "is"]
+texts = st.lists(st.sampled_from(VOCAB), min_size=0, max_size=8).map(" ".join)
+
+
+# --- BM25 without bm25s at query time ------------------------------------------------------------
+
+
+@settings(max_examples=60)
+@given(corpus=st.lists(texts, min_size=1, max_size=6), question=texts)
+def test_bm25_scores_are_bm25s_own_bit_for_bit(corpus, question):
+    """Scores summed here from the stored columns equal bm25s' get_scores (float32, token order)."""
+    ours = BM25Ranker(corpus).scores(question)
+    toks = bm25s.tokenize([segment_unspaced(c) for c in corpus], stopwords="en", show_progress=False)
+    if not toks.vocab:
+        assert not ours.any()
+        return
+    model = bm25s.BM25()
+    model.index(toks, show_progress=False)
+    q = bm25s.tokenize([segment_unspaced(question)], stopwords="en", return_ids=False, show_progress=False)[0]
+    q = [t for t in q if t in model.vocab_dict]
+    expected = model.get_scores(q).astype(np.float64) if q else np.zeros(len(corpus))
+    assert np.array_equal(ours, expected)
+
+
+@given(text=st.text(max_size=40))
+def test_question_words_are_bm25s_tokens(text):
+    """``words`` splits and lower-cases as bm25s' tokenizer does (stop words aside), for any text."""
+    theirs = bm25s.tokenize([segment_unspaced(text)], stopwords=[], return_ids=False, show_progress=False)[0]
+    assert words(text) == theirs
+
+
+def test_a_repeated_question_word_counts_each_time():
+    bm = BM25Ranker(["Ed Wood directed Plan 9.", "Paris is in France.", "Wood burns."])
+    once, twice = bm.scores("wood"), bm.scores("wood wood")
+    assert np.array_equal(twice, 2 * once) and once[0] > 0
+
+
+def test_a_ranker_from_its_state_scores_without_bm25s(monkeypatch):
+    bm = BM25Ranker(
+        ["Ed Wood directed Plan 9.", "Paris is in France.", "Wood burns."], query_stopwords=["plan"]
+    )
+    params, vocab, arrays = bm.get_state()
+    monkeypatch.setitem(sys.modules, "bm25s", None)  # any import of bm25s now fails
+    again = BM25Ranker.from_state(params, vocab, arrays)
+    assert np.array_equal(again.scores("Who directed Plan 9?"), bm.scores("Who directed Plan 9?"))
+    assert again.tokens("Who directed Plan 9?") == ["directed"]  # "plan": a query stop word; "9": too short
+
+
+# --- linking: dot products in numpy, summed as a loop sums them ----------------------------------
+
+
+def _loop_dots(X, q_idx, q_val, rows):
+    out = []
+    for r in rows:
+        acc = 0.0
+        for j in range(X.indptr[r], X.indptr[r + 1]):
+            hit = np.flatnonzero(q_idx == X.indices[j])
+            if hit.size:
+                acc += X.data[j] * q_val[hit[0]]
+        out.append(acc)
+    return np.array(out)
+
+
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 12), d=st.integers(1, 15))
+def test_row_dots_sum_left_to_right(seed, n, d):
+    """Bit for bit the sequential sum a compiled loop makes (numpy's pairwise sum would differ)."""
+    rng = np.random.default_rng(seed)
+    X = sp.random_array((n, d), density=0.6, rng=rng, format="csr")
+    X.data = rng.normal(size=X.data.size) * 10.0 ** rng.integers(-8, 8, size=X.data.size)
+    X.sort_indices()
+    q_idx = np.sort(rng.choice(d, size=rng.integers(0, d + 1), replace=False)).astype(np.int64)
+    q_val = rng.normal(size=q_idx.size)
+    rows = rng.integers(0, n, size=rng.integers(0, 2 * n))
+    assert np.array_equal(row_dots(X, q_idx, q_val, rows), _loop_dots(X, q_idx, q_val, rows))
+
+
+# --- the walk by scipy ---------------------------------------------------------------------------
+
+
+@settings(max_examples=40)
+@given(data=st.data())
+def test_scipy_walk_is_the_walk_within_its_bound(data):
+    A = data.draw(weighted_graphs())
+    r = data.draw(restart_vectors(A.shape[0]))
+    res = ppr_solve(A, r, tol=1e-12, method="scipy")
+    assert res.converged and res.error_bound <= 1e-12
+    assert np.abs(res.pi - ppr_linear_solve(A, r)).sum() <= 1e-12 + 1e-13
+
+
+def test_scipy_walk_runs_one_vector_on_one_thread():
+    A = sp.csr_array(np.array([[0.0, 1.0], [1.0, 0.0]]))
+    with pytest.raises(InvalidValueError, match="one restart vector"):
+        ppr_solve(A, np.full((2, 2), 0.5), method="scipy")
+    with pytest.raises(InvalidValueError, match="scipy"):
+        ppr_solve(A, [0], method="scipy", threads=2)
+    exact = ppr_solve(A, [0], method="scipy", tol=0, max_iter=3)  # tol=0: exactly max_iter steps
+    assert exact.iterations == 3 and exact.error_bound == np.inf
+
+
+# --- rankings: the library's, certified or walked by the compiled kernels -------------------------
+
+
+@pytest.fixture(scope="module")
+def heldout():
+    from pathfinding.experiments.heldout import load_heldout
+
+    data = load_heldout()
+    questions = [q.question for q in data["questions"]]
+    return index_from_openie(cooccurrence_docs(data["corpus"])), questions + [q.lower() for q in questions]
+
+
+def test_one_shot_rankings_are_the_librarys(heldout):
+    """Off the tuning set, cased and lower-cased: the same passages in the same order, the same fused
+    scores, walk scores within the certified error; and most answers need no compiled walk."""
+    index, questions = heldout
+    library, one_shot = HippoRetriever(index), OneShotRetriever(index)
+    walked_by = []
+    for q in questions:
+        a, b = library.retrieve(q, k=5), one_shot.retrieve(q, k=5)
+        walked_by.append(one_shot.walked_by)
+        assert a.passages.tolist() == b.passages.tolist(), q
+        if a.walk_weight < 1:  # fused: ranks only, computed alike
+            assert np.array_equal(a.scores, b.scores), q
+        else:
+            assert np.all(np.abs(a.scores - b.scores) <= a.walk_error + b.walk_error), q
+    assert walked_by.count("scipy") >= 0.8 * len(questions), walked_by
+
+
+def _tied_index():
+    # two passages with the same facts: every walk gives them the same score, no order is certain
+    facts = [
+        [("Ed Wood", "directed", "Plan 9")],
+        [("Ed Wood", "directed", "Plan 9")],
+        [("Paris", "in", "France")],
+    ]
+    texts = ["Ed Wood directed Plan 9.", "Ed Wood directed Plan 9.", "Paris is in France."]
+    return build_index(facts, passages=texts)
+
+
+@pytest.mark.parametrize("question", ["What did Ed Wood direct?", "what did ed wood direct?"])
+def test_a_tie_is_left_to_the_compiled_walk(question):
+    index = _tied_index()
+    one_shot = OneShotRetriever(index)
+    got = one_shot.retrieve(question, k=2)
+    assert one_shot.walked_by == "compiled"
+    assert got.passages.tolist() == HippoRetriever(index).retrieve(question, k=2).passages.tolist() == [0, 1]
+
+
+@pytest.mark.parametrize(("gap", "walked_by"), [(0.5, "compiled"), (2.0, "scipy")])
+def test_a_walk_ranking_needs_gaps_wider_than_the_error(monkeypatch, gap, walked_by):
+    """Gaps of half the distance d must not certify; gaps of twice d do."""
+    index = _tied_index()
+    one_shot = OneShotRetriever(index)
+    d = 1e-6
+    walk = np.array([0.3, 0.3 - gap * d, 0.1])
+    monkeypatch.setattr(one_shot, "_scipy_walk", lambda question, w: (walk, d, np.zeros(3, bool)))
+    got = one_shot.retrieve("What did Ed Wood direct?", k=2)
+    assert one_shot.walked_by == walked_by
+    if walked_by == "scipy":
+        assert got.passages.tolist() == [0, 1] and got.scores.tolist() == walk[:2].tolist()
+
+
+@settings(max_examples=80)
+@given(data=st.data())
+def test_fused_bounds_hold_for_every_walk_within_d(data):
+    """Whatever walk the compiled kernels compute within d of ours (pairwise), each passage's fused
+    score lies in its bounds, and is ours exactly where the bounds say it is exact."""
+    n = data.draw(st.integers(1, 12))
+    levels = st.sampled_from([0.0, 1e-9, 0.01, 0.02, 0.0200000001, 0.3])
+    walk = np.array(data.draw(st.lists(levels, min_size=n, max_size=n)))
+    bm = np.array(data.draw(st.lists(st.sampled_from([0.0, 1.0, 2.5]), min_size=n, max_size=n)))
+    lam = data.draw(st.sampled_from([0.0, 0.3, 0.65, 0.99]))
+    d = 1e-8
+    shift = np.array(data.draw(st.lists(st.floats(-d / 2, d / 2), min_size=n, max_size=n)))
+    theirs = np.maximum(walk + shift, 0.0)
+    theirs[(walk <= d) & np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))] = 0.0
+    # unreachable passages: exactly 0 in both walks
+    zero = (walk == 0) & np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    theirs[zero] = 0.0
+    r = OneShotRetriever(_tied_index())
+    low, high, exact = r._fused_bounds(walk, bm, lam, d, zero)
+    fused_theirs, fused_ours = r.fuse(theirs, bm, lam), r.fuse(walk, bm, lam)
+    assert np.all(low <= fused_theirs) and np.all(fused_theirs <= high)
+    assert np.array_equal(fused_theirs[exact], fused_ours[exact])
+    assert np.array_equal(low[exact], high[exact])
+
+
+# --- the command line: one question, no numba ------------------------------------------------------
+
+
+def test_one_question_from_the_shell_loads_no_numba(tmp_path):
+    corpus = [
+        {"title": "Ed Wood", "text": "Ed Wood directed Plan 9 from Outer Space in Burbank."},
+        {"title": "Plan 9 from Outer Space", "text": "Plan 9 from Outer Space was filmed in Burbank."},
+        {"title": "Burbank", "text": "Burbank is a city in Los Angeles County."},
+        {"title": "Paris", "text": "Paris is the capital of France."},
+    ]
+    (tmp_path / "c.json").write_text(json.dumps(corpus))
+    idx = str(tmp_path / "i.hippo")
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    run = [sys.executable, "-m", "pathfinding", "hipporag"]
+    subprocess.run([*run, "index", str(tmp_path / "c.json"), "--extractor", "cooccurrence", "-o", idx],
+                   check=True, capture_output=True, env=env)  # fmt: skip
+    code = (
+        "import sys, json\n"
+        "from pathfinding.cli import main\n"
+        f"main(['hipporag', 'query', {idx!r}, 'Where was the film by Ed Wood shot?', '--json'])\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'bm25s'))))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, env=env)
+    answer, _, loaded = out.stdout.rpartition("\n[")
+    record = json.loads(answer)
+    assert record["walk"] == "scipy" and json.loads("[" + loaded) == []
+    library = HippoRetriever(load_index(idx)).retrieve("Where was the film by Ed Wood shot?", k=5)
+    assert [p["id"] for p in record["passages"]] == library.passages[library.scores > 0].tolist()
