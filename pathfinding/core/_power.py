@@ -27,7 +27,8 @@ def check_threads(threads, method: str, n_vectors: int) -> int:
         )
     if threads > 1 and method in ("gauss-seidel", "push", "scipy"):
         raise InvalidValueError(
-            f"threads={threads} runs the power iteration (Gauss-Seidel sweeps and pushes are sequential); "
+            f"threads={threads} runs the compiled power iteration (Gauss-Seidel sweeps and pushes are "
+            f"sequential, the scipy iteration runs on one thread); "
             f"got method={method!r}: use method='auto' or 'power'"
         )
     return threads
