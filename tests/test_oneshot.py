@@ -246,14 +246,30 @@ def test_unreachable_passages_are_certainly_zero():
     assert got.passages.tolist() == library.passages.tolist()
 
 
+@pytest.mark.parametrize(
+    "question", ["Where was the film by Ed Wood shot?", "where was the film by ed wood shot?"]
+)
 @pytest.mark.parametrize("settings_", [{"passage_weight": 0.0}, {"tol": 0.0}])
-def test_v1_and_an_exact_count_walk_take_the_compiled_walk(settings_):
+def test_v1_and_an_exact_count_walk_take_the_compiled_walk(settings_, question):
+    """Walk rankings and fusions alike: no certificate for v1's shape or for tol=0."""
     index = _four_passages()
     one_shot = OneShotRetriever(index, **settings_)
-    got = one_shot.retrieve("Where was the film by Ed Wood shot?", k=3)
+    got = one_shot.retrieve(question, k=3)
     assert one_shot.walked_by == "compiled"
-    expected = HippoRetriever(index, **settings_).retrieve("Where was the film by Ed Wood shot?", k=3)
+    expected = HippoRetriever(index, **settings_).retrieve(question, k=3)
     assert got.passages.tolist() == expected.passages.tolist()
+
+
+def test_given_entities_are_used_and_a_question_without_a_walk_says_so():
+    index = _four_passages()
+    one_shot = OneShotRetriever(index)
+    question = "Where was it shot?"
+    got = one_shot.retrieve(question, k=2, entities=["Plan 9"])
+    assert got.entities == ("Plan 9",) and one_shot.walked_by == "scipy"
+    library = HippoRetriever(index).retrieve(question, k=2, entities=["Plan 9"])
+    assert got.passages.tolist() == library.passages.tolist()
+    one_shot.retrieve("what is the?")  # stop words only: no seed, no BM25 match, no walk
+    assert one_shot.walked_by is None
 
 
 class _FixedBM25:
@@ -301,6 +317,7 @@ def test_a_certified_ranking_is_the_ranking_of_every_walk_within_d():
         if one_shot.walked_by != "scipy":
             continue
         kept[got.walk_weight] += 1
+        assert got.walk_error == pytest.approx(D - one_shot.tol, rel=1e-12, abs=0)
         for theirs in _walks_within_d(walk, zero):
             if got.walk_weight < 1:
                 fused = one_shot.fuse(theirs, bm, got.walk_weight)
