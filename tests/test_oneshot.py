@@ -24,7 +24,7 @@ from pathfinding.core.reference import ppr_linear_solve
 from pathfinding.errors import InvalidValueError
 from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
 from pathfinding.hipporag.index.build import build_index, index_from_openie
-from pathfinding.hipporag.index.nearest import row_dots
+from pathfinding.hipporag.index.nearest import NearestRows, row_dots
 from pathfinding.hipporag.index.persistence import load_index
 from pathfinding.hipporag.lexical import BM25Ranker, top_k, words
 from pathfinding.hipporag.oneshot import TIGHTER, OneShotRetriever, rounding_slack
@@ -105,10 +105,43 @@ def test_row_dots_sum_left_to_right(seed, n, d):
     X = sp.random_array((n, d), density=0.6, rng=rng, format="csr")
     X.data = rng.normal(size=X.data.size) * 10.0 ** rng.integers(-8, 8, size=X.data.size)
     X.sort_indices()
+    X.data[rng.random(X.data.size) < 0.2] = 0.0  # stored zeros: a shared feature with no mass
     q_idx = np.sort(rng.choice(d, size=rng.integers(0, d + 1), replace=False)).astype(np.int64)
     q_val = rng.normal(size=q_idx.size)
     rows = rng.integers(0, n, size=rng.integers(0, 2 * n))
     assert np.array_equal(row_dots(X, q_idx, q_val, rows), _loop_dots(X, q_idx, q_val, rows))
+
+
+@settings(max_examples=80)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 30), d=st.integers(1, 12), k=st.integers(1, 4))
+def test_nearest_rows_are_the_brute_force_top_k(seed, n, d, k):
+    """The pruned search returns what scoring every row does: the k largest positive dots, ties to
+    the lower row (fewer when fewer rows share a feature with the query)."""
+    rng = np.random.default_rng(seed)
+    X = sp.random_array((n, d), density=0.3, rng=rng, format="csr")
+    X.data = rng.random(X.data.size)
+    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1))).ravel()
+    X = sp.csr_array(sp.diags_array(np.divide(1.0, norms, out=np.zeros(n), where=norms > 0)) @ X)
+    X.sort_indices()
+    X.data[rng.random(X.data.size) < 0.2] = 0.0  # stored zeros: a shared feature with no mass
+    q_idx = np.sort(rng.choice(d, size=rng.integers(1, d + 1), replace=False)).astype(np.int64)
+    q_val = rng.random(q_idx.size) * (rng.random(q_idx.size) < 0.8) + 1e-3
+    q_val /= np.linalg.norm(q_val)
+    dots = np.array([row_dots(X, q_idx, q_val, np.array([r]))[0] for r in range(n)])
+    positive = np.flatnonzero(dots > 0)
+    expected = positive[np.lexsort((positive, -dots[positive]))][:k]
+    rows, values = NearestRows(X).top_k(q_idx, q_val, k=k)
+    assert rows.tolist() == expected.tolist() and values.tolist() == dots[expected].tolist()
+
+
+def test_nearest_rows_leave_the_callers_matrix_alone_and_link_one_node_by_default():
+    data, indices, indptr = np.array([0.6, 0.8, 0.5, 1.0]), np.array([1, 0, 1, 1]), np.array([0, 2, 4])
+    X = sp.csr_array((data, indices, indptr), shape=(2, 2))
+    before = (X.data.copy(), X.indices.copy(), X.indptr.copy())
+    nearest = NearestRows(X)  # unsorted, duplicated entries: summed in its own copy
+    assert all(np.array_equal(a, b) for a, b in zip(before, (X.data, X.indices, X.indptr), strict=True))
+    rows, values = nearest.top_k(np.array([1]), np.array([1.0]))
+    assert rows.tolist() == [1] and values.tolist() == [1.5]
 
 
 # --- the walk by scipy ---------------------------------------------------------------------------
