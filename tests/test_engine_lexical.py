@@ -109,3 +109,25 @@ def test_fact_linker_names_bad_arguments(woods):
         FactLinker("index")
     with pytest.raises(InvalidValueError, match=r"^n_facts must be in \[1, inf\]"):
         FactLinker(woods).seeds("wood", n_facts=0)
+
+
+def test_fact_linker_drops_question_words_and_keeps_each_nodes_best_fact():
+    """"where" and "did" match no fact (an album titled "Where It All Began" would otherwise be a
+    seed), and "ed wood", in the best fact and in a weaker one, keeps the best fact's weight 1."""
+    index = build_index(
+        [
+            [("Where It All Began", "is", "album")],
+            [("Ed Wood", "directed", "Plan 9")],
+            [("Ed Wood", "born in", "Poughkeepsie")],
+        ]
+    )
+    nodes, weights = FactLinker(index).seeds("where did ed wood film plan 9?")
+    found = dict(zip((index.phrases[i] for i in nodes), weights.tolist(), strict=True))
+    assert set(found) == {"ed wood", "plan 9", "poughkeepsie"}
+    assert found["ed wood"] == found["plan 9"] == 1.0 and 0 < found["poughkeepsie"] < 1
+
+
+def test_bm25_scores_are_float64_and_query_stop_words_must_be_words():
+    assert BM25Ranker(DOCS).scores("cat").dtype == np.float64
+    with pytest.raises(InvalidTypeError, match=r"^query_stopwords must be an iterable of words"):
+        BM25Ranker(DOCS, query_stopwords=["the", 3])
