@@ -346,3 +346,89 @@ def test_a_crafted_cache_never_reaches_the_kernels(built):
             load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
     load_for_query(idx)  # rewritten
     load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
+
+
+def _corruptions(header):
+    """(array, position, value) that break one invariant the kernels rely on, each just out of bounds:
+    an index equal to the number of its targets, a first pointer of 1, a last pointer one too far."""
+    n = len(header["phrases"])
+
+    def csr(parts, n_cols):
+        data, indices, indptr = parts
+        yield indices, 0, n_cols
+        yield indptr, 0, 1
+        yield indptr, -1, header["arrays"][indices]["shape"][0] + 1
+
+    for spec in [*header["matrices"].values(), *header["derived"]["nearest_rows"].values()]:
+        if spec["kind"] == "csr":
+            yield from csr(spec["parts"], spec["shape"][1])
+    for graph in (header["prepared"], header["derived"]["with_passages:1"]):
+        m = graph["n_nodes"]
+        yield from csr([None, graph["indices"]["array"], graph["indptr"]["array"]], m)
+        for key in ("order", "bin_src", "bin_dst"):
+            if graph[key] is not None:
+                yield graph[key]["array"], 0, m
+        if graph["component_ptr"] is not None:
+            yield graph["component_ptr"]["array"], -1, m + 1
+    facts = header["derived"]["fact_linker"]
+    yield facts["heads"], 0, n
+    yield facts["tails"], -1, n
+    for bm in (facts["bm25"], header["derived"]["bm25"]):
+        arrays = bm["arrays"]
+        yield from csr([None, arrays["indices"], arrays["indptr"]], bm["params"]["num_docs"])
+
+
+def test_every_out_of_bounds_array_of_a_cache_is_refused(tmp_path):
+    """Each index and pointer array of the cache, set just out of its bounds (checksum repaired), is
+    caught before anything reads it: the index is loaded again rather than the cache used. (Two
+    components, so that the walk's graphs carry a node order and component blocks too.)"""
+    import hashlib
+    import struct
+
+    corpus = [{"title": t, "text": x} for t, x in [*PASSAGES, ("Paris", "Paris is the capital of France.")]]
+    (tmp_path / "c.json").write_text(json.dumps(corpus))
+    idx = tmp_path / "i.hippo"
+    argv = ["hipporag", "index", str(tmp_path / "c.json"), "--extractor", "cooccurrence", "-o", str(idx)]
+    assert main(argv) == 0  # writes the cache
+    good = open(cache_path(idx), "rb").read()
+    _, _, n_head, _ = struct.unpack_from("<8sIQQ", good)
+    header = json.loads(good[28 : 28 + n_head])
+    cases = list(_corruptions(header))
+    assert len(cases) >= 30 and {"prepared.order", "prepared.component_ptr"} <= {name for name, *_ in cases}
+    try:
+        for name, position, value in cases:
+            spec = header["arrays"][name]
+            dtype = np.dtype(spec["dtype"])
+            count = int(np.prod(spec["shape"]))
+            if count == 0:  # an empty array (no synonymy edge) has nothing to break
+                continue
+            at = 28 + n_head + spec["offset"] + (position % count) * dtype.itemsize
+            bad = bytearray(good)
+            bad[at : at + dtype.itemsize] = np.array([value], dtype=dtype).tobytes()
+            body = bytes(bad[:-32])
+            open(cache_path(idx), "wb").write(body + hashlib.sha256(body).digest())
+            with pytest.raises(AssertionError, match="derived again"):
+                load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
+                pytest.fail(f"{name}[{position}] = {value} was used")
+    finally:
+        open(cache_path(idx), "wb").write(good)
+    load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
+
+
+def test_a_cache_of_another_version_is_refused(built):
+    import hashlib
+    import struct
+
+    idx = built / "i.hippo"
+    load_for_query(idx)
+    good = open(cache_path(idx), "rb").read()
+    magic, version, n_head, n_arrays = struct.unpack_from("<8sIQQ", good)
+    try:
+        for head in (struct.pack("<8sIQQ", magic, version + 1, n_head, n_arrays),
+                     struct.pack("<8sIQQ", b"PFOTHER!", version, n_head, n_arrays)):  # fmt: skip
+            body = head + good[28:-32]
+            open(cache_path(idx), "wb").write(body + hashlib.sha256(body).digest())
+            with pytest.raises(AssertionError, match="derived again"):
+                load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
+    finally:
+        open(cache_path(idx), "wb").write(good)
