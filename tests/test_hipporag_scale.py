@@ -152,6 +152,7 @@ def test_synthetic_corpus_is_deterministic_and_has_near_duplicates():
 
 @pytest.mark.parametrize("bad", [{"n_passages": 1}, {"n_passages": 10, "variant_rate": 1.5}])
 def test_synthetic_corpus_rejects_bad_input(bad):
+    bad = dict(bad)  # the parameter is shared: a second run in one process must find it whole
     n = bad.pop("n_passages")
     with pytest.raises(ValueError, match="must be in"):
         synthetic_corpus(n, **bad)
