@@ -1,0 +1,34 @@
+"""Deleting passages: the default keeps the encoder, and a bad id is named with its type.
+
+A mutation run over ``index/maintenance.py`` left alive a ``delete_passages`` whose default refits
+the encoder, and a type error that names the wrong type. Expected values are written by hand.
+"""
+
+import pytest
+
+from pathfinding.errors import InvalidTypeError, InvalidValueError
+from pathfinding.hipporag.index.build import build_index
+from pathfinding.hipporag.index.maintenance import delete_passages, renumber_after_delete
+
+TRIPLES = [[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "filmed in", "Burbank")]]
+
+
+def test_delete_keeps_the_encoder_unless_asked_to_refit():
+    """``refit`` defaults to False, as in add_passages: the new index uses the same encoder object."""
+    idx = build_index(TRIPLES)
+    smaller = delete_passages(idx, [0])
+    assert smaller.encoder is idx.encoder and smaller.settings["fit_encoder"] is False
+    assert smaller.phrases == ["burbank", "plan 9"]
+    assert delete_passages(idx, [0], refit=True).encoder is not idx.encoder
+
+
+def test_a_passage_id_of_the_wrong_type_is_named_with_its_type():
+    """The error shows the bad id and its own type (here a string inside the list)."""
+    with pytest.raises(InvalidTypeError, match=r"^passage ids must be integers, got 'a' \(str\)$"):
+        renumber_after_delete(3, ["a"])
+
+
+def test_a_repeated_passage_id_is_the_one_named():
+    """Of ids 3, 1, 3 the repeated one is 3; the smaller id 1, given once, is not blamed."""
+    with pytest.raises(InvalidValueError, match=r"^passage id 3 is given more than once$"):
+        renumber_after_delete(5, [3, 1, 3])
