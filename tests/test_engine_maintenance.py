@@ -8,7 +8,7 @@ import pytest
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.build import build_index
-from pathfinding.hipporag.index.maintenance import delete_passages, renumber_after_delete
+from pathfinding.hipporag.index.maintenance import add_passages, delete_passages, renumber_after_delete
 
 TRIPLES = [[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "filmed in", "Burbank")]]
 
@@ -32,3 +32,13 @@ def test_a_repeated_passage_id_is_the_one_named():
     """Of ids 3, 1, 3 the repeated one is 3; the smaller id 1, given once, is not blamed."""
     with pytest.raises(InvalidValueError, match=r"^passage id 3 is given more than once$"):
         renumber_after_delete(5, [3, 1, 3])
+
+
+def test_adding_a_triple_the_index_has_counts_it_once():
+    """Two passages with the same triple hold one unique triple, also when its subject or its object
+    is the first phrase of the index (node 0): "alice" sorts before "bob"."""
+    for triple in [("Alice", "knows", "Bob"), ("Bob", "knows", "Alice")]:
+        idx = build_index([[triple]])
+        assert idx.phrases[0] == "alice" and idx.stats.n_unique_triples == 1
+        grown = add_passages(idx, [[triple]])
+        assert grown.n_passages == 2 and grown.stats.n_unique_triples == 1
