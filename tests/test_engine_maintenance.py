@@ -42,3 +42,12 @@ def test_adding_a_triple_the_index_has_counts_it_once():
         assert idx.phrases[0] == "alice" and idx.stats.n_unique_triples == 1
         grown = add_passages(idx, [[triple]])
         assert grown.n_passages == 2 and grown.stats.n_unique_triples == 1
+
+
+def test_added_phrases_are_normalised_by_the_index_rule():
+    """An index built with v1's ASCII rule keeps it for added passages: "Thomas Südhof" becomes
+    "thomas s dhof" there (the ü is a space), and "thomas südhof" in a default (Unicode) index."""
+    added = [[("Thomas Südhof", "won", "Nobel Prize")]]
+    v1 = add_passages(build_index(TRIPLES, normalization="ascii"), added)
+    assert "thomas s dhof" in v1.phrases and v1.settings["normalization"] == "ascii"
+    assert "thomas südhof" in add_passages(build_index(TRIPLES), added).phrases
