@@ -51,3 +51,36 @@ def test_added_phrases_are_normalised_by_the_index_rule():
     v1 = add_passages(build_index(TRIPLES, normalization="ascii"), added)
     assert "thomas s dhof" in v1.phrases and v1.settings["normalization"] == "ascii"
     assert "thomas südhof" in add_passages(build_index(TRIPLES), added).phrases
+
+
+NEW = [[("Plan 9", "filmed in", "Burbank")]]
+
+
+@pytest.mark.parametrize(
+    ("texts", "passages", "error", "pattern"),
+    [
+        (
+            ["Ed Wood directed Plan 9.", "Plan 9 was filmed in Burbank."],
+            "one text",
+            InvalidTypeError,
+            r"^passages must be a sequence of strings, got a string$",
+        ),
+        (
+            None,
+            ["a text"],
+            InvalidValueError,
+            r"^this index keeps no passage texts \(built without passages=\): pass none$",
+        ),
+        (
+            ["Ed Wood directed Plan 9.", "Plan 9 was filmed in Burbank."],
+            [3],
+            InvalidTypeError,
+            r"^passages\[0\] must be a string, got int$",
+        ),
+    ],
+)
+def test_new_passage_texts_are_checked_by_name(texts, passages, error, pattern):
+    """Each wrong ``passages`` argument of add_passages gets a message that names it and says why."""
+    idx = build_index(TRIPLES, passages=texts)
+    with pytest.raises(error, match=pattern):
+        add_passages(idx, NEW, passages)
