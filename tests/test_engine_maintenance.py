@@ -1,7 +1,9 @@
-"""Deleting passages: the default keeps the encoder, and a bad id is named with its type.
+"""Index maintenance: delete's default, what a bad id or text is called, repeated triples, the rule.
 
 A mutation run over ``index/maintenance.py`` left alive a ``delete_passages`` whose default refits
-the encoder, and a type error that names the wrong type. Expected values are written by hand.
+the encoder, type and value errors that name the wrong id, type or nothing, a repeated triple
+counted twice when it touches node 0, and added phrases normalised by the default rule instead of
+the index's. Expected values are written by hand.
 """
 
 import pytest
