@@ -6,6 +6,7 @@ argument in a message, or dropping a check that a later one happens to catch, pa
 each case below pins one message's opening words and the check that raises it.
 """
 
+import numba
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -51,9 +52,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    "case", CASES, ids=[f"{c[0].__name__}-{i}" for i, c in enumerate(CASES)]
-)
+@pytest.mark.parametrize("case", CASES, ids=[f"{c[0].__name__}-{i}" for i, c in enumerate(CASES)])
 def test_the_error_names_the_argument(case):
     fn, args, *kwargs, pattern = case
     with pytest.raises((InvalidValueError, InvalidTypeError), match=pattern):
@@ -128,3 +127,19 @@ def test_the_default_tolerance_is_tight_on_a_slowly_mixing_walk():
     r[0] = 1.0
     exact = ppr_linear_solve(ring, r, restart_prob=0.05)
     assert np.abs(personalized_pagerank(ring, r, restart_prob=0.05) - exact).sum() < 1e-9
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs two numba threads")
+def test_threads_turn_the_automatic_method_into_the_power_iteration():
+    """Gauss-Seidel sweeps are sequential, so ``method="auto"`` with ``threads=2`` runs the power
+    iteration: its iteration count is the power method's, not the (smaller) Gauss-Seidel count that
+    the same call without threads gives."""
+    from pathfinding.core.ppr import ppr_solve
+    from pathfinding.synthetic.toy import star_pair
+
+    graph, seeds = star_pair(9).graph, star_pair(9).seeds
+    power = ppr_solve(graph, seeds, tol=1e-12, method="power").iterations
+    sweeps = ppr_solve(graph, seeds, tol=1e-12, method="gauss-seidel").iterations
+    assert sweeps < power
+    assert ppr_solve(graph, seeds, tol=1e-12).iterations == sweeps
+    assert ppr_solve(graph, seeds, tol=1e-12, threads=2).iterations == power
