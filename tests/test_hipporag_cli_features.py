@@ -241,6 +241,11 @@ def test_query_cache_is_used_and_invalidated(tmp_path, capsys):
     full = load_index(idx)
     fast = load_for_query(idx, write=False)  # must come from the cache
     assert fast.phrases == full.phrases and fast.passages == full.passages and fast.stats == full.stats
+    assert fast.settings == full.settings
+    for name in ("relation_graph", "synonymy_graph", "mentions", "node_embeddings", "pairs"):
+        assert (getattr(fast, name) != getattr(full, name)).nnz == 0, name  # not only the walk's
+    np.testing.assert_array_equal(fast.specificity, full.specificity)
+    np.testing.assert_array_equal(fast.dropped, full.dropped)
     for key in ("fact_linker", "bm25", ("with_passages", True), ("prepared", True), "nearest_rows"):
         fast.derived(key, _must_not_build)  # loaded from the cache: nothing left to derive
     assert list(fast.triples) == full.triples  # read from the index on first use
@@ -432,3 +437,23 @@ def test_a_cache_of_another_version_is_refused(built):
                 load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
     finally:
         open(cache_path(idx), "wb").write(good)
+
+
+def test_another_index_of_the_same_size_is_not_answered_from_the_old_cache(built):
+    """The key holds the index's own SHA-256 (its last 32 bytes): an index file of the same size with
+    other contents (here damaged, its checksum recomputed) is read in full, not served from the cache."""
+    import hashlib
+
+    idx = built / "i.hippo"
+    load_for_query(idx)
+    good = open(idx, "rb").read()
+    try:
+        body = bytearray(good[:-32])
+        body[len(body) // 2] ^= 0xFF
+        open(idx, "wb").write(bytes(body) + hashlib.sha256(bytes(body)).digest())
+        # read in full: refused as damaged (FormatError), or loaded and then derived again
+        with pytest.raises((FormatError, AssertionError)):
+            load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
+    finally:
+        open(idx, "wb").write(good)
+    load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
