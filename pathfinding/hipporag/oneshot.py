@@ -75,14 +75,19 @@ class OneShotRetriever(HippoRetriever):
 
     Examples
     --------
+    Two identical passages tie in every walk: no order between them can be certified.
+
     >>> from pathfinding.hipporag.index.build import build_index
-    >>> idx = build_index(
-    ...     [[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "filmed in", "Burbank")],
-    ...      [("Paris", "capital of", "France")]],
-    ...     passages=["Ed Wood directed Plan 9.", "Plan 9 was filmed in Burbank.", "Paris is in France."])
+    >>> facts = [[("Bela Lugosi", "starred in", "Plan 9")], [("Plan 9", "shot in", "Burbank")]]
+    >>> texts = ["Bela Lugosi starred in Plan 9.", "Plan 9 was shot in Burbank."]
+    >>> idx = build_index(facts + facts[:1], passages=texts + texts[:1])
     >>> r = OneShotRetriever(idx)
-    >>> r.retrieve("Where was the film by Ed Wood shot?", k=2).passages, r.walked_by
-    (array([0, 1]), 'scipy')
+    >>> r.retrieve("Where was the film with Bela Lugosi shot?", k=2).passages, r.walked_by
+    (array([0, 2]), 'compiled')
+    >>> r.retrieve("Where was the film with Bela Lugosi shot?", k=1).passages, r.walked_by
+    (array([0]), 'compiled')
+    >>> r.retrieve("Which film was shot in Burbank?", k=1).passages, r.walked_by
+    (array([1]), 'scipy')
     """
 
     walked_by: str | None = None
