@@ -20,7 +20,13 @@ from importlib import resources
 import numpy as np
 
 from pathfinding._validation import check_int
-from pathfinding.experiments.realtext import CASES, V1, RealTextResult, compare_methods, library_versions
+from pathfinding.experiments.realtext import (
+    CASES,
+    V1,
+    RealTextResult,
+    compare_methods,
+    library_versions_line,
+)
 from pathfinding.hipporag.evaluate import (
     KS,
 )
@@ -204,7 +210,6 @@ def heldout_findings_section(*, seed: int = 0, n_boot: int = 2000, command: str 
         n += 1
         verdict = "holds" if ok else "does not hold"
         claims.append(f"| H{n} | {text} | {_signed(d)} | {verdict} | {common} |")
-    v = library_versions()
     fused = res.n_questions - res.fallbacks["default (lower)"]
     lines = [
         "## Held out: HotpotQA training subset (100 questions), no-model index",
@@ -228,8 +233,7 @@ def heldout_findings_section(*, seed: int = 0, n_boot: int = 2000, command: str 
         "",
         *claims,
         "",
-        f"Library versions: numpy {v['numpy']}, scipy {v['scipy']}, scikit-learn {v['scikit-learn']}, "
-        f"bm25s {v['bm25s']}.",
+        library_versions_line(),
         "",
     ]
     return "\n".join(lines)

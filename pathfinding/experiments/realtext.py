@@ -170,6 +170,15 @@ def _triple(row) -> dict:
     return {"mean": round(float(row[0]), 6), "low": round(float(row[1]), 6), "high": round(float(row[2]), 6)}
 
 
+def library_versions_line() -> str:
+    """The FINDINGS line naming the libraries behind a real-text section's numbers."""
+    v = library_versions()
+    return (
+        f"Library versions: numpy {v['numpy']}, scipy {v['scipy']}, scikit-learn {v['scikit-learn']}, "
+        f"bm25s {v['bm25s']}."
+    )
+
+
 def library_versions() -> dict[str, str]:
     """Versions of Python and of the libraries behind the real-text numbers (FINDINGS, ``--json``)."""
     import bm25s
@@ -479,7 +488,6 @@ def findings_section(*, seed: int = 0, n_boot: int = DEFAULT_BOOT) -> str:
         d,
         bool(d[0] >= 0.5 * v1_gain),
     )
-    v = library_versions()
     fb_default = res.fallbacks["default (lower)"]
     numbers_only = res.n_questions - res.fallbacks["hybrid[capitalised] (lower)"]
     lines = [
@@ -513,8 +521,7 @@ def findings_section(*, seed: int = 0, n_boot: int = DEFAULT_BOOT) -> str:
         "",
         *claims,
         "",
-        f"Library versions: numpy {v['numpy']}, scipy {v['scipy']}, scikit-learn {v['scikit-learn']}, "
-        f"bm25s {v['bm25s']}.",
+        library_versions_line(),
         "",
     ]
     return "\n".join(lines)
