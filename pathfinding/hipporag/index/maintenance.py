@@ -48,6 +48,7 @@ from pathfinding.hipporag.index.build import (
     synonymy_eligible,
 )
 from pathfinding.hipporag.index.model import HippoIndex
+from pathfinding.hipporag.index.nearest import KEEP_SLACK
 
 __all__ = ["add_passages", "delete_passages", "renumber_after_delete"]
 
@@ -411,9 +412,10 @@ _DENSE_BLOCK = 8
 def _new_pairs(E, rows: np.ndarray, phrases: list[str], tau: float) -> sp.csr_array:
     """Pairs (both directions) between ``rows`` and every eligible node with cosine >= tau.
 
-    The same product and threshold as :func:`~pathfinding.hipporag.index.build.cosine_neighbours`: for a
-    sparse E each cosine is summed over shared n-grams in column order whichever operand is on the
-    left, so the values are bit-identical to a fresh build's.
+    The same product and threshold (``tau - KEEP_SLACK``) as
+    :func:`~pathfinding.hipporag.index.build.cosine_neighbours`: for a sparse E each cosine is summed
+    over shared n-grams in column order whichever operand is on the left, so the values are
+    bit-identical to a fresh build's.
     """
     n = E.shape[0]
     if rows.size == 0:
@@ -426,13 +428,13 @@ def _new_pairs(E, rows: np.ndarray, phrases: list[str], tau: float) -> sp.csr_ar
         for lo in range(0, rows.size, _DENSE_BLOCK):
             block = rows[lo : lo + _DENSE_BLOCK]
             D = E @ E[block].T.toarray()
-            c, j = np.nonzero(D >= tau - 1e-12)
+            c, j = np.nonzero(D >= tau - KEEP_SLACK)
             parts.append((c, block[j], D[c, j]))
         c, r, v = (np.concatenate(x) for x in zip(*parts, strict=True))
         ok = np.ones(r.size, dtype=bool)
     else:
         S = np.asarray(E)[rows] @ np.asarray(E).T
-        r, c = np.nonzero(S >= tau)
+        r, c = np.nonzero(S >= tau - KEEP_SLACK)
         v = S[r, c]
         r = rows[r]
         ok = np.ones(r.size, dtype=bool)

@@ -19,6 +19,10 @@ __all__ = ["NearestRows", "row_dots"]
 BOUND_SLACK = 1e-9
 """Extra room in the pruning bound for rounding in the norms (the bound must never cut a true pair)."""
 
+KEEP_SLACK = 1e-12
+"""A synonym pair is kept when its cosine is at least ``tau - KEEP_SLACK``: in a fresh build (both
+all-pairs and prefix search) and in the new rows of an addition alike."""
+
 
 def row_dots(X: sp.csr_array, q_idx: np.ndarray, q_val: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """Dots of one sparse vector with the given rows of ``X``, each summed in ascending feature order.

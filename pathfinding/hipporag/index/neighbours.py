@@ -85,6 +85,7 @@ from numba import njit
 
 from pathfinding._validation import check_float, check_int
 from pathfinding.hipporag.index.nearest import BOUND_SLACK as _BOUND_SLACK
+from pathfinding.hipporag.index.nearest import KEEP_SLACK as _KEEP_SLACK
 from pathfinding.hipporag.index.nearest import NearestRows
 
 __all__ = [
@@ -95,8 +96,6 @@ __all__ = [
     "synonymy_edges",
 ]
 
-_KEEP_SLACK = 1e-12
-"""A pair is kept when its cosine is at least ``tau - _KEEP_SLACK`` (both implementations)."""
 _INLINE = 16
 """Prefix features stored inline per posting entry (a longer rest is read from the row)."""
 
