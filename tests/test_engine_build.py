@@ -185,6 +185,20 @@ def test_check_unit_rows_gives_float64_and_tolerates_rounding():
         assert out.dtype == np.float64
 
 
+@pytest.mark.parametrize(
+    "norm, ok", [(1 + 9e-6, True), (1 - 9e-6, True), (1 + 1.05e-5, False), (1 - 2e-5, False)]
+)
+def test_check_unit_rows_allows_norms_within_1e_5_of_one(norm, ok):
+    """The tolerance is 1e-5 either side of 1 and no wider: 1 + 1.05e-5 is refused (numpy's isclose
+    with atol=1e-5 would let it pass, adding its default relative 1e-5)."""
+    X = np.array([[norm, 0.0]])
+    if ok:
+        check_unit_rows("encoder", X, 1)
+    else:
+        with pytest.raises(InvalidValueError, match=f"row 0 has norm {norm:.6g}"):
+            check_unit_rows("encoder", X, 1)
+
+
 def test_cosine_neighbours_defaults_tau_0_8_and_100_neighbours():
     X = np.array([[1.0, 0.0], [0.8, 0.6], [0.6, 0.8]])  # cosines 0.8, 0.6 and 0.96
     got = cosine_neighbours(X).toarray() > 0

@@ -80,10 +80,14 @@ def __getattr__(name: str):
 
 Triple = tuple[str, str, str]
 
+UNIT_NORM_TOL = 1e-5
+"""How far from 1 an encoder's row norm may be: float32 vectors normalised by a model are this close."""
+
 
 def check_unit_rows(name: str, X, n: int):
     """``X`` as float64 (CSR if sparse) after checking an encoder's output: ``n`` rows, finite, each of
-    norm 1 (or 0 for an unencodable text); else a ValueError that starts with ``name``.
+    norm 1 within ``UNIT_NORM_TOL`` (or 0 for an unencodable text); else a ValueError that starts with
+    ``name``.
 
     Examples
     --------
@@ -105,7 +109,7 @@ def check_unit_rows(name: str, X, n: int):
         raise InvalidValueError(f"{name} must return one row per text ({n}), got {X.shape[0]} rows")
     if not finite:
         raise InvalidValueError(f"{name} returned non-finite values")
-    bad = ~(np.isclose(norms, 1.0, atol=1e-6) | (norms == 0))
+    bad = ~((np.abs(norms - 1.0) <= UNIT_NORM_TOL) | (norms == 0))
     if bad.any():
         i = int(np.argmax(bad))
         raise InvalidValueError(f"{name} must return unit rows (L2 norm 1), row {i} has norm {norms[i]:.6g}")
