@@ -154,7 +154,7 @@ def node_ngrams(question: str, index: HippoIndex, *, max_words: int = 8) -> list
     """Node phrases found verbatim (after normalisation) in the question.
 
     Word n-grams of the normalised question are tried longest first; a match claims its words, so a
-    shorter phrase inside a longer matched one is not used again. One-word phrases that are stop
+    shorter phrase inside a longer matched one is not used again. Phrases made only of stop
     words, and phrases with fewer than three letters or digits, are skipped.
 
     Parameters
@@ -186,8 +186,6 @@ def node_ngrams(question: str, index: HippoIndex, *, max_words: int = 8) -> list
                 continue
             phrase = " ".join(words[i : i + n])
             if phrase not in index.phrase_ids:
-                continue
-            if n == 1 and phrase in STOP_WORDS:
                 continue
             if len(phrase.replace(" ", "")) < 3 or all(w in STOP_WORDS for w in words[i : i + n]):
                 continue
