@@ -110,7 +110,12 @@ def _edit(header, dotted: str, value):
         d[last] = value
 
 
-_DELETE = object()
+class _Deleted:
+    def __repr__(self):
+        return "deleted"  # a stable test id
+
+
+_DELETE = _Deleted()
 
 # (part of the header to change, its new value, the message after "<file>: ")
 HEADER_CASES = [
