@@ -124,6 +124,7 @@ HEADER_CASES = [
     ("phrases", "abc", r"header field 'phrases' must be list, got str"),
     ("passages", {}, r"header field 'passages' must be list, got dict"),
     ("matrices", [], r"header field 'matrices' must be dict, got list"),
+    ("triples", {}, r"header field 'triples' must be list, got dict"),
     ("encoder", "char_ngram", r"header field 'encoder' must be dict, got str"),
     ("arrays/dropped/dtype", "<f2", r"array 'dropped' is missing or has an unsupported dtype"),
     ("arrays/dropped/shape", [-2], r"array 'dropped' has a bad shape \[-2\]"),
@@ -376,3 +377,41 @@ def test_a_sparse_custom_encoder_round_trips(tmp_path):
     back = load_index(tmp_path / "s.hippo", encoder=Sparse())
     np.testing.assert_array_equal(back.node_embeddings.toarray(), idx.node_embeddings.toarray())
     assert load_index(tmp_path / "s.hippo", encoder=Table()).phrases == ["cat", "dog", "kitten", "pet"]
+
+
+def test_an_older_file_without_a_normalization_setting_loads(good):
+    """The four settings every file has are enough: a file from before the normalisation rule was
+    recorded loads, with v1's ASCII rule."""
+    from pathfinding.hipporag.text import index_normalization
+
+    path, header, block = good
+    del header["settings"]["normalization"]
+    path.write_bytes(_seal(header, block))
+    back = load_index(path)
+    assert set(back.settings) == {"tau", "max_synonyms", "synonymy", "fit_encoder"}
+    assert index_normalization(back.settings) == "ascii"
+
+
+def test_a_failed_save_leaves_no_temporary_file(tmp_path):
+    """Saving onto a directory fails with the operating system's error, and the temporary file
+    written beside it is removed."""
+    target = tmp_path / "taken"
+    target.mkdir()
+    with pytest.raises(IsADirectoryError):
+        save_index(build_index(TRIPLES), target)
+    assert [p.name for p in tmp_path.iterdir()] == ["taken"] and not list(target.iterdir())
+
+
+def test_an_encoder_that_describes_itself_is_recorded_as_it_says(tmp_path):
+    """An encoder with an ``index_spec()`` (as the embeddings endpoint has) is recorded by what that
+    method returns, not as a custom class."""
+    spec = {"kind": "embeddings", "base_url": "http://127.0.0.1:9/v1", "model": "tiny", "dim": 2}
+
+    class Described(Table):
+        def index_spec(self):
+            return dict(spec)
+
+    path = tmp_path / "d.hippo"
+    save_index(build_index([[("cat", "is a", "pet")]], encoder=Described()), path)
+    _, header, _ = _split(path.read_bytes())
+    assert header["encoder"] == spec
