@@ -415,3 +415,24 @@ def test_an_encoder_that_describes_itself_is_recorded_as_it_says(tmp_path):
     save_index(build_index([[("cat", "is a", "pet")]], encoder=Described()), path)
     _, header, _ = _split(path.read_bytes())
     assert header["encoder"] == spec
+
+
+def test_32_bit_index_arrays_stay_32_bit(good):
+    """A file may hold a CSR matrix's index arrays as int32 (the dtype whitelist has it): they load as
+    int32, with the same values, not widened or turned into floats."""
+    path, header, block = good
+    back = load_index(path)
+    for part in ("indices", "indptr"):
+        spec = header["arrays"][f"relation_graph.{part}"]
+        values = getattr(back.relation_graph, part).astype("<i4")
+        raw = values.tobytes() + b"\0" * ((-values.nbytes) % 8)
+        header["arrays"][f"relation_graph.{part}"] = {
+            "dtype": "<i4",
+            "shape": spec["shape"],
+            "offset": len(block),
+        }
+        block += raw
+    path.write_bytes(_seal(header, block))
+    R = load_index(path).relation_graph
+    assert R.indices.dtype == np.int32 and R.indptr.dtype == np.int32
+    np.testing.assert_array_equal(R.toarray(), back.relation_graph.toarray())
