@@ -48,6 +48,23 @@ ABC = ("a", "b", "c")
             [],
             {"triple_not_three": 2},
         ),
+        # one character of prose after the JSON, or before it
+        ('{"triples": [["a", "b", "c"]]}.', [ABC], {"prose_around_json": 1}),
+        ('>{"triples": [["a", "b", "c"]]}', [ABC], {"prose_around_json": 1}),
+        # a bare list with prose after it: the last closing bracket ends the JSON
+        (
+            '[["a", "b", "c"], ["d", "e", "f"]] Hope this helps.',
+            [ABC, ("d", "e", "f")],
+            {"bare_list": 1, "prose_around_json": 1},
+        ),
+        # a cut list in compact JSON (no space after the commas)
+        ('{"triples":[["a","b","c"],["d","e","f"],["g"', [ABC, ("d", "e", "f")], {"truncated": 1}),
+        # a cut list with a trailing comma inside an element
+        ('{"triples": [["a", "b", "c",], ["d"', [ABC], {"truncated": 1}),
+        # a stray word between the elements of a cut list ends the reading there
+        ('{"triples": [["a", "b", "c"] X ["d", "e", "f"], ["g"', [ABC], {"truncated": 1}),
+        # two numbers in one triple: each slot is counted
+        ('{"triples": [["Bled", 1004, 2.5]]}', [("Bled", "1004", "2.5")], {"triple_number_coerced": 2}),
         # a fence with a language tag and no new line, then the JSON
         ('```json {"triples": [["a", "b", "c"]]}```', [ABC], {"code_fence": 1}),
     ],
@@ -91,3 +108,13 @@ def test_extract_json_list_returns_the_raw_list_and_counts():
     assert values == ["A", "B"]
     assert dict(issues) == {"prose_around_json": 1, "python_literal": 1}
     assert extract_json_list("no brackets here", "triples") == (None, {"no_json": 1})
+
+
+def test_each_rejected_triple_is_kept_as_it_was():
+    """The report shows every rejected triple as the model wrote it, whatever the reason."""
+    p = parse_triples(
+        '{"triples": [{"subject": "a"}, ["a", "b"], ["a", null, "c"], ["a", " ", "c"], ["x", "y", "z"]]}'
+    )
+    assert p.items == [("x", "y", "z")]
+    assert p.rejected == [{"subject": "a"}, ["a", "b"], ["a", None, "c"], ["a", " ", "c"]]
+    assert dict(p.issues) == {"triple_not_three": 2, "triple_not_strings": 1, "triple_empty_part": 1}
