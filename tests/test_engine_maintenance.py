@@ -6,6 +6,7 @@ counted twice when it touches node 0, and added phrases normalised by the defaul
 the index's. Expected values are written by hand.
 """
 
+import numpy as np
 import pytest
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError
@@ -86,3 +87,80 @@ def test_new_passage_texts_are_checked_by_name(texts, passages, error, pattern):
     idx = build_index(TRIPLES, passages=texts)
     with pytest.raises(error, match=pattern):
         add_passages(idx, NEW, passages)
+
+
+# A fixed corpus with what updates must keep right: near-duplicate phrases (synonymy edges), a
+# repeated triple, a self-loop, a triple whose subject normalises to nothing, a passage without triples.
+BASE = [
+    [("Alice Smith", "knows", "Bob"), ("Alice Smyth", "in", "Paris")],
+    [("Paris", "in", "France"), ("Paris City", "in", "France")],
+    [("Ed Wood", "directed", "Plan 9"), ("!!", "is", "x")],
+    [("Bob", "knows", "Bob"), ("Alice Smith", "knows", "Bob")],
+    [],
+    [("Edward Wood", "directed", "Plan Nine"), ("New York", "in", "US")],
+]
+MORE = [
+    [("Bobby", "knows", "Alice Smith"), ("The Beatles", "in", "New York")],
+    [("Beatles", "in", "Paris"), ("Alice Smith", "knows", "Bob")],
+]
+MANY = [[(f"Person {i:03d}", "knows", f"Place {i:03d}")] for i in range(40)]  # 80 new phrases
+
+
+def _texts(corpus, start=0):
+    return [f"passage {start + j}" for j in range(len(corpus))]
+
+
+def _fresh(corpus, **kw):
+    return build_index(corpus, passages=_texts(corpus), **kw)
+
+
+@pytest.mark.parametrize("synonymy", [True, False])
+@pytest.mark.parametrize("more", [MORE, MANY, MORE + MANY], ids=["few", "many", "both"])
+def test_adding_equals_a_fresh_build_with_the_encoder_kept(more, synonymy):
+    """Passages appended with the encoder kept give the index a fresh build of the whole corpus gives
+    with that encoder fixed: phrases, matrices (bit for bit), stats, texts and settings. "Many" adds
+    80 new phrases, more than are inserted into the phrase list one by one."""
+    from tests.test_hipporag_maintenance import assert_same_index
+
+    kw = {"tau": 0.5, "max_synonyms": 2, "synonymy": synonymy}
+    idx = _fresh(BASE, **kw)
+    grown = add_passages(idx, more, _texts(more, len(BASE)))
+    assert_same_index(grown, _fresh(BASE + more, encoder=idx.encoder, fit_encoder=False, **kw))
+    assert grown.settings["fit_encoder"] is False and grown.encoder is idx.encoder
+    refit = add_passages(idx, more, _texts(more, len(BASE)), refit=True)
+    assert_same_index(refit, _fresh(BASE + more, **kw))
+
+
+@pytest.mark.parametrize("gone", [[0], [3], [5], [1, 2], [0, 3, 4]])
+def test_deleting_equals_a_fresh_build_of_the_rest(gone):
+    """Deleting passages gives the index a fresh build of the remaining passages gives (the encoder
+    kept, or refit), for the first, a middle, the last and several passages."""
+    from tests.test_hipporag_maintenance import assert_same_index
+
+    kw = {"tau": 0.5, "max_synonyms": 2}
+    idx = _fresh(BASE + MORE, **kw)
+    rest = [doc for j, doc in enumerate(BASE + MORE) if j not in gone]
+    texts = [t for j, t in enumerate(_texts(BASE + MORE)) if j not in gone]
+    smaller = delete_passages(idx, gone)
+    assert_same_index(
+        smaller, build_index(rest, passages=texts, encoder=idx.encoder, fit_encoder=False, **kw)
+    )
+    assert_same_index(delete_passages(idx, gone, refit=True), build_index(rest, passages=texts, **kw))
+
+
+def test_updates_with_a_dense_encoder_equal_a_fresh_build():
+    """With a custom dense encoder (nothing to refit), adding and deleting give a fresh build's index."""
+    from tests.test_hipporag_maintenance import assert_same_index
+
+    def enc(texts):
+        X = np.array([[len(t), t.count("a") + 1.0, t.count(" ") + 1.0] for t in texts], dtype=float)
+        return X / np.linalg.norm(X, axis=1, keepdims=True)
+
+    kw = {"tau": 0.99, "max_synonyms": 3, "encoder": enc}
+    idx = _fresh(BASE, **kw)
+    grown = add_passages(idx, MORE, _texts(MORE, len(BASE)), refit=True)
+    assert_same_index(grown, _fresh(BASE + MORE, fit_encoder=False, **kw))
+    assert grown.synonymy_graph.nnz > 0
+    rest = [doc for j, doc in enumerate(BASE + MORE) if j != 1]
+    texts = [t for j, t in enumerate(_texts(BASE + MORE)) if j != 1]
+    assert_same_index(delete_passages(grown, [1]), build_index(rest, passages=texts, fit_encoder=False, **kw))
