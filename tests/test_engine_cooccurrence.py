@@ -136,3 +136,11 @@ def test_docs_and_openie_json_of_a_passage():
         with pytest.raises(InvalidTypeError, match=message):
             cooccurrence_docs(bad)
     assert RELATION == "co-occurs with"
+
+
+def test_named_spans_keep_the_order_of_first_appearance():
+    """A name is placed where it first appears, before a quotation that follows it even when it
+    appears again after the quotation; a short name that first appears inside a longer one comes
+    after the longer one."""
+    assert named_spans('Ann said "hello there" to Ann.') == ["Ann", "hello there"]
+    assert named_spans("Ann Smith met Ann.") == ["Ann Smith", "Ann"]
