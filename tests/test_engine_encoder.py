@@ -153,3 +153,25 @@ def test_a_state_rebuilds_its_parameters():
         False,
     )
     assert repr(enc) == "CharNgramEncoder(ngram_range=(2, 3), analyzer='char')"
+
+
+def test_rows_are_unit_rows_whatever_the_idf():
+    """A state's IDF may hold any finite positive values (not only a fit's, which are at least 1):
+    rows are still of norm 1, here a single n-gram of weight 0.5 and two of weights 0.5 and 0.75."""
+    params = {"ngram_range": [2, 2], "analyzer": "char", "sublinear_tf": True}
+    enc = CharNgramEncoder.from_state(params, ["ab", "cd"], [0.5, 0.75])
+    X = enc(["ab", "abcd", "zz"]).toarray()
+    np.testing.assert_allclose(
+        X, [[1.0, 0.0], [0.5 / np.hypot(0.5, 0.75), 0.75 / np.hypot(0.5, 0.75)], [0.0, 0.0]]
+    )
+
+
+def test_a_default_encoder_clones_to_a_default_encoder():
+    """clone keeps sublinear tf scaling switched on when it is on."""
+    twin = CharNgramEncoder().clone()
+    assert (twin.ngram_range, twin.analyzer, twin.sublinear_tf, twin.is_fitted) == (
+        (3, 3),
+        "char_wb",
+        True,
+        False,
+    )
