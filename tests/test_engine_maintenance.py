@@ -164,3 +164,51 @@ def test_updates_with_a_dense_encoder_equal_a_fresh_build():
     rest = [doc for j, doc in enumerate(BASE + MORE) if j != 1]
     texts = [t for j, t in enumerate(_texts(BASE + MORE)) if j != 1]
     assert_same_index(delete_passages(grown, [1]), build_index(rest, passages=texts, fit_encoder=False, **kw))
+
+
+def test_deleting_no_passage_changes_nothing():
+    """An empty list of ids deletes nothing: the index equals a fresh build of the same passages
+    with its encoder, and every id maps to itself."""
+    from tests.test_hipporag_maintenance import assert_same_index
+
+    idx = _fresh(BASE, tau=0.5)
+    same = delete_passages(idx, [])
+    assert_same_index(same, _fresh(BASE, tau=0.5, encoder=idx.encoder, fit_encoder=False))
+    assert renumber_after_delete(3, []).tolist() == [0, 1, 2]
+
+
+def test_adding_keeps_the_width_of_a_wider_frozen_encoder():
+    """With an encoder fit on more phrases than the index has, the embedding matrix keeps one
+    column per n-gram of the encoder after an add, as a fresh build has it, also for n-grams that
+    no phrase of the index uses (here those of "zebra xylophone")."""
+    from pathfinding.hipporag.index.encoder import CharNgramEncoder
+    from tests.test_hipporag_maintenance import assert_same_index
+
+    enc = CharNgramEncoder().fit(["alice smith", "bob", "paris", "france", "zebra xylophone"])
+    idx = _fresh(BASE, encoder=enc, fit_encoder=False, tau=0.5)
+    width = len(enc.get_state()[1])
+    assert idx.node_embeddings.shape[1] == width
+    grown = add_passages(idx, MORE, _texts(MORE, len(BASE)))
+    assert grown.node_embeddings.shape == (len(grown.phrases), width)
+    assert_same_index(grown, _fresh(BASE + MORE, encoder=enc, fit_encoder=False, tau=0.5))
+
+
+def test_a_cosine_exactly_at_tau_is_a_synonym_after_an_add():
+    """A new phrase whose cosine with an old one is exactly tau (0.6 = (1, 0) . (0.6, 0.8)) gets the
+    synonymy edge a fresh build gives it, with a sparse encoder."""
+    import scipy.sparse as sp
+
+    from tests.test_hipporag_maintenance import assert_same_index
+
+    table = {"cat": [1.0, 0.0], "kitten": [0.6, 0.8], "dog": [0.0, 1.0], "pet": [0.0, 1.0]}
+
+    def enc(texts):
+        return sp.csr_array(np.array([table.get(t, [0.0, 0.0]) for t in texts]))
+
+    kw = {"encoder": enc, "fit_encoder": False, "tau": 0.6}
+    idx = build_index([[("cat", "is a", "pet")]], **kw)
+    grown = add_passages(idx, [[("kitten", "likes", "dog")]])
+    fresh = build_index([[("cat", "is a", "pet")], [("kitten", "likes", "dog")]], **kw)
+    assert_same_index(grown, fresh)
+    i, j = grown.phrase_ids["cat"], grown.phrase_ids["kitten"]
+    assert grown.synonymy_graph[i, j] == 0.6
