@@ -212,3 +212,24 @@ def test_a_cosine_exactly_at_tau_is_a_synonym_after_an_add():
     assert_same_index(grown, fresh)
     i, j = grown.phrase_ids["cat"], grown.phrase_ids["kitten"]
     assert grown.synonymy_graph[i, j] == 0.6
+
+
+def test_deleting_with_a_sparse_encoder_as_wide_as_the_remaining_phrases():
+    """A delete that leaves as many phrases as the encoder has columns (two) keeps only the rows of
+    the remaining phrases, as a fresh build does; deleting every passage is refused by name."""
+    import scipy.sparse as sp
+
+    from tests.test_hipporag_maintenance import assert_same_index
+
+    table = {"cat": [1.0, 0.0], "kitten": [0.6, 0.8], "dog": [0.0, 1.0], "pet": [0.0, 1.0]}
+
+    def enc(texts):
+        return sp.csr_array(np.array([table.get(t, [0.0, 0.0]) for t in texts]))
+
+    kw = {"encoder": enc, "fit_encoder": False, "tau": 0.6}
+    idx = build_index([[("cat", "is a", "pet")], [("kitten", "likes", "dog")]], **kw)
+    smaller = delete_passages(idx, [1])
+    assert smaller.phrases == ["cat", "pet"] and smaller.node_embeddings.shape == (2, 2)
+    assert_same_index(smaller, build_index([[("cat", "is a", "pet")]], **kw))
+    with pytest.raises(InvalidValueError, match=r"^no phrase nodes: every passage has no usable triple$"):
+        delete_passages(idx, [0, 1])
