@@ -233,3 +233,26 @@ def test_deleting_with_a_sparse_encoder_as_wide_as_the_remaining_phrases():
     assert_same_index(smaller, build_index([[("cat", "is a", "pet")]], **kw))
     with pytest.raises(InvalidValueError, match=r"^no phrase nodes: every passage has no usable triple$"):
         delete_passages(idx, [0, 1])
+
+
+def test_an_index_that_cannot_be_updated_is_named():
+    """Updates need a HippoIndex with its triples, stored pairs and settings, whose P counts triples;
+    each refusal says what is wrong, and a non-index is named by its type."""
+    import dataclasses
+
+    idx = build_index(TRIPLES, passages=["Ed Wood directed Plan 9.", "Plan 9 was filmed in Burbank."])
+    with pytest.raises(InvalidTypeError, match=r"^index must be a HippoIndex, got dict$"):
+        add_passages({}, NEW)
+    lacks = r"^this index lacks the triples, pairs or settings that updates need; rebuild it$"
+    for broken in (dataclasses.replace(idx, pairs=None), dataclasses.replace(idx, settings={})):
+        with pytest.raises(InvalidValueError, match=lacks):
+            delete_passages(broken, [0])
+    text_p = build_index(
+        TRIPLES, passages=["Ed Wood directed Plan 9.", "Plan 9 was filmed in Burbank."], mentions="text"
+    )
+    with pytest.raises(
+        InvalidValueError,
+        match=r"^this index counts P as mentions='text'; updates keep P as triple counts, so rebuild it "
+        r"with build_index instead$",
+    ):
+        delete_passages(text_p, [0])
