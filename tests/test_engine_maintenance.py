@@ -6,6 +6,7 @@ counted twice when it touches node 0, and added phrases normalised by the defaul
 the index's. Expected values are written by hand.
 """
 
+import numpy as np
 import pytest
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError
@@ -86,3 +87,172 @@ def test_new_passage_texts_are_checked_by_name(texts, passages, error, pattern):
     idx = build_index(TRIPLES, passages=texts)
     with pytest.raises(error, match=pattern):
         add_passages(idx, NEW, passages)
+
+
+# A fixed corpus with what updates must keep right: near-duplicate phrases (synonymy edges), a
+# repeated triple, a self-loop, a triple whose subject normalises to nothing, a passage without triples.
+BASE = [
+    [("Alice Smith", "knows", "Bob"), ("Alice Smyth", "in", "Paris")],
+    [("Paris", "in", "France"), ("Paris City", "in", "France")],
+    [("Ed Wood", "directed", "Plan 9"), ("!!", "is", "x")],
+    [("Bob", "knows", "Bob"), ("Alice Smith", "knows", "Bob")],
+    [],
+    [("Edward Wood", "directed", "Plan Nine"), ("New York", "in", "US")],
+]
+MORE = [
+    [("Bobby", "knows", "Alice Smith"), ("The Beatles", "in", "New York")],
+    [("Beatles", "in", "Paris"), ("Alice Smith", "knows", "Bob")],
+]
+MANY = [[(f"Person {i:03d}", "knows", f"Place {i:03d}")] for i in range(40)]  # 80 new phrases
+
+
+def _texts(corpus, start=0):
+    return [f"passage {start + j}" for j in range(len(corpus))]
+
+
+def _fresh(corpus, **kw):
+    return build_index(corpus, passages=_texts(corpus), **kw)
+
+
+@pytest.mark.parametrize("synonymy", [True, False])
+@pytest.mark.parametrize("more", [MORE, MANY, MORE + MANY], ids=["few", "many", "both"])
+def test_adding_equals_a_fresh_build_with_the_encoder_kept(more, synonymy):
+    """Passages appended with the encoder kept give the index a fresh build of the whole corpus gives
+    with that encoder fixed: phrases, matrices (bit for bit), stats, texts and settings. "Many" adds
+    80 new phrases, more than are inserted into the phrase list one by one."""
+    from tests.test_hipporag_maintenance import assert_same_index
+
+    kw = {"tau": 0.5, "max_synonyms": 2, "synonymy": synonymy}
+    idx = _fresh(BASE, **kw)
+    grown = add_passages(idx, more, _texts(more, len(BASE)))
+    assert_same_index(grown, _fresh(BASE + more, encoder=idx.encoder, fit_encoder=False, **kw))
+    assert grown.settings["fit_encoder"] is False and grown.encoder is idx.encoder
+    refit = add_passages(idx, more, _texts(more, len(BASE)), refit=True)
+    assert_same_index(refit, _fresh(BASE + more, **kw))
+
+
+@pytest.mark.parametrize("gone", [[0], [3], [5], [1, 2], [0, 3, 4]])
+def test_deleting_equals_a_fresh_build_of_the_rest(gone):
+    """Deleting passages gives the index a fresh build of the remaining passages gives (the encoder
+    kept, or refit), for the first, a middle, the last and several passages."""
+    from tests.test_hipporag_maintenance import assert_same_index
+
+    kw = {"tau": 0.5, "max_synonyms": 2}
+    idx = _fresh(BASE + MORE, **kw)
+    rest = [doc for j, doc in enumerate(BASE + MORE) if j not in gone]
+    texts = [t for j, t in enumerate(_texts(BASE + MORE)) if j not in gone]
+    smaller = delete_passages(idx, gone)
+    assert_same_index(
+        smaller, build_index(rest, passages=texts, encoder=idx.encoder, fit_encoder=False, **kw)
+    )
+    assert_same_index(delete_passages(idx, gone, refit=True), build_index(rest, passages=texts, **kw))
+
+
+def test_updates_with_a_dense_encoder_equal_a_fresh_build():
+    """With a custom dense encoder (nothing to refit), adding and deleting give a fresh build's index."""
+    from tests.test_hipporag_maintenance import assert_same_index
+
+    def enc(texts):
+        X = np.array([[len(t), t.count("a") + 1.0, t.count(" ") + 1.0] for t in texts], dtype=float)
+        return X / np.linalg.norm(X, axis=1, keepdims=True)
+
+    kw = {"tau": 0.99, "max_synonyms": 3, "encoder": enc}
+    idx = _fresh(BASE, **kw)
+    grown = add_passages(idx, MORE, _texts(MORE, len(BASE)), refit=True)
+    assert_same_index(grown, _fresh(BASE + MORE, fit_encoder=False, **kw))
+    assert grown.synonymy_graph.nnz > 0
+    rest = [doc for j, doc in enumerate(BASE + MORE) if j != 1]
+    texts = [t for j, t in enumerate(_texts(BASE + MORE)) if j != 1]
+    assert_same_index(delete_passages(grown, [1]), build_index(rest, passages=texts, fit_encoder=False, **kw))
+
+
+def test_deleting_no_passage_changes_nothing():
+    """An empty list of ids deletes nothing: the index equals a fresh build of the same passages
+    with its encoder, and every id maps to itself."""
+    from tests.test_hipporag_maintenance import assert_same_index
+
+    idx = _fresh(BASE, tau=0.5)
+    same = delete_passages(idx, [])
+    assert_same_index(same, _fresh(BASE, tau=0.5, encoder=idx.encoder, fit_encoder=False))
+    assert renumber_after_delete(3, []).tolist() == [0, 1, 2]
+
+
+def test_adding_keeps_the_width_of_a_wider_frozen_encoder():
+    """With an encoder fit on more phrases than the index has, the embedding matrix keeps one
+    column per n-gram of the encoder after an add, as a fresh build has it, also for n-grams that
+    no phrase of the index uses (here those of "zebra xylophone")."""
+    from pathfinding.hipporag.index.encoder import CharNgramEncoder
+    from tests.test_hipporag_maintenance import assert_same_index
+
+    enc = CharNgramEncoder().fit(["alice smith", "bob", "paris", "france", "zebra xylophone"])
+    idx = _fresh(BASE, encoder=enc, fit_encoder=False, tau=0.5)
+    width = len(enc.get_state()[1])
+    assert idx.node_embeddings.shape[1] == width
+    grown = add_passages(idx, MORE, _texts(MORE, len(BASE)))
+    assert grown.node_embeddings.shape == (len(grown.phrases), width)
+    assert_same_index(grown, _fresh(BASE + MORE, encoder=enc, fit_encoder=False, tau=0.5))
+
+
+def test_a_cosine_exactly_at_tau_is_a_synonym_after_an_add():
+    """A new phrase whose cosine with an old one is exactly tau (0.6 = (1, 0) . (0.6, 0.8)) gets the
+    synonymy edge a fresh build gives it, with a sparse encoder."""
+    import scipy.sparse as sp
+
+    from tests.test_hipporag_maintenance import assert_same_index
+
+    table = {"cat": [1.0, 0.0], "kitten": [0.6, 0.8], "dog": [0.0, 1.0], "pet": [0.0, 1.0]}
+
+    def enc(texts):
+        return sp.csr_array(np.array([table.get(t, [0.0, 0.0]) for t in texts]))
+
+    kw = {"encoder": enc, "fit_encoder": False, "tau": 0.6}
+    idx = build_index([[("cat", "is a", "pet")]], **kw)
+    grown = add_passages(idx, [[("kitten", "likes", "dog")]])
+    fresh = build_index([[("cat", "is a", "pet")], [("kitten", "likes", "dog")]], **kw)
+    assert_same_index(grown, fresh)
+    i, j = grown.phrase_ids["cat"], grown.phrase_ids["kitten"]
+    assert grown.synonymy_graph[i, j] == 0.6
+
+
+def test_deleting_with_a_sparse_encoder_as_wide_as_the_remaining_phrases():
+    """A delete that leaves as many phrases as the encoder has columns (two) keeps only the rows of
+    the remaining phrases, as a fresh build does; deleting every passage is refused by name."""
+    import scipy.sparse as sp
+
+    from tests.test_hipporag_maintenance import assert_same_index
+
+    table = {"cat": [1.0, 0.0], "kitten": [0.6, 0.8], "dog": [0.0, 1.0], "pet": [0.0, 1.0]}
+
+    def enc(texts):
+        return sp.csr_array(np.array([table.get(t, [0.0, 0.0]) for t in texts]))
+
+    kw = {"encoder": enc, "fit_encoder": False, "tau": 0.6}
+    idx = build_index([[("cat", "is a", "pet")], [("kitten", "likes", "dog")]], **kw)
+    smaller = delete_passages(idx, [1])
+    assert smaller.phrases == ["cat", "pet"] and smaller.node_embeddings.shape == (2, 2)
+    assert_same_index(smaller, build_index([[("cat", "is a", "pet")]], **kw))
+    with pytest.raises(InvalidValueError, match=r"^no phrase nodes: every passage has no usable triple$"):
+        delete_passages(idx, [0, 1])
+
+
+def test_an_index_that_cannot_be_updated_is_named():
+    """Updates need a HippoIndex with its triples, stored pairs and settings, whose P counts triples;
+    each refusal says what is wrong, and a non-index is named by its type."""
+    import dataclasses
+
+    idx = build_index(TRIPLES, passages=["Ed Wood directed Plan 9.", "Plan 9 was filmed in Burbank."])
+    with pytest.raises(InvalidTypeError, match=r"^index must be a HippoIndex, got dict$"):
+        add_passages({}, NEW)
+    lacks = r"^this index lacks the triples, pairs or settings that updates need; rebuild it$"
+    for broken in (dataclasses.replace(idx, pairs=None), dataclasses.replace(idx, settings={})):
+        with pytest.raises(InvalidValueError, match=lacks):
+            delete_passages(broken, [0])
+    text_p = build_index(
+        TRIPLES, passages=["Ed Wood directed Plan 9.", "Plan 9 was filmed in Burbank."], mentions="text"
+    )
+    with pytest.raises(
+        InvalidValueError,
+        match=r"^this index counts P as mentions='text'; updates keep P as triple counts, so rebuild it "
+        r"with build_index instead$",
+    ):
+        delete_passages(text_p, [0])
