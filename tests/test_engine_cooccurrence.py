@@ -144,3 +144,26 @@ def test_named_spans_keep_the_order_of_first_appearance():
     after the longer one."""
     assert named_spans('Ann said "hello there" to Ann.') == ["Ann", "hello there"]
     assert named_spans("Ann Smith met Ann.") == ["Ann Smith", "Ann"]
+
+
+@pytest.mark.parametrize(
+    "text, spans",
+    [
+        ('Ann said "Go home." Bob left.', [["Ann", "Go home."], ["Bob"]]),
+        ("Ann said “Go home.” Bob left.", [["Ann", "Go home."], ["Bob"]]),
+        ("Ann left (for York.) Bob stayed.", [["Ann", "York"], ["Bob"]]),
+    ],
+)
+def test_a_closing_quote_stays_with_the_sentence_it_closes(text, spans):
+    """A sentence that ends inside a quotation keeps its closing quote, so the quotation is one span
+    (not its first capitalised word)."""
+    assert passage_spans("title", text) == spans
+
+
+def test_text_between_two_quotations_is_not_a_quotation():
+    """A quotation longer than 100 characters is not a span, and the text between it and the next
+    quotation is not read as one either."""
+    long, short = "x" * 101, "y" * 100
+    assert named_spans(f'"{long}" and "{short}"') == [short]
+    assert named_spans(f"“{long}” and “{short}”") == [short]
+    assert named_spans('a "" b "X" c "Xy"') == ["Xy"]  # empty and one-character quotations are not spans

@@ -43,11 +43,15 @@ __all__ = [
 RELATION = "co-occurs with"
 """The fixed relation of every co-occurrence triple."""
 
-# A sentence ends at . ! ? followed by space and an upper-case letter, a digit, a quote or a bracket;
+# A sentence ends at . ! ? (or one of them and a closing quote or bracket, which stays with the
+# sentence it closes) followed by space and an upper-case letter, a digit, a quote or a bracket;
 # "St. Louis" or "J. R. R." rarely meet that, and a wrong split only loses pairs across it.
 # CJK full stops end a sentence with no space after them.
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)]?\s+(?=[A-Z0-9\"“(])|(?<=[。！？])")
-_QUOTED = re.compile(r"\"([^\"]{2,100})\"|“([^”]{2,100})”")
+_SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"'”’)]))\s+(?=[A-Z0-9\"“(])|(?<=[。！？])")
+# Every quotation is matched, whatever its length, so that the text between two quotations is never
+# read as one; those of 2 to 100 characters are spans.
+_QUOTED = re.compile(r"\"([^\"]*)\"|“([^”]*)”")
+_QUOTED_CHARS = (2, 100)
 
 
 def _sentences(text: str) -> list[str]:
@@ -168,7 +172,12 @@ def named_spans(sentence: str) -> list[str]:
     """
     if not isinstance(sentence, str):
         raise InvalidTypeError(f"sentence must be a string, got {type(sentence).__name__}")
-    found = [(m.start(), (m.group(1) or m.group(2)).strip()) for m in _QUOTED.finditer(sentence)]
+    lo, hi = _QUOTED_CHARS
+    found = []
+    for m in _QUOTED.finditer(sentence):
+        q = m.group(1) if m.group(1) is not None else m.group(2)
+        if lo <= len(q) <= hi:
+            found.append((m.start(), q.strip()))
     quoted = {normalize_phrase(q) for _, q in found}
     for span in capitalised_spans(sentence):
         # A capitalised span inside a quotation is the quotation (or a piece of it): not a new name.
