@@ -348,8 +348,8 @@ def _added_counts(old: HippoIndex, R_old, new_triples):
         i, j = _old_id(old, s), _old_id(old, o)
         if s == o or (i >= 0 and j >= 0 and R_old[i, j] > 0):
             return None  # assemble_index counts from scratch
-    n_self = sum(s == o for doc in new_triples for s, _, o in doc)
-    return old.stats.n_unique_triples + len(new), old.stats.triples_self_loop + n_self
+    # here no new triple is a self-loop (that returned above), so the self-loop count is the old one
+    return old.stats.n_unique_triples + len(new), old.stats.triples_self_loop
 
 
 def _phrases_of(old: HippoIndex, triples) -> list[int]:
