@@ -68,6 +68,23 @@ def test_the_cache_answers_a_second_encoder_exactly(tmp_path):
         assert len(srv.log) == n + 1 and srv.log[-1]["body"]["input"] == ["bled"]
 
 
+def test_the_cache_file_is_keyed_by_model_text_and_url(tmp_path):
+    """A vector is stored under the request ``{"model", "input", "url"}`` as base64 of little-endian
+    float64, so a cache file written by one run (or version) is found by the next."""
+    import base64
+
+    from pathfinding.hipporag.extract.openie import ResponseCache
+
+    cache = tmp_path / "e.sqlite"
+    with EmbeddingServer(dim=8) as srv:
+        _enc(srv.base_url, cache=cache, model="toy")(["bled"])
+    hit = ResponseCache(cache).get({"model": "toy", "input": "bled", "url": srv.base_url + "/embeddings"})
+    assert hit is not None
+    np.testing.assert_array_equal(
+        np.frombuffer(base64.b64decode(hit.content), dtype="<f8"), vector("bled", 8)
+    )
+
+
 def test_the_cache_is_per_model(tmp_path):
     """The same text under another model name is sent again (a cached vector belongs to its model)."""
     cache = tmp_path / "e.sqlite"
@@ -90,16 +107,21 @@ def _answering(vectors_by_call, usage=None):
 
 def test_rows_are_matched_by_index_and_a_zero_vector_stays_zero():
     """An answer listed out of order is put back in ``index`` order; a zero vector (norm 0) gives a
-    zero row instead of NaN; (3, 4) becomes (0.6, 0.8)."""
+    zero row instead of NaN; (3, 4) and (0.3, 0.4) both become (0.6, 0.8), a short vector is
+    lengthened as a long one is shortened."""
 
     def answer(n, path, headers, body):
-        data = [{"index": 1, "embedding": [0.0, 0.0]}, {"index": 0, "embedding": [3.0, 4.0]}]
+        data = [
+            {"index": 1, "embedding": [0.0, 0.0]},
+            {"index": 2, "embedding": [0.3, 0.4]},
+            {"index": 0, "embedding": [3.0, 4.0]},
+        ]
         return 200, {"data": data}, []
 
     with ScriptedServer(answer) as srv:
-        X = _enc(srv.base_url)(["a", "b"])
+        X = _enc(srv.base_url)(["a", "b", "c"])
         assert srv.log[0]["path"] == "/v1/embeddings"
-    np.testing.assert_array_equal(X, [[0.6, 0.8], [0.0, 0.0]])
+    np.testing.assert_allclose(X, [[0.6, 0.8], [0.0, 0.0], [0.6, 0.8]], rtol=0, atol=1e-15)
 
 
 def test_embeddings_of_another_length_are_refused_by_name():
@@ -172,15 +194,16 @@ def test_an_unusable_answer_is_retried_then_given_up_on():
 
 def test_texts_must_be_a_sequence_of_strings():
     enc = EmbeddingEncoder("http://127.0.0.1:9/v1")
-    with pytest.raises(InvalidTypeError, match="got a string"):
+    with pytest.raises(InvalidTypeError, match="^texts must be a sequence of strings, got a string$"):
         enc("ed wood")
-    with pytest.raises(InvalidTypeError, match="texts must be strings"):
+    with pytest.raises(InvalidTypeError, match="^texts must be strings$"):
         enc(["ed wood", 3])
 
 
 def test_batch_size_is_checked_by_name():
     with pytest.raises(InvalidValueError, match=r"^batch_size must be in \[1, inf\], got 0"):
         EmbeddingEncoder("http://127.0.0.1:9/v1", batch_size=0)
+    assert EmbeddingEncoder("http://127.0.0.1:9/v1", batch_size=1).batch_size == 1
 
 
 def test_the_transport_settings_reach_the_client():
@@ -191,6 +214,8 @@ def test_the_transport_settings_reach_the_client():
     assert (enc.client.timeout, enc.client.max_retries, enc.client.backoff) == (3.5, 2, 0.25)
     assert enc.model == "default" == enc.client.model and enc.batch_size == 64
     assert enc.cache_path is None and enc.dim is None
+    default = EmbeddingEncoder("http://h:1/v1").client
+    assert (default.timeout, default.max_retries, default.backoff) == (60.0, 6, 1.0)
     assert repr(enc) == "EmbeddingEncoder(url='http://h:1/v1/embeddings', model='default')"
 
 
