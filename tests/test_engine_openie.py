@@ -551,8 +551,8 @@ def test_run_openie_checks_its_arguments():
 
 def test_the_written_file_is_v1_openie_with_entity_averages(tmp_path):
     """Entities "Ed Wood" (7 chars, 2 words) and "Plan 9" (6, 2) and "1957" (4, 1): averages 17/3
-    chars and 5/3 words, rounded to 4 places; a ``.gz`` path is gzip-compressed, and no ``.tmp``
-    file is left behind."""
+    chars and 5/3 words, rounded to 4 places; a ``.gz`` path is gzip-compressed (byte-stable), no
+    ``.tmp`` file is left behind, and text stays readable UTF-8."""
     docs = [
         {"extracted_entities": ["Ed Wood", "Plan 9"], "extracted_triples": [["a", "b", "c"]]},
         {"extracted_entities": ["1957"], "extracted_triples": []},
@@ -576,8 +576,18 @@ def test_the_written_file_is_v1_openie_with_entity_averages(tmp_path):
     write_openie(run, tmp_path / "o.json")
     assert json.loads((tmp_path / "o.json").read_text()) == out
     assert sorted(os.listdir(tmp_path)) == ["o.json", "o.json.gz"]
+    # byte-stable: the gzip header's modification time is 0, not the time of writing
+    assert (tmp_path / "o.json.gz").read_bytes()[4:8] == b"\0\0\0\0"
+    # non-ASCII entities are written as UTF-8 text, not as \\u escapes
+    lodz = OpenIERun(
+        docs=[{"extracted_entities": ["Łódź"], "extracted_triples": []}], failed={}, issues=Counter()
+    )
+    write_openie(lodz, tmp_path / "l.json")
+    assert '"Łódź"' in (tmp_path / "l.json").read_text(encoding="utf-8")
     empty = OpenIERun(docs=[], failed={}, issues=Counter()).to_json()
     assert empty["avg_ent_chars"] == 0 and empty["avg_ent_words"] == 0
+    one = OpenIERun(docs=[{"extracted_entities": ["Lake Bled"]}], failed={}, issues=Counter()).to_json()
+    assert one["avg_ent_chars"] == 9 and one["avg_ent_words"] == 2
 
 
 def test_the_summary_counts_requests_tokens_and_issues():
@@ -590,16 +600,22 @@ def test_the_summary_counts_requests_tokens_and_issues():
         "prompt_tokens": 30,
         "completion_tokens": 7,
     }
-    run = OpenIERun(
-        docs=docs, failed={}, issues=Counter({"z": 1, "a": 2}), stats={**stats, "errors": {"timeout": 2}}
-    )
+    errors = {"timeout": 2, "http 503": 1}
+    run = OpenIERun(docs=docs, failed={}, issues=Counter({"z": 1, "a": 2}), stats={**stats, "errors": errors})
     assert run.summary().splitlines() == [
         "2 of 2 passages extracted, 3 triples",
         "requests: 9 sent (2 retries, 1 gave up), 4 answered from the cache",
         "tokens: 30 prompt + 7 completion",
-        "errors: timeout: 2",
+        "errors: timeout: 2, http 503: 1",
         "issues: a: 2, z: 1",
     ]
+    failed = {j: "down" for j in (6, 5, 4, 3, 2, 1, 0)}
+    many = OpenIERun(docs=[{"extracted_triples": []}] * 8, failed=failed, issues=Counter())
+    assert many.summary().splitlines()[0] == "1 of 8 passages extracted, 0 triples"
+    assert many.summary().splitlines()[-1] == (
+        "7 passages failed (e.g. [0, 1, 2, 3, 4]); rerun the same command to retry only these (answers "
+        "already received are read from the cache)"
+    )
     assert OpenIERun(docs=[], failed={}, issues=Counter()).summary().splitlines() == [
         "0 of 0 passages extracted, 0 triples",
         "requests: 0 sent (0 retries, 0 gave up), 0 answered from the cache",
@@ -632,6 +648,7 @@ def test_query_ner_asks_once_per_question_and_counts_what_it_sent(tmp_path):
         assert extract("Where is Bled?") == ["Bled"] and extract("Who built it?") == []
         assert len(srv.log) == 2 and extract.calls == 2 and sum(extract.issues.values()) >= 1
         assert srv.log[0]["body"]["messages"] == query_ner_messages("Where is Bled?")
+        assert "response_format" not in srv.log[0]["body"]  # JSON mode only when asked
         fresh = llm_query_ner(_client(srv.base_url), cache=str(cache))
         assert fresh("Where is Bled?") == ["Bled"] and fresh.calls == 0 and len(srv.log) == 2
         nocache = llm_query_ner(_client(srv.base_url), json_mode=True)
@@ -645,3 +662,29 @@ def test_query_ner_checks_its_arguments():
     extract = llm_query_ner(ChatClient("http://h/v1", "m"))
     with pytest.raises(InvalidTypeError, match="^question must be a string, got int"):
         extract(3)
+
+
+def test_the_abort_keeps_the_first_fatal_refusal():
+    """The workers' shared abort remembers the first refusal (the one re-raised to the caller), not a
+    later one, and a trip without an exception (Ctrl-C) keeps it too."""
+    from pathfinding.hipporag.extract.openie import _Abort
+
+    abort = _Abort()
+    assert not abort.is_set() and abort.first is None
+    first, second = LLMFatalError("401"), LLMFatalError("403")
+    abort.trip(first)
+    abort.trip(second)
+    abort.trip()
+    assert abort.is_set() and abort.first is first
+
+
+def test_json_mode_reaches_both_steps_of_a_run():
+    """``run_openie(json_mode=True)`` asks for a JSON object in the NER and in the triple request."""
+    ents = {_keys(A): ["Ed Wood"]}
+    tris = {_keys(A): [["Ed Wood", "directed", "Plan 9"]]}
+    with ScriptedServer(_openie_server(ents, tris)) as srv:
+        run_openie([A], _client(srv.base_url), json_mode=True, progress=False)
+        plain = len(srv.log)
+        run_openie([A], _client(srv.base_url), progress=False)
+    assert plain == 2 and len(srv.log) == 4
+    assert [e["body"].get("response_format") for e in srv.log] == [{"type": "json_object"}] * 2 + [None] * 2
