@@ -214,6 +214,7 @@ def test_the_transport_settings_reach_the_client():
     assert (enc.client.timeout, enc.client.max_retries, enc.client.backoff) == (3.5, 2, 0.25)
     assert enc.model == "default" == enc.client.model and enc.batch_size == 64
     assert enc.cache_path is None and enc.dim is None
+    assert EmbeddingEncoder("http://h:1/apiX/").base_url == "http://h:1/apiX"  # only the slash goes
     default = EmbeddingEncoder("http://h:1/v1").client
     assert (default.timeout, default.max_retries, default.backoff) == (60.0, 6, 1.0)
     assert repr(enc) == "EmbeddingEncoder(url='http://h:1/v1/embeddings', model='default')"
