@@ -688,3 +688,31 @@ def test_json_mode_reaches_both_steps_of_a_run():
         run_openie([A], _client(srv.base_url), progress=False)
     assert plain == 2 and len(srv.log) == 4
     assert [e["body"].get("response_format") for e in srv.log] == [{"type": "json_object"}] * 2 + [None] * 2
+
+
+def test_concurrency_bounds_the_requests_in_flight():
+    """With ``concurrency=1`` the passages are extracted one at a time: the server never sees two
+    requests at once, although each answer takes a moment; with 4 it does."""
+    import threading
+
+    texts = [Passage(f"P{i}", f"Passage {i}.") for i in range(4)]
+    ents = {_keys(p): ["x"] for p in texts}
+    tris = {_keys(p): [["x", "is", "y"]] for p in texts}
+    answer = _openie_server(ents, tris)
+    lock, now, peak = threading.Lock(), [0], [0]
+
+    def slow(n, path, h, body):
+        with lock:
+            now[0] += 1
+            peak[0] = max(peak[0], now[0])
+        time.sleep(0.03)
+        with lock:
+            now[0] -= 1
+        return answer(n, path, h, body)
+
+    with ScriptedServer(slow) as srv:
+        run_openie(texts, _client(srv.base_url), concurrency=1, progress=False)
+        one_at_a_time = peak[0]
+        peak[0] = 0
+        run_openie(texts, _client(srv.base_url), concurrency=4, progress=False)
+    assert one_at_a_time == 1 and peak[0] > 1
