@@ -118,3 +118,18 @@ def test_limits_of_the_settings_are_accepted():
     assert cosine_neighbours_prefix(M, tau=1.0, max_neighbours=1, chunk=1, threads=1).shape == (4, 4)
     S = cosine_neighbours_allpairs(X, tau=-1.0, max_neighbours=1, chunk=1)
     assert np.diff(S.indptr).tolist() == [1, 1, 1, 1]
+
+
+def test_the_relation_mask_holds_for_a_matrix_with_unsorted_indices():
+    """R's row 0 lists its columns as (2, 1): the relation pairs 0-1 and 0-2 still get no synonymy
+    edge, and only 1-2 (no triple links it) remains."""
+    R = sp.csr_array((np.ones(4), np.array([2, 1, 0, 0]), np.array([0, 2, 3, 4])), shape=(3, 3))
+    assert not R.has_sorted_indices
+    P = np.zeros((3, 3))
+    for (a, b), v in {(0, 1): 0.9, (0, 2): 0.85, (1, 2): 0.8}.items():
+        P[a, b] = P[b, a] = v
+    S = synonymy_edges(sp.csr_array(P), R, max_synonyms=5).toarray()
+    want = np.zeros((3, 3))
+    want[1, 2] = want[2, 1] = 0.8
+    np.testing.assert_array_equal(S, want)
+    assert not R.has_sorted_indices  # the caller's matrix is not sorted in place

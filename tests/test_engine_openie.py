@@ -716,3 +716,18 @@ def test_concurrency_bounds_the_requests_in_flight():
         peak[0] = 0
         run_openie(texts, _client(srv.base_url), concurrency=4, progress=False)
     assert one_at_a_time == 1 and peak[0] > 1
+
+
+def test_the_cache_tells_json_mode_apart_and_keeps_the_usage(tmp_path):
+    """A cached plain answer is not reused for a JSON-mode run (the request differs), and the cache
+    keeps each answer's token counts."""
+    ents = {_keys(A): ["Ed Wood"]}
+    tris = {_keys(A): [["Ed Wood", "directed", "Plan 9"]]}
+    cache = tmp_path / "c.sqlite"
+    with ScriptedServer(_openie_server(ents, tris)) as srv:
+        client = _client(srv.base_url)
+        run_openie([A], client, cache=cache, progress=False)
+        again = run_openie([A], _client(srv.base_url), cache=cache, json_mode=True, progress=False)
+        assert len(srv.log) == 4 and again.stats["cache_hits"] == 0
+    hit = ResponseCache(cache).get(client.payload(ner_messages(_keys(A))))
+    assert hit.usage == {"prompt_tokens": 2, "completion_tokens": 1, "total_tokens": 0}
