@@ -27,10 +27,11 @@ def test_the_default_threshold_is_0_8(search):
         assert S[0, 1] == pytest.approx(C81) and S[0, 2] == 0 and S[1, 2] > 0.99
 
 
-def test_the_default_cap_is_100_neighbours():
+@pytest.mark.parametrize("search", [cosine_neighbours_allpairs, cosine_neighbours_prefix])
+def test_the_default_cap_is_100_neighbours(search):
     """102 identical rows: each has 101 neighbours at cosine 1, and the default keeps 100 of them,
     the lowest ids first."""
-    S = cosine_neighbours_allpairs(np.ones((102, 1)))
+    S = search(sp.csr_array(np.ones((102, 1))))
     counts = np.diff(S.indptr)
     assert counts.tolist() == [100] * 102
     assert S[[0]].indices.tolist() == list(range(1, 101))

@@ -333,7 +333,7 @@ def test_a_key_that_is_not_a_string_is_refused_by_type():
 @pytest.mark.parametrize("messages", ["hi", [{"role": "user"}], [{"role": "user", "content": 1}], ["hi"]])
 def test_messages_must_be_dicts_with_string_content(messages):
     with pytest.raises(InvalidTypeError, match="messages must be a list of"):
-        ChatClient("http://h/v1", "m").chat(messages)
+        ChatClient("http://127.0.0.1:9/v1", "m", max_retries=0).chat(messages)  # fails fast if sent
 
 
 # --- prompts and the response cache ----------------------------------------------------------------
