@@ -1,0 +1,61 @@
+"""A local HTTP server on 127.0.0.1 whose every answer a test scripts, for the client tests.
+
+``answer(n, path, headers, body) -> (status, payload, headers)`` is called for request ``n``
+(from 0); ``payload`` is a dict sent as JSON, or bytes sent as they are. Every request is logged
+with its path, headers and parsed JSON body.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class ScriptedServer:
+    def __init__(self, answer):
+        self.answer = answer
+        self.log: list[dict] = []
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                server._handle(self)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self._thread = threading.Thread(target=self.httpd.serve_forever, args=(0.05,), daemon=True)
+        self._thread.start()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def _handle(self, h) -> None:
+        raw = h.rfile.read(int(h.headers.get("Content-Length", 0)))
+        body = json.loads(raw)
+        with self._lock:
+            n = len(self.log)
+            self.log.append({"path": h.path, "headers": dict(h.headers), "body": body})
+        status, payload, headers = self.answer(n, h.path, dict(h.headers), body)
+        out = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+        try:
+            h.send_response(status)
+            h.send_header("Content-Type", "application/json")
+            h.send_header("Content-Length", str(len(out)))
+            for k, v in headers:
+                h.send_header(k, v)
+            h.end_headers()
+            h.wfile.write(out)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up waiting (a timeout test)

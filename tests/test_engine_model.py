@@ -1,0 +1,105 @@
+"""The HippoIndex's derived state: the walk graph with and without synonymy, its one cache, the
+phrase rule of its settings and the transposed embeddings, on a three-node index written by hand.
+"""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import pathfinding.hipporag.index.model as model
+from pathfinding.hipporag.index.build import build_index
+from pathfinding.hipporag.index.model import HippoIndex, IndexStats
+from pathfinding.hipporag.index.persistence import save_index
+from pathfinding.hipporag.querycache import load_for_query
+
+# Nodes a, b, c: relation edges a-b (weight 2) and b-c (1); one synonymy edge a-c (0.9).
+R = np.array([[0.0, 2.0, 0.0], [2.0, 0.0, 1.0], [0.0, 1.0, 0.0]])
+S = np.array([[0.0, 0.0, 0.9], [0.0, 0.0, 0.0], [0.9, 0.0, 0.0]])
+
+
+def _index(embeddings=None, settings=None):
+    E = np.eye(3) if embeddings is None else embeddings
+    return HippoIndex(
+        phrases=["a", "b", "c"],
+        relation_graph=sp.csr_array(R),
+        synonymy_graph=sp.csr_array(S),
+        mentions=sp.csr_array(np.array([[1, 0], [1, 1], [0, 1]])),
+        specificity=np.array([1.0, 0.5, 1.0]),
+        node_embeddings=E,
+        encoder=lambda texts: np.zeros((len(texts), 3)),
+        passages=["a b", "b c"],
+        stats=IndexStats(2, 2, 2, 3, 2, 1, 0, 0, 0),
+        settings={} if settings is None else settings,
+    )
+
+
+def test_the_walk_graph_adds_synonymy_edges_only_when_asked():
+    """graph() is R + S (the a-c synonymy edge of weight 0.9 present); graph(synonymy=False) is R."""
+    idx = _index()
+    np.testing.assert_array_equal(idx.graph().toarray(), R + S)
+    np.testing.assert_array_equal(idx.graph(synonymy=True).toarray(), R + S)
+    np.testing.assert_array_equal(idx.graph(synonymy=False).toarray(), R)
+
+
+def test_the_prepared_graphs_are_one_per_setting_and_kept():
+    """prepared(True) walks 6 directed edges (3 undirected: a-b, b-c, a-c), prepared(False) 4.
+
+    Each is built once and then returned as the same object, and the two are not confused.
+    """
+    idx = _index()
+    with_syn, without = idx.prepared(synonymy=True), idx.prepared(synonymy=False)
+    assert with_syn.n_nodes == without.n_nodes == 3
+    assert with_syn.indices.size == 6 and without.indices.size == 4
+    assert np.isclose(with_syn.weights.sum(), 2 * (2 + 1 + 0.9))
+    assert np.isclose(without.weights.sum(), 2 * (2 + 1))
+    assert idx.prepared(synonymy=True) is with_syn and idx.prepared() is with_syn
+    assert idx.prepared(synonymy=False) is without
+
+
+def test_derived_builds_once_per_key():
+    """The index's cache calls ``build`` on the first request of a key only, and returns its value."""
+    idx = _index()
+    calls = []
+
+    def build():
+        calls.append(1)
+        return ["value", len(calls)]
+
+    first = idx.derived("k", build)
+    assert first == ["value", 1] and idx.derived("k", build) is first and len(calls) == 1
+    assert idx.derived("other", build) == ["value", 2]
+
+
+@pytest.mark.parametrize(("settings", "expected"), [({"normalization": "unicode"}, "łódź"), ({}, "d")])
+def test_normalize_follows_the_index_rule(settings, expected):
+    """An index built under the Unicode rule keeps "Łódź" whole; an older one (no rule recorded) uses
+    v1's ASCII rule, which drops every non-ASCII letter and leaves "d"."""
+    assert _index(settings=settings).normalize("Łódź") == expected
+
+
+def test_transposed_embeddings_keep_the_encoders_kind():
+    """Dense embeddings give a C-contiguous dense transpose; sparse ones a sparse transpose."""
+    E = np.array([[1.0, 0.0], [0.6, 0.8], [0.0, 1.0]])
+    dense = _index(embeddings=E).embeddings_T()
+    assert isinstance(dense, np.ndarray) and dense.flags.c_contiguous
+    np.testing.assert_array_equal(dense, [[1.0, 0.6, 0.0], [0.0, 0.8, 1.0]])
+    idx = _index(embeddings=sp.csr_array(E))
+    sparse = idx.embeddings_T()
+    assert sp.issparse(sparse)
+    np.testing.assert_array_equal(sparse.toarray(), [[1.0, 0.6, 0.0], [0.0, 0.8, 1.0]])
+    assert idx.embeddings_T() is sparse
+
+
+def test_an_index_from_its_query_cache_prepares_no_walk_graph(tmp_path, monkeypatch):
+    """The query cache stores the prepared walk graph; the loaded index must hand that one out
+    rather than prepare the graph again (the point of the cache)."""
+    path = tmp_path / "i.hippo"
+    save_index(build_index([[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "released in", "1957")]]), path)
+    load_for_query(path)  # writes the cache
+    fast = load_for_query(path, write=False)
+
+    def refuse(_graph):
+        raise AssertionError("prepared the walk graph again")
+
+    monkeypatch.setattr(model, "prepare_graph", refuse)
+    assert fast.prepared(synonymy=True).n_nodes == fast.n_nodes

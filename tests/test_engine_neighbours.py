@@ -1,0 +1,136 @@
+"""Synonymy neighbours: the defaults, the keep threshold at its edge, the caller's matrix left alone,
+and the per-node cap of the synonymy edges, on examples small enough to work out by hand.
+"""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from pathfinding.errors import InvalidValueError
+from pathfinding.hipporag.index.neighbours import (
+    candidate_pairs,
+    cosine_neighbours_allpairs,
+    cosine_neighbours_prefix,
+    synonymy_edges,
+)
+
+# Row 0 = (1, 0); row 1 at cosine 0.81 with it; row 2 at 0.79; row 3 orthogonal to row 0.
+C81, C79 = 0.81, 0.79
+X = np.array([[1.0, 0.0], [C81, np.sqrt(1 - C81**2)], [C79, np.sqrt(1 - C79**2)], [0.0, 1.0]])
+
+
+@pytest.mark.parametrize("search", [cosine_neighbours_allpairs, cosine_neighbours_prefix])
+def test_the_default_threshold_is_0_8(search):
+    """With tau = 0.8 by default, 0-1 (0.81) is a pair and 0-2 (0.79) is not; 1-2 (about 1.0) is."""
+    for M in (X, sp.csr_array(X)):
+        S = search(M).toarray()
+        assert S[0, 1] == pytest.approx(C81) and S[0, 2] == 0 and S[1, 2] > 0.99
+
+
+@pytest.mark.parametrize("search", [cosine_neighbours_allpairs, cosine_neighbours_prefix])
+def test_the_default_cap_is_100_neighbours(search):
+    """102 identical rows: each has 101 neighbours at cosine 1, and the default keeps 100 of them,
+    the lowest ids first."""
+    S = search(sp.csr_array(np.ones((102, 1))))
+    counts = np.diff(S.indptr)
+    assert counts.tolist() == [100] * 102
+    assert S[[0]].indices.tolist() == list(range(1, 101))
+
+
+@pytest.mark.parametrize("search", [cosine_neighbours_allpairs, cosine_neighbours_prefix])
+def test_a_pair_exactly_at_the_keep_threshold_is_kept(search):
+    """A pair is kept when its cosine is at least tau - 1e-12: with tau = 0.6 + 1e-12 that bound is
+    exactly 0.6, the cosine of (1, 0) and (0.6, 0.8), which must be kept, dense or sparse."""
+    tau = 0.6 + 1e-12
+    assert tau - 1e-12 == 0.6
+    rows = np.array([[1.0, 0.0], [0.6, 0.8]])
+    for M in (rows, sp.csr_array(rows)):
+        np.testing.assert_array_equal(search(M, tau=tau).toarray(), [[0.0, 0.6], [0.6, 0.0]])
+
+
+def _with_duplicates():
+    """A CSR matrix whose row 0 stores feature 0 twice (0.3 + 0.3) and row 1 out of order."""
+    data = np.array([0.3, 0.3, 0.8, 0.8, 0.6])
+    indices = np.array([0, 0, 1, 1, 0])
+    indptr = np.array([0, 3, 5])
+    return sp.csr_array((data, indices, indptr), shape=(2, 2))
+
+
+@pytest.mark.parametrize(
+    "search",
+    [lambda M: candidate_pairs(M, 0.5), lambda M: cosine_neighbours_prefix(M, tau=0.5, threads=1)],
+)
+def test_the_callers_matrix_is_left_as_it_was(search):
+    """The search sums duplicate entries and sorts indices on its own copy, never the caller's."""
+    M = _with_duplicates()
+    before = (M.data.copy(), M.indices.copy(), M.indptr.copy())
+    search(M)
+    for got, want in zip((M.data, M.indices, M.indptr), before, strict=True):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_synonymy_edges_keep_each_nodes_best_pairs():
+    """Pairs 0-1 (0.9), 0-2 (0.85), 2-3 (0.95) with one synonym per node: node 0 keeps 1, node 2
+    keeps 3, so after symmetrising the edges are 0-1 and 2-3 and the weaker 0-2 is gone."""
+    P = np.zeros((4, 4))
+    for (a, b), v in {(0, 1): 0.9, (0, 2): 0.85, (2, 3): 0.95}.items():
+        P[a, b] = P[b, a] = v
+    S = synonymy_edges(sp.csr_array(P), sp.csr_array((4, 4)), max_synonyms=1).toarray()
+    want = np.zeros((4, 4))
+    want[0, 1] = want[1, 0] = 0.9
+    want[2, 3] = want[3, 2] = 0.95
+    np.testing.assert_array_equal(S, want)
+
+
+def test_synonymy_edges_skip_pairs_with_a_relation_edge():
+    """A pair that a triple already links keeps no synonymy edge; the others stay, symmetric."""
+    P = np.zeros((3, 3))
+    P[0, 1] = P[1, 0] = 0.9
+    P[1, 2] = P[2, 1] = 0.8
+    R = np.zeros((3, 3))
+    R[1, 2] = R[2, 1] = 1.0
+    S = synonymy_edges(sp.csr_array(P), sp.csr_array(R), max_synonyms=5).toarray()
+    want = np.zeros((3, 3))
+    want[0, 1] = want[1, 0] = 0.9
+    np.testing.assert_array_equal(S, want)
+
+
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        ({"tau": 1.5}, r"^tau must be in \[-1.0, 1.0\], got 1.5"),
+        ({"tau": -1.5}, r"^tau must be in \[-1.0, 1.0\], got -1.5"),
+        ({"max_neighbours": 0}, r"^max_neighbours must be in \[1, inf\], got 0"),
+        ({"chunk": 0}, r"^chunk must be in \[1, inf\], got 0"),
+        ({"threads": 0}, r"^threads must be in \[1, inf\], got 0"),
+    ],
+)
+def test_search_settings_are_checked_by_name(kw, message):
+    with pytest.raises(InvalidValueError, match=message):
+        cosine_neighbours_prefix(sp.csr_array(X), **kw)
+    if "threads" not in kw:
+        with pytest.raises(InvalidValueError, match=message):
+            cosine_neighbours_allpairs(X, **kw)
+
+
+def test_limits_of_the_settings_are_accepted():
+    """tau = 1 and -1, one neighbour, chunks of one row are all valid settings."""
+    M = sp.csr_array(X)
+    assert cosine_neighbours_prefix(M, tau=1.0, max_neighbours=1, chunk=1, threads=1).shape == (4, 4)
+    S = cosine_neighbours_allpairs(X, tau=-1.0, max_neighbours=1, chunk=1)
+    assert np.diff(S.indptr).tolist() == [1, 1, 1, 1]
+
+
+def test_the_relation_mask_holds_for_a_matrix_with_unsorted_indices():
+    """R's row 0 lists its columns as (2, 1): the relation pairs 0-1 and 0-2 still get no synonymy
+    edge, and only 1-2 (no triple links it) remains."""
+    R = sp.csr_array((np.ones(4), np.array([2, 1, 0, 0]), np.array([0, 2, 3, 4])), shape=(3, 3))
+    assert not R.has_sorted_indices
+    P = np.zeros((3, 3))
+    for (a, b), v in {(0, 1): 0.9, (0, 2): 0.85, (1, 2): 0.8}.items():
+        P[a, b] = P[b, a] = v
+    S = synonymy_edges(sp.csr_array(P), R, max_synonyms=5).toarray()
+    want = np.zeros((3, 3))
+    want[1, 2] = want[2, 1] = 0.8
+    np.testing.assert_array_equal(S, want)
+    assert not R.has_sorted_indices  # the caller's matrix is not sorted in place
