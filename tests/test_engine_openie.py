@@ -700,15 +700,22 @@ def test_concurrency_bounds_the_requests_in_flight():
     tris = {_keys(p): [["x", "is", "y"]] for p in texts}
     answer = _openie_server(ents, tris)
     lock, now, peak = threading.Lock(), [0], [0]
+    two_at_once = threading.Event()
 
     def slow(n, path, h, body):
         with lock:
             now[0] += 1
             peak[0] = max(peak[0], now[0])
-        time.sleep(0.03)
+            if now[0] > 1:
+                two_at_once.set()
+        # a request lingers until a second one arrives (or 1 s passes), so a loaded machine that
+        # starts the threads slowly still shows the overlap; one at a time, each waits out the 1 s
+        two_at_once.wait(0.03 if one_at_a_time is None else 1.0)
         with lock:
             now[0] -= 1
         return answer(n, path, h, body)
+
+    one_at_a_time = None
 
     with ScriptedServer(slow) as srv:
         run_openie(texts, _client(srv.base_url), concurrency=1, progress=False)
