@@ -559,3 +559,23 @@ def test_evaluation_arguments_are_checked(kw, message):
     args = {"questions": ["q"], "gold": [np.array([0])], "rankers": {"a": lambda q, k: [0]}, **kw}
     with pytest.raises(InvalidValueError, match=message):
         evaluate_retrievers(args.pop("questions"), args.pop("gold"), args.pop("rankers"), **args)
+
+
+@pytest.mark.parametrize("loader", [load_hotpotqa_questions, load_2wiki_questions])
+def test_question_loaders_keep_the_text_and_name_the_file(tmp_path, loader):
+    """Each question keeps its text; the report names the file it read; a record without supporting
+    facts, or a context entry of the wrong shape, is named by file, record and (for the entry) value."""
+    ctx = [["Plan 9", ["s"]]]
+    qs = [
+        {"question": f"Who made film {i}?", "supporting_facts": [["Plan 9", 0]], "context": ctx}
+        for i in (1, 2)
+    ]
+    out, rep = loader(_write(tmp_path, "q.json", qs), CORPUS)
+    assert [q.question for q in out] == ["Who made film 1?", "Who made film 2?"]
+    assert rep.source.endswith("q.json")
+    with pytest.raises(FormatError, match=r"q2.json: \[1\] has no key 'supporting_facts'"):
+        loader(_write(tmp_path, "q2.json", [qs[0], {"question": "Q?", "context": ctx}]), CORPUS)
+    with pytest.raises(
+        FormatError, match=r"context\[0\] must be \[title, \[sentence, \.\.\.\]\], got \['Ed', 7\]$"
+    ):
+        loader(_write(tmp_path, "q3.json", [{**qs[0], "context": [["Ed", 7]]}]), CORPUS)
