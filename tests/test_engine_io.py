@@ -579,3 +579,78 @@ def test_question_loaders_keep_the_text_and_name_the_file(tmp_path, loader):
         FormatError, match=r"context\[0\] must be \[title, \[sentence, \.\.\.\]\], got \['Ed', 7\]$"
     ):
         loader(_write(tmp_path, "q3.json", [{**qs[0], "context": [["Ed", 7]]}]), CORPUS)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        (
+            "q.jsonl",
+            '{"question": "Q?", "supporting": []}\n\n{"question": 3, "supporting": []}\n',
+            r"q.jsonl: line 3\['question'\] must be str, got int",  # the file's line, blank lines counted
+        ),
+        ("m.json", [{"question": "Q?", "paragraphs": 3}], r"m.json: \[0\]\['paragraphs'\] must be list"),
+        (
+            "m.json",
+            [
+                {
+                    "question": "Q?",
+                    "paragraphs": [{"title": "A", "text": "a", "is_supporting": True}, {"title": "B"}],
+                }
+            ],
+            r"m.json: \[0\]\.paragraphs\[1\] has no key 'is_supporting'",
+        ),
+        (
+            "m.json",
+            [{"question": "Q?", "paragraphs": [{"text": "a", "is_supporting": True}]}],
+            r"m.json: \[0\]\.paragraphs\[0\] has no key 'title'",
+        ),
+        (
+            "m.json",
+            [{"question": "Q?", "paragraphs": [{"title": "A", "is_supporting": True}]}],
+            r"m.json: \[0\]\.paragraphs\[0\] has no key 'text'",
+        ),
+        (
+            "h.json",
+            [{"question": "Q?", "supporting_facts": 3}],
+            r"h.json: \[0\]\['supporting_facts'\] must be list",
+        ),
+        ("s.json", [{"question": "Q?", "supporting": 3}], r"s.json: \[0\]\['supporting'\] must be list"),
+    ],
+)
+def test_eval_question_errors_name_the_file_and_the_place(tmp_path, name, content, message):
+    """Every shape's missing or mistyped field is named by file, record (or JSON line) and field."""
+    with pytest.raises(FormatError, match=message):
+        read_eval_questions(_write(tmp_path, name, content))
+
+
+def test_a_title_is_the_first_line_of_a_passage_of_several_lines():
+    """A passage key is its title, a newline and its text; a text of several lines keeps its title."""
+    gold, unmatched = match_supporting([EvalQuestion("0", "Q?", ("A",))], ["A\nline one\nline two", "B\nb"])
+    assert [g.tolist() for g in gold] == [[0]] and unmatched == {}
+    gold, _ = match_supporting(
+        [EvalQuestion("0", "Q?", ("A",), ("A\nline one\nline two",))], ["A\nline one\nline two", "A\nx"]
+    )
+    assert [g.tolist() for g in gold] == [[0]]
+
+
+def test_evaluation_resamples_as_asked():
+    """1000 resamples by default; one resample gives intervals of zero width (its own mean); the seed
+    decides the draw (the same seed, the same intervals; another seed, other intervals); k and n_boot
+    must be at least 1."""
+    hits = {f"q{i}": [i % 3] for i in range(30)}  # right for every third question
+    gold = [np.array([0])] * 30
+    rankers = {"a": lambda q, k: np.array(hits[q])}
+    qs = list(hits)
+    assert evaluate_retrievers(qs, gold, rankers, ks=(1,))["n_boot"] == 1000
+    one = evaluate_retrievers(qs, gold, rankers, ks=(1,), n_boot=1)["methods"]["a"]["R"][0]
+    assert one[1] == one[2]
+    runs = [
+        evaluate_retrievers(qs, gold, rankers, ks=(1,), n_boot=20, seed=s)["methods"]["a"]["R"]
+        for s in (5, 5, 6)
+    ]
+    assert runs[0] == runs[1] != runs[2]
+    with pytest.raises(InvalidValueError, match=r"^k must be in \[1, inf\], got 0$"):
+        evaluate_retrievers(qs, gold, rankers, ks=(0,))
+    with pytest.raises(InvalidValueError, match=r"^n_boot must be in \[1, inf\], got 0$"):
+        evaluate_retrievers(qs, gold, rankers, n_boot=0)
