@@ -3,13 +3,19 @@
 Under ``CI=true`` Hypothesis loads its own ``ci`` profile (derandomised, no deadline). Locally we load
 a ``dev`` profile without the 200 ms deadline, which the first call of a numba kernel (a JIT compile,
 or a load from the on-disk cache) would blow.
+
+The test servers (``scripted_server``, ``embeddings_server``, ``replay_server``) import each other by
+module name, so this folder is put on ``sys.path`` before any of them is collected.
 """
 
 import os
+import sys
 
 import numpy as np
 import pytest
 from hypothesis import settings
+
+sys.path.insert(0, os.path.dirname(__file__))
 
 settings.register_profile("dev", deadline=None)
 if not os.environ.get("CI"):

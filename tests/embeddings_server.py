@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import threading
 import zlib
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from scripted_server import LocalServer
 
 
 def vector(text: str, dim: int) -> list[float]:
@@ -22,42 +23,17 @@ def vector(text: str, dim: int) -> list[float]:
     return v
 
 
-class EmbeddingServer:
+class EmbeddingServer(LocalServer):
     def __init__(self, *, dim: int = 48, fault=None):
         self.dim = dim
         self.fault = fault
         self.log: list[dict] = []  # one entry per request: the body and the status sent
         self._lock = threading.Lock()
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                server._handle(self)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self._thread.start()
+        self.start()
 
     def texts(self) -> list[str]:
         """Every text embedded with a 200 answer, in request order."""
         return [t for e in self.log if e["status"] == 200 for t in e["body"]["input"]]
-
-    def stop(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
 
     def _send(self, h, status: int, payload: dict, headers=()) -> None:
         raw = json.dumps(payload).encode()

@@ -20,14 +20,15 @@ import hashlib
 import json
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from scripted_server import LocalServer
 
 
 def body_key(body: dict) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
 
-class ReplayServer:
+class ReplayServer(LocalServer):
     def __init__(
         self,
         docs,
@@ -50,22 +51,7 @@ class ReplayServer:
         self.log: list[dict] = []  # one entry per request: key, outcome
         self._lock = threading.Lock()
         self._dead = threading.Event()
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):  # keep test output clean
-                pass
-
-            def do_POST(self):
-                server._handle(self)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self._thread.start()
+        self.start()
 
     # -- bookkeeping ---------------------------------------------------------------------------------
     def succeeded_keys(self) -> set[str]:
@@ -84,12 +70,6 @@ class ReplayServer:
         # Stop serving *and* close the listening socket, so new connections are refused at once.
         self.httpd.shutdown()
         self.httpd.server_close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
 
     # -- answering -----------------------------------------------------------------------------------
     def _answer(self, messages) -> str:

@@ -12,17 +12,22 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
-class ScriptedServer:
-    def __init__(self, answer):
-        self.answer = answer
-        self.log: list[dict] = []
-        self._lock = threading.Lock()
+class LocalServer:
+    """A threaded HTTP server on 127.0.0.1, on a port the system picks, until :meth:`stop`.
+
+    Every test server here is one: a subclass answers each POST in ``_handle(handler)`` and calls
+    :meth:`start` at the end of its ``__init__``. ``base_url`` ends in ``/v1``, as the clients expect.
+    """
+
+    poll_interval = 0.5
+
+    def start(self) -> None:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def log_message(self, *args):
+            def log_message(self, *args):  # keep test output clean
                 pass
 
             def do_POST(self):
@@ -31,15 +36,33 @@ class ScriptedServer:
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
         self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self._thread = threading.Thread(target=self.httpd.serve_forever, args=(0.05,), daemon=True)
+        self._thread = threading.Thread(
+            target=self.httpd.serve_forever, args=(self.poll_interval,), daemon=True
+        )
         self._thread.start()
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        self.stop()
+
+    def _handle(self, h) -> None:
+        raise NotImplementedError
+
+
+class ScriptedServer(LocalServer):
+    poll_interval = 0.05
+
+    def __init__(self, answer):
+        self.answer = answer
+        self.log: list[dict] = []
+        self._lock = threading.Lock()
+        self.start()
 
     def _handle(self, h) -> None:
         raw = h.rfile.read(int(h.headers.get("Content-Length", 0)))
