@@ -654,3 +654,74 @@ def test_evaluation_resamples_as_asked():
         evaluate_retrievers(qs, gold, rankers, ks=(0,))
     with pytest.raises(InvalidValueError, match=r"^n_boot must be in \[1, inf\], got 0$"):
         evaluate_retrievers(qs, gold, rankers, n_boot=0)
+
+
+@pytest.mark.parametrize(
+    ("loader", "name", "content", "message"),
+    [
+        (
+            load_corpus,
+            "c.json",
+            [{"title": "A", "text": "a"}, {"text": "b"}],
+            r"c.json: \[1\] has no key 'title'",
+        ),
+        (
+            load_openie,
+            "o.json",
+            {"docs": [{"idx": 1, "passage": "B\nb", "extracted_triples": []}]},
+            r"o.json: docs\[0\] has no key 'extracted_entities'",
+        ),
+        (
+            load_openie,
+            "o.json",
+            {"docs": [{"title": "A", "extracted_entities": [], "extracted_triples": []}]},
+            r"o.json: docs\[0\] has no key 'text'",
+        ),
+        (
+            load_openie,
+            "o.json",
+            {"docs": [{"text": "a", "extracted_entities": [], "extracted_triples": []}]},
+            r"o.json: docs\[0\] has no key 'title'",
+        ),
+        (load_questions, "q.json", [{"id": "x", "paragraphs": []}], r"q.json: \[0\] has no key 'question'"),
+        (
+            load_questions,
+            "q.json",
+            [{"question": "Q", "paragraphs": 3}],
+            r"q.json: \[0\]\['paragraphs'\] must be list",
+        ),
+        (
+            load_questions,
+            "q.json",
+            [{"question": "Q?", "paragraphs": [{"paragraph_text": "a", "is_supporting": True}]}],
+            r"q.json: \[0\]\.paragraphs\[0\] has no key 'title'",
+        ),
+        (
+            load_questions,
+            "q.json",
+            [{"question": "Q?", "paragraphs": [{"title": "A", "paragraph_text": "a"}]}],
+            r"q.json: \[0\]\.paragraphs\[0\] has no key 'is_supporting'",
+        ),
+    ],
+)
+def test_loader_errors_name_the_file_the_record_and_the_field(tmp_path, loader, name, content, message):
+    """Corpus, OpenIE and MuSiQue question files: a missing or mistyped field is named by file,
+    record and field."""
+    with pytest.raises(FormatError, match=message):
+        loader(_write(tmp_path, name, content))
+
+
+def test_musique_questions_by_hand(tmp_path):
+    """A MuSiQue question keeps its text and its answer (a string is one answer, not its letters);
+    the report names its file; a question with no supporting paragraph is reported by its record;
+    a repeated corpus passage is reported by its record."""
+    para = {"title": "A", "paragraph_text": "a", "is_supporting": True}
+    qs = [
+        {"id": "x", "question": "Q1?", "answer": "Ann Lee", "paragraphs": [para]},
+        {"id": "y", "question": "Q2?", "paragraphs": [{**para, "is_supporting": False}]},
+    ]
+    out, rep = load_questions(_write(tmp_path, "q.json", qs))
+    assert [(q.question, q.answer) for q in out] == [("Q1?", ("Ann Lee",)), ("Q2?", ())]
+    assert rep.source.endswith("q.json") and rep.examples == {"no_supporting_paragraph": ["[1]"]}
+    _, rep = load_corpus(_write(tmp_path, "c.json", [{"title": "A", "text": "a"}] * 2))
+    assert rep.source.endswith("c.json") and rep.examples == {"duplicate_passage": ["[1]"]}
