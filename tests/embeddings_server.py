@@ -35,16 +35,6 @@ class EmbeddingServer(LocalServer):
         """Every text embedded with a 200 answer, in request order."""
         return [t for e in self.log if e["status"] == 200 for t in e["body"]["input"]]
 
-    def _send(self, h, status: int, payload: dict, headers=()) -> None:
-        raw = json.dumps(payload).encode()
-        h.send_response(status)
-        h.send_header("Content-Type", "application/json")
-        h.send_header("Content-Length", str(len(raw)))
-        for k, v in headers:
-            h.send_header(k, v)
-        h.end_headers()
-        h.wfile.write(raw)
-
     def _handle(self, h) -> None:
         body = json.loads(h.rfile.read(int(h.headers.get("Content-Length", 0))))
         with self._lock:

@@ -86,15 +86,6 @@ class ReplayServer(LocalServer):
                 return json.dumps({"named_entities": list(ents)})
         return "I could not find that passage."
 
-    def _send(self, h, status, payload: bytes, headers=()):
-        h.send_response(status)
-        h.send_header("Content-Type", "application/json")
-        h.send_header("Content-Length", str(len(payload)))
-        for k, v in headers:
-            h.send_header(k, v)
-        h.end_headers()
-        h.wfile.write(payload)
-
     def _handle(self, h):
         raw = h.rfile.read(int(h.headers.get("Content-Length", 0)))
         body = json.loads(raw)

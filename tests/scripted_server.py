@@ -51,6 +51,17 @@ class LocalServer:
     def __exit__(self, *exc):
         self.stop()
 
+    def _send(self, h, status: int, payload, headers=()) -> None:
+        """Answer with ``status``: ``payload`` a dict sent as JSON, or bytes sent as they are."""
+        raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+        h.send_response(status)
+        h.send_header("Content-Type", "application/json")
+        h.send_header("Content-Length", str(len(raw)))
+        for k, v in headers:
+            h.send_header(k, v)
+        h.end_headers()
+        h.wfile.write(raw)
+
     def _handle(self, h) -> None:
         raise NotImplementedError
 
@@ -71,14 +82,7 @@ class ScriptedServer(LocalServer):
             n = len(self.log)
             self.log.append({"path": h.path, "headers": dict(h.headers), "body": body})
         status, payload, headers = self.answer(n, h.path, dict(h.headers), body)
-        out = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
         try:
-            h.send_response(status)
-            h.send_header("Content-Type", "application/json")
-            h.send_header("Content-Length", str(len(out)))
-            for k, v in headers:
-                h.send_header(k, v)
-            h.end_headers()
-            h.wfile.write(out)
+            self._send(h, status, payload, headers)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up waiting (a timeout test)
