@@ -57,6 +57,22 @@ def test_a_report_counts_every_issue_and_keeps_three_examples():
     assert LoadReport(source="/d/c.json", n_records=2).summary() == "c.json: 2 records, no issues"
 
 
+def test_merging_reports_adds_counts_and_keeps_three_examples():
+    rep = LoadReport(source="f", n_records=4)
+    rep.add("both", "[0]")
+    rep.add("both", "[1]")
+    rep.add("mine", "[2]")
+    other = LoadReport(source="g", n_records=9)
+    for where in ["(a)", "(b)", "(c)"]:
+        other.add("both", where)
+    other.add("theirs", "(d)")
+    rep.merge(other)
+    assert rep.issues == {"both": 5, "mine": 1, "theirs": 1}
+    assert rep.examples == {"both": ["[0]", "[1]", "(a)"], "mine": ["[2]"], "theirs": ["(d)"]}
+    assert (rep.source, rep.n_records) == ("f", 4)
+    assert other.issues == {"both": 3, "theirs": 1}  # the merged report is left as it was
+
+
 def test_vendored_takes_a_short_name_or_a_file_name_and_names_an_unknown_one():
     assert vendored("sample_corpus").name == "sample_corpus.json.gz"
     assert vendored("sample_corpus.json.gz").name == "sample_corpus.json.gz"
@@ -80,6 +96,19 @@ def test_gzip_is_recognised_by_name_or_by_its_magic_bytes(tmp_path):
     (tmp_path / "x.json").write_text("{")
     with pytest.raises(FormatError, match=r"x.json: not valid JSON \(Expecting property name"):
         read_json(tmp_path / "x.json")
+
+
+def test_a_packaged_file_is_read_through_its_read_bytes(tmp_path):
+    # importlib.resources hands out Traversables, which are not os.PathLike; a zip member is one.
+    import zipfile
+
+    with zipfile.ZipFile(tmp_path / "pkg.zip", "w") as zf:
+        zf.writestr("data/c.json", '[{"title": "Łódź", "text": "a city"}]')
+        zf.writestr("data/c.json.gz", gzip.compress(b'{"a": 1}', mtime=0))
+    member = zipfile.Path(tmp_path / "pkg.zip", "data/c.json")
+    assert read_text(member) == ('[{"title": "Łódź", "text": "a city"}]', str(member))
+    assert load_corpus(member)[0] == [Passage("Łódź", "a city")]
+    assert read_json(zipfile.Path(tmp_path / "pkg.zip", "data/c.json.gz"))[0] == {"a": 1}
 
 
 def test_need_names_the_record_the_key_and_the_types():
@@ -211,6 +240,12 @@ def test_alignment_compares_title_and_text_position_by_position():
     assert rep.issues == {"misaligned_passage": 1} and rep.examples["misaligned_passage"] == ["docs[1]"]
     rep = check_alignment(a[:1], [Passage("T", "z"), Passage("U", "y")])
     assert rep.issues == {"length_mismatch": 1, "misaligned_passage": 2} and rep.n_records == 2
+    rep = check_alignment(a + a[:1], [Passage("T", "x"), Passage("U", "y")])  # one passage too many
+    assert rep.issues == {"length_mismatch": 1, "misaligned_passage": 1} and rep.n_records == 3
+    assert rep.examples == {
+        "length_mismatch": ["openie has 3 passages, corpus 2"],
+        "misaligned_passage": ["docs[2]"],
+    }
     assert rep.source == "<alignment>"
 
 
@@ -290,6 +325,23 @@ def test_query_ner_reads_a_question_column_and_skips_blank_rows(tmp_path):
     rows, rep = load_query_ner(path)
     assert [(r.query, r.entities) for r in rows] == [("Who?", ("Ed",)), ("Where?", ("X",))]
     assert rep.n_records == 2 and rep.n_issues == 0 and rep.source == str(path)
+
+
+def test_query_ner_flaws_are_counted_on_the_row_they_are_on(tmp_path):
+    path = tmp_path / "q.tsv"
+    path.write_text(
+        'query\ttriples\nA?\t"{""named_entities"": [""Ed""]}"\n'
+        'B?\t"{""named_entities"": [3, ""X"", null]}"\n'
+        'C?\t"{""named_entities"": []}"\n'
+        'D?\t"{""named_entities"": [[""Y""]]}"\n'
+    )
+    rows, rep = load_query_ner(path)
+    assert [r.entities for r in rows] == [("Ed",), ("X",), (), ()]
+    assert rep.issues == {"entity_not_string": 3, "no_entities": 2}
+    assert rep.examples == {
+        "entity_not_string": ["row 2", "row 2", "row 4"],
+        "no_entities": ["row 3", "row 4"],
+    }
 
 
 @pytest.mark.parametrize(

@@ -103,6 +103,13 @@ class LoadReport:
         if len(ex) < 3:
             ex.append(where)
 
+    def merge(self, other: LoadReport) -> None:
+        """Add ``other``'s counts to this report's, and its examples up to three per issue."""
+        for issue, count in other.issues.items():
+            self.issues[issue] = self.issues.get(issue, 0) + count
+            ex = self.examples.setdefault(issue, [])
+            ex.extend(other.examples.get(issue, [])[: 3 - len(ex)])
+
     @property
     def n_issues(self) -> int:
         """Total count over all issues."""
@@ -315,10 +322,7 @@ def load_openie(path, *, corpus: Sequence[Passage] | None = None) -> tuple[list[
         out.append(OpenIEPassage(title=title, text=text, entities=ents, triples=triples))
     report.n_records = len(out)
     if corpus is not None:
-        align = check_alignment(out, corpus)
-        for issue, count in align.issues.items():
-            report.issues[issue] = report.issues.get(issue, 0) + count
-            report.examples.setdefault(issue, []).extend(align.examples[issue])
+        report.merge(check_alignment(out, corpus))
     return out, report
 
 
