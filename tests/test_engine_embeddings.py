@@ -150,6 +150,7 @@ def test_the_api_key_is_sent_as_a_bearer_token_and_usage_is_counted():
         enc(["a"])
         assert srv.log[0]["headers"]["Authorization"] == "Bearer sk-test"
     assert enc.client.stats.prompt_tokens == 7
+    assert enc.client.stats.completion_tokens == 0  # an embeddings answer has none
     with ScriptedServer(_answering([[[1.0]]], usage={"prompt_tokens": "7"})) as srv:
         enc = _enc(srv.base_url)
         enc(["a"])

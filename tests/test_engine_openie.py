@@ -18,7 +18,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from scripted_server import ScriptedServer  # noqa: E402
+from scripted_server import LocalServer, ScriptedServer  # noqa: E402
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError  # noqa: E402
 from pathfinding.hipporag.extract import llm  # noqa: E402
@@ -81,7 +81,7 @@ def test_transient_statuses_are_retried(status):
     assert s.errors == {f"http {status}": 1} and s.prompt_tokens == 3 and len(s.waits) == 1
 
 
-@pytest.mark.parametrize("status", [400, 401, 403, 404, 410, 422, 499, 302])
+@pytest.mark.parametrize("status", [400, 401, 403, 404, 410, 422, 499, 302, 600])
 def test_other_statuses_stop_at_once_and_name_the_status(status):
     """A status outside the retry list and not a 5xx is fatal: one request, no wait, and the error
     names the URL, the status and the body."""
@@ -132,6 +132,16 @@ def test_retry_after_is_honoured_and_capped():
     assert client.stats.waits == [0.05]
 
 
+def test_the_jitter_repeats_for_a_seed():
+    """``rng`` seeds the jitter: the same seed gives the same waits, another seed other waits."""
+
+    def waits(rng):
+        client = ChatClient("http://h/v1", "m", backoff=0.01, rng=rng)
+        return [client._delay(attempt, None) for attempt in range(5)]
+
+    assert waits(7) == waits(7) and waits(7) != waits(8)
+
+
 def test_backoff_doubles_with_jitter_and_is_capped():
     """Waits are backoff * 2**attempt * a factor in [1, 2), each capped by max_backoff."""
     client = ChatClient("http://h/v1", "m", backoff=0.5, max_backoff=3.0, rng=1)
@@ -180,10 +190,88 @@ def test_a_timeout_is_retried_and_named():
 
 
 def test_a_refused_connection_is_retried_and_named():
+    """The error names the socket's own reason, not urllib's wrapper around it."""
     client = _client("http://127.0.0.1:9/v1", max_retries=1)
-    with pytest.raises(LLMError, match="last error: connection failed: .*refused"):
+    with pytest.raises(LLMError, match=r"last error: connection failed: \[Errno \d+\] Connection refused$"):
         client.chat(USER)
     assert client.stats.errors == {"connection": 2} and client.stats.requests == 2
+
+
+class _Misbehaving(LocalServer):
+    """Reads the request, then either hangs up without a word or sends a 503 whose body is cut short."""
+
+    poll_interval = 0.05
+
+    def __init__(self, how):
+        self.how = how
+        self.start()
+
+    def _handle(self, h):
+        h.rfile.read(int(h.headers.get("Content-Length", 0)))
+        if self.how == "cut body":
+            h.send_response(503)
+            h.send_header("Content-Length", "100")
+            h.end_headers()
+            h.wfile.write(b"short")
+        h.close_connection = True
+
+
+def test_a_server_that_hangs_up_is_a_retried_connection_failure():
+    with _Misbehaving("hang up") as srv:
+        client = _client(srv.base_url, max_retries=1)
+        with pytest.raises(
+            LLMError, match=r"last error: connection failed: Remote end closed connection without response$"
+        ):
+            client.chat(USER)
+    assert client.stats.errors == {"connection": 2}
+
+
+def test_an_error_status_whose_body_is_cut_short_is_still_named():
+    """The status is what counts: a 503 whose body breaks off is retried, and named without a body."""
+    with _Misbehaving("cut body") as srv:
+        client = _client(srv.base_url, max_retries=1)
+        with pytest.raises(LLMError, match=r"last error: HTTP 503: $"):
+            client.chat(USER)
+    assert client.stats.errors == {"http 503": 2}
+
+
+def test_a_connect_timeout_is_named_as_a_timeout(monkeypatch):
+    """urllib reports a connect timeout as a URLError around TimeoutError: a "timeout", not a
+    "connection" failure."""
+    import urllib.error
+    import urllib.request
+
+    def no_connection(*args, **kw):
+        raise urllib.error.URLError(TimeoutError("timed out"))
+
+    monkeypatch.setattr(urllib.request, "urlopen", no_connection)
+    client = _client("http://127.0.0.1:9/v1", max_retries=1, timeout=0.5)
+    with pytest.raises(LLMError, match=r"gave up after 2 attempts; last error: no connection within 0.5 s$"):
+        client.chat(USER)
+    assert client.stats.errors == {"timeout": 2}
+
+
+def test_an_error_body_is_shown_as_text_up_to_200_bytes():
+    """A body that is not UTF-8 still gives a readable message (undecodable bytes replaced), and a
+    long one is cut at 200 bytes."""
+    with ScriptedServer(lambda n, p, h, b: (404, b"\xffno such model", [])) as srv:
+        with pytest.raises(LLMFatalError, match="\\(HTTP 404: \ufffdno such model\\)$"):
+            _client(srv.base_url).chat(USER)
+    with ScriptedServer(lambda n, p, h, b: (404, b"a" * 199 + b"bc", [])) as srv:
+        with pytest.raises(LLMFatalError, match=r"\(HTTP 404: a{199}b\)$"):
+            _client(srv.base_url).chat(USER)
+
+
+def test_an_unusable_completion_is_quoted_up_to_200_characters():
+    with ScriptedServer(lambda n, p, h, b: (200, b"x" * 300, [])) as srv:
+        with pytest.raises(LLMError, match=r"not a chat completion: b'x{200}'$"):
+            _client(srv.base_url, max_retries=0).chat(USER)
+    content = {"choices": [{"message": {"content": list(range(100))}}]}
+    with ScriptedServer(lambda n, p, h, b: (200, content, [])) as srv:
+        with pytest.raises(LLMError) as err:
+            _client(srv.base_url, max_retries=0).chat(USER)
+    last = str(err.value).split("last error: ")[1]
+    assert last.startswith("200 with non-string content: [0, 1, 2, ") and len(last) == 200
 
 
 @pytest.mark.parametrize(
@@ -256,6 +344,7 @@ def test_what_the_client_sends():
         "response_format": {"type": "json_object"},
     }
     assert second["body"] == {"model": "gpt-x", "messages": USER, "temperature": 0.0}
+    assert keyed.payload(USER) == {"model": "gpt-x", "messages": USER, "temperature": 0.5, "max_tokens": 9}
     assert first["headers"]["Authorization"] == "Bearer sk-1"
     assert first["headers"]["Content-Type"] == "application/json"
     assert first["headers"]["Accept"] == "application/json"
@@ -332,7 +421,9 @@ def test_a_key_that_is_not_a_string_is_refused_by_type():
 
 @pytest.mark.parametrize("messages", ["hi", [{"role": "user"}], [{"role": "user", "content": 1}], ["hi"]])
 def test_messages_must_be_dicts_with_string_content(messages):
-    with pytest.raises(InvalidTypeError, match="messages must be a list of"):
+    with pytest.raises(
+        InvalidTypeError, match=r"^messages must be a list of \{'role': \.\.\., 'content': str\} dicts$"
+    ):
         ChatClient("http://127.0.0.1:9/v1", "m", max_retries=0).chat(messages)  # fails fast if sent
 
 

@@ -267,7 +267,6 @@ class ChatClient:
         token counts) or a string saying why the body is unusable (retried like a 5xx).
         """
         body = json.dumps(payload).encode("utf-8")
-        last = "no attempt"
         for attempt in range(self.max_retries + 1):
             if attempt:
                 self._count(retries=1)
