@@ -134,3 +134,35 @@ def test_the_relation_mask_holds_for_a_matrix_with_unsorted_indices():
     want[1, 2] = want[2, 1] = 0.8
     np.testing.assert_array_equal(S, want)
     assert not R.has_sorted_indices  # the caller's matrix is not sorted in place
+
+
+@pytest.mark.parametrize("search", [cosine_neighbours_allpairs, cosine_neighbours_prefix])
+def test_no_rows_and_all_zero_rows_give_no_pairs(search):
+    """An index with no nodes gives an empty 0 x 0 matrix; an all-zero row (a phrase with no
+    features) pairs with nothing, wherever it sits, and stores nothing."""
+    for M in (np.zeros((0, 3)), sp.csr_array((0, 3))):
+        S = search(M)
+        assert S.shape == (0, 0) and S.nnz == 0
+    rows = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 0.0], [1.0, 0.0], [0.0, 0.0]])
+    want = np.zeros((5, 5))
+    want[1, 3] = want[3, 1] = 1.0
+    for M in (rows, sp.csr_array(rows)):
+        S = search(M, tau=0.5)
+        np.testing.assert_array_equal(S.toarray(), want)
+        assert S.nnz == 2
+    assert candidate_pairs(sp.csr_array(rows), 0.5).tolist() == [1 * 5 + 3]
+
+
+@pytest.mark.parametrize("search", [cosine_neighbours_allpairs, cosine_neighbours_prefix])
+def test_float32_vectors_are_multiplied_in_float64(search):
+    """A neural encoder's float32 vectors give the cosines of the same numbers in float64, not
+    float32 products (which differ in the eighth digit and can move a pair across tau)."""
+    rng = np.random.default_rng(3)
+    V = rng.normal(size=(40, 6)).astype(np.float32)
+    V[20:] = V[:20] + np.float32(0.3) * rng.normal(size=(20, 6)).astype(np.float32)
+    V /= np.linalg.norm(V, axis=1, keepdims=True)
+    for M32 in (V, sp.csr_array(V)):
+        want = search(M32.astype(np.float64), tau=0.5)
+        got = search(M32, tau=0.5)
+        assert got.dtype == np.float64 and want.nnz > 40
+        np.testing.assert_array_equal(got.toarray(), want.toarray())

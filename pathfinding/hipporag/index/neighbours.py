@@ -100,7 +100,7 @@ _INLINE = 16
 """Prefix features stored inline per posting entry (a longer rest is read from the row)."""
 
 
-def _check(X, tau, max_neighbours, chunk):
+def _check(tau, max_neighbours, chunk):
     tau = check_float("tau", tau, low=-1.0, high=1.0)
     max_neighbours = check_int("max_neighbours", max_neighbours, low=1)
     chunk = check_int("chunk", chunk, low=1)
@@ -140,7 +140,7 @@ def cosine_neighbours_allpairs(
            [0.8, 0. , 0.6],
            [0. , 0.6, 0. ]])
     """
-    tau, max_neighbours, chunk = _check(X, tau, max_neighbours, chunk)
+    tau, max_neighbours, chunk = _check(tau, max_neighbours, chunk)
     sparse = sp.issparse(X)
     X = sp.csr_array(X, dtype=np.float64) if sparse else np.asarray(X, dtype=np.float64)
     n = X.shape[0]
@@ -440,7 +440,7 @@ def cosine_neighbours_prefix(
            [0.8, 0. , 0.6],
            [0. , 0.6, 0. ]])
     """
-    tau, max_neighbours, chunk = _check(X, tau, max_neighbours, chunk)
+    tau, max_neighbours, chunk = _check(tau, max_neighbours, chunk)
     threads = _default_threads() if threads is None else check_int("threads", threads, low=1)
     bound = tau - _KEEP_SLACK - _BOUND_SLACK
     if not sp.issparse(X) or bound <= 0:
