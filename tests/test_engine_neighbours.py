@@ -166,3 +166,17 @@ def test_float32_vectors_are_multiplied_in_float64(search):
         got = search(M32, tau=0.5)
         assert got.dtype == np.float64 and want.nnz > 40
         np.testing.assert_array_equal(got.toarray(), want.toarray())
+
+
+def test_a_threshold_at_the_search_slack_is_handed_to_the_reference():
+    """At tau = 1e-12 + 1e-9 the prefix bound is exactly 0, where no prefix can be cut: the search
+    hands over to the all-pairs reference, and every positive cosine is a pair."""
+    from pathfinding.hipporag.index.nearest import BOUND_SLACK, KEEP_SLACK
+
+    tau = KEEP_SLACK + BOUND_SLACK
+    assert tau - KEEP_SLACK - BOUND_SLACK == 0.0
+    rows = np.array([[1.0, 0.0, 0.0], [0.6, 0.8, 0.0], [0.0, 0.0, 1.0], [0.0, 0.6, 0.8]])
+    M = sp.csr_array(rows)
+    want = cosine_neighbours_allpairs(M, tau=tau)
+    assert want.nnz == 6  # 0-1, 1-3, 2-3 and their mirrors
+    np.testing.assert_array_equal(cosine_neighbours_prefix(M, tau=tau).toarray(), want.toarray())
