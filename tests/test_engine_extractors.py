@@ -27,6 +27,9 @@ from pathfinding.hipporag.query import capitalised_spans, link_entities, ner_loo
         ("Who shot Malcolm X?", ["Malcolm X"]),
         ("Is a song of the Beatles' from 1964.", ["Beatles", "1964"]),  # trailing ' and . go
         ("Is a film by Ed Wood?", ["Ed Wood"]),  # one-letter lower-case words are not entities
+        # a possessive ends its name even before a full stop or a dash
+        ("It was Nolan's. Inception grossed how much?", ["Nolan's", "Inception"]),
+        ("Was the Jones'- Smith deal signed?", ["Jones", "Smith"]),
     ],
 )
 def test_capitalised_spans_rules(question, spans):
@@ -76,6 +79,9 @@ def test_node_ngrams_max_words(ngram_index):
 def test_ner_lookup_names_a_missing_question():
     with pytest.raises(KeyError, match="no query-NER row for question 'Who'"):
         ner_lookup([])("Who")
+    long = "Who " + "x" * 100
+    with pytest.raises(KeyError, match=r"^\"no query-NER row for question 'Who x{76}'\"$"):
+        ner_lookup([])(long)
 
 
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"

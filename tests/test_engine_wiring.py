@@ -14,7 +14,7 @@ import scipy.sparse as sp
 
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.lexical import QUESTION_WORDS, BM25Ranker
-from pathfinding.hipporag.retrieve import HippoRetriever
+from pathfinding.hipporag.retrieve import NO_MATCH, HippoRetriever
 from tests.test_engine_independent import PASSAGES, TRIPLES
 
 # Two near-duplicate names join the graph by synonymy edges once tau is 0.5.
@@ -286,6 +286,7 @@ def test_a_given_bm25_ranker_is_the_one_used(index):
     assert ret.bm25 is bm
     got = ret.retrieve("zebra", k=2, entities=[])
     assert got.fell_back and got.passages.tolist() == [1, 0] and got.entities == ()
+    assert (got.walk_weight, got.walk_error, got.note) == (0.0, 0.0, "")  # BM25 alone ranked them
 
 
 def test_the_defaults_are_the_documented_ones(index):
@@ -294,6 +295,7 @@ def test_the_defaults_are_the_documented_ones(index):
         5, 0.1, 0.2, 0.5, 1e-10, 1
     )
     assert ret.specificity is True and ret.synonymy is True and ret.scorer == "ppr"
+    assert (ret.guess_weight, ret.fusion_c) == (0.65, 10.0)
     many = build_index([[(f"Thing {i}", "near", "Hub")] for i in range(12)])
     got = HippoRetriever(many, facts=0, passage_weight=0).retrieve("?", entities=["Hub"])
     assert got.passages.size == 10  # k defaults to 10
@@ -308,6 +310,10 @@ def test_the_defaults_are_the_documented_ones(index):
         ({"passage_weight": 1.0}, "passage_weight must be in"),
         ({"restart_prob": 0.0}, "restart_prob must be in"),
         ({"tol": -1.0}, "tol must be in"),
+        ({"tol": np.inf}, r"^tol must be in \[0.0, inf\), got inf$"),
+        ({"guess_weight": 1.5}, r"^guess_weight must be in \[0.0, 1.0\], got 1.5$"),
+        ({"fusion_c": 0.0}, r"^fusion_c must be in \(0.0, inf\), got 0.0$"),
+        ({"fusion_c": np.inf}, r"^fusion_c must be in \(0.0, inf\), got inf$"),
         ({"link_top_k": 0}, "link_top_k must be in"),
         ({"extractor": 3}, "extractor must be a name, a callable or None, got int"),
         ({"extractor": "nope"}, "extractor must be one of"),
@@ -327,6 +333,20 @@ def test_bad_calls_are_named_in_the_error(index):
         ret.retrieve("?", k=0)
     with pytest.raises(TypeError, match="question must be a string, got int"):
         ret.retrieve(3)
+    with pytest.raises(
+        ValueError, match=r"^this retriever has no extractor and no fact seeds: pass entities=\[\.\.\.\]$"
+    ):
+        HippoRetriever(index, extractor=None, facts=0).retrieve("?")
+
+
+def test_no_seed_and_no_shared_word_is_an_empty_answer_that_says_so(index):
+    """The no-match answer has the shapes and types of any other: no passages (int64 ids), no
+    scores, the entities as given, no seeds, fell back, with the walk's weight and error 0."""
+    got = HippoRetriever(index, facts=0).retrieve("zebra", k=2, entities=[])
+    assert got.note == NO_MATCH and got.fell_back
+    assert got.passages.dtype == np.int64 and got.passages.shape == got.scores.shape == (0,)
+    assert got.entities == () and got.seeds.size == 0
+    assert (got.walk_weight, got.walk_error) == (0.0, 0.0)
 
 
 def test_the_retrievers_tol_is_both_the_certified_walks_tolerance_and_margin(index, monkeypatch):

@@ -108,7 +108,8 @@ def capitalised_spans(question: str) -> list[str]:
     possessive = False
     for m in _TOKEN.finditer(question):
         gap = question[prev_end : m.start()]
-        # a possessive ends its name: the next word starts a new one ("Nolan's Inception")
+        # a possessive ends its name: the next word starts a new one ("Nolan's Inception"). A token
+        # starts with a letter or digit, so stripping its trailing marks never empties it.
         tokens.append((m.group().rstrip(".'’-"), bool(gap.strip()) or possessive))
         possessive = bool(_POSSESSIVE.search(m.group().rstrip(".-")))
         prev_end = m.end()
@@ -125,9 +126,6 @@ def capitalised_spans(question: str) -> list[str]:
     for pos, (tok, after_punct) in enumerate(tokens):
         if after_punct:
             close()
-        if not tok:
-            close()
-            continue
         is_cap = tok[0].isupper() or tok[0].isdigit()
         if is_cap and pos == 0 and tok.lower() in STOP_WORDS:
             continue  # "Who", "What", "The" opening the question
