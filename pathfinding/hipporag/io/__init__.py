@@ -209,8 +209,8 @@ def vendored(name: str):
     return path
 
 
-def _read_text(path) -> tuple[str, str]:
-    """Return (text, display name) of a file, gunzipping ``*.gz``."""
+def read_text(path) -> tuple[str, str]:
+    """A text file's content (gzip or plain, UTF-8) and the name errors should use."""
     name = str(path)
     if isinstance(path, str | os.PathLike):
         with open(path, "rb") as fh:
@@ -229,14 +229,9 @@ def _read_text(path) -> tuple[str, str]:
         raise FormatError(f"{name}: not UTF-8 text (byte {exc.start}: {exc.reason})") from None
 
 
-def read_text(path) -> tuple[str, str]:
-    """A text file's content (gzip or plain, UTF-8) and the name errors should use."""
-    return _read_text(path)
-
-
 def read_json(path):
     """A JSON file (gzip or plain) and the name errors should use: FormatError when it is not JSON."""
-    text, name = _read_text(path)
+    text, name = read_text(path)
     try:
         return json.loads(text), name
     except json.JSONDecodeError as exc:
@@ -449,7 +444,7 @@ def load_corpus(path) -> tuple[list[Passage], LoadReport]:
     """
     if isinstance(path, str | os.PathLike) and os.path.isdir(path):
         return _load_folder(os.fspath(path))
-    text, name = _read_text(path)
+    text, name = read_text(path)
     report = LoadReport(source=name)
     records = json_lines(text, name)
     if records is None:
@@ -562,7 +557,7 @@ def load_query_ner(path) -> tuple[list[QueryNER], LoadReport]:
     >>> rows[0].entities
     ('Ed Wood',)
     """
-    text, name = _read_text(path)
+    text, name = read_text(path)
     reader = csv.reader(io.StringIO(text), delimiter="\t")
     try:
         header = next(reader)
