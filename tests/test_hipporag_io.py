@@ -1,7 +1,5 @@
 """Loaders: round-trips on hand-made files, counted flaws, and format errors that name the record."""
 
-import gzip
-import json
 from pathlib import Path
 
 import pytest
@@ -15,15 +13,9 @@ from pathfinding.hipporag.io import (
     load_query_ner,
     load_questions,
 )
+from tests.test_engine_io import _write  # writes a JSON object (or text), gzipped if asked
 
 DATA = Path(__file__).parent / "data" / "hipporag"
-
-
-def _write(tmp_path, name, obj, *, gz=False):
-    path = tmp_path / name
-    raw = json.dumps(obj).encode()
-    path.write_bytes(gzip.compress(raw, mtime=0) if gz else raw)
-    return path
 
 
 def _doc(title, text, triples, ents=("A",)):
