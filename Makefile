@@ -47,8 +47,9 @@ course: $(COURSE_STAMP) $(MATHJAX)
 	$(BIN)/python tools/build_course.py --mathjax $(dir $(MATHJAX))
 
 # The built book in headless Chromium (Debian's chromium and chromium-driver): links, images,
-# console, search, a solution toggle.
-course-test: course
+# console, search, a solution toggle, overflow at 1280 px, typeset maths, an in-page explorer. pytest
+# comes with the `test` extra, so that is installed too.
+course-test: course $(STAMP)
 	$(BIN)/python -m pytest -m browser tests/test_book.py
 
 lint: $(STAMP)

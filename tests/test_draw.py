@@ -12,6 +12,7 @@ from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from pathfinding.course import diagrams, draw, marks  # noqa: E402
+from pathfinding.errors import InvalidValueError  # noqa: E402
 from pathfinding.experiments.plotting import save_figure  # noqa: E402
 from pathfinding.synthetic.instances import make_instance  # noqa: E402
 from pathfinding.synthetic.rankers import RANKERS  # noqa: E402
@@ -128,6 +129,7 @@ def test_every_figure_function_renders(tmp_path):
         diagrams.draw_restart_bars((20, 5)),
         diagrams.draw_pipelines(),
         diagrams.draw_brain_map(),
+        diagrams.draw_pipeline_position("all"),
     ]
     for k, ax in enumerate(axes):
         assert save_figure(ax.figure, tmp_path / f"{k}.png").stat().st_size > 1000
@@ -221,3 +223,13 @@ def test_the_rank_box_can_show_the_callers_rank_and_marks_label_nodes():
     texts = [t.get_text() for t in ax.texts]
     assert any(t.startswith("answer: rank 5 of") for t in texts)
     assert "decoy" in texts
+
+
+def test_the_pipeline_position_highlights_what_it_is_told():
+    ax = diagrams.draw_pipeline_position(["P", "scores"])
+    assert sum(t.get_text() == "this notebook" for t in ax.texts) == 2
+    assert sum(t.get_text() == "this notebook" for t in diagrams.draw_pipeline_position("all").texts) == 10
+    with pytest.raises(InvalidValueError, match="'pagerank'"):
+        diagrams.draw_pipeline_position("pagerank")
+    with pytest.raises(InvalidValueError, match="step must be"):
+        diagrams.draw_pipeline_position([])

@@ -3,7 +3,9 @@
 * Step 1 (brain to component) and Step 8 (the two pipelines) as boxes and arrows, each box naming the
   module of this package that implements the component, so the figure doubles as a map of the code;
 * Step 3's matrix P as a heat map beside the passage scores pi . P;
-* Step 5's restart vector before and after node specificity.
+* Step 5's restart vector before and after node specificity;
+* the whole pipeline as one strip, with the steps a notebook teaches highlighted, so every notebook
+  opens with where it sits.
 
 Plain matplotlib: deterministic, byte-stable as PNG. Graph drawings live in :mod:`pathfinding.course.draw`.
 """
@@ -19,8 +21,10 @@ __all__ = [
     "BRAIN_MAP",
     "OFFLINE_STEPS",
     "ONLINE_STEPS",
+    "PIPELINE_STEPS",
     "draw_brain_map",
     "draw_matrix_p",
+    "draw_pipeline_position",
     "draw_pipelines",
     "draw_restart_bars",
 ]
@@ -258,4 +262,79 @@ def draw_restart_bars(counts=(20, 5), *, names=("seed 1", "seed 2"), ax=None):
     ax.set_ylabel("restart probability")
     ax.set_ylim(0, 1)
     ax.legend(fontsize=8)
+    return ax
+
+
+PIPELINE_STEPS = (
+    ("passages", "passages", "offline"),
+    ("triples", "OpenIE\ntriples", "offline"),
+    ("nodes", "nodes +\nrelation edges", "offline"),
+    ("synonymy", "synonymy\nedges", "offline"),
+    ("P", "count\nmatrix P", "offline"),
+    ("entities", "query\nentities", "online"),
+    ("seeds", "seeds $R_q$\n(linking)", "online"),
+    ("specificity", "specificity\n$s_i = 1/|P_i|$", "online"),
+    ("PPR", "Personalized\nPageRank", "online"),
+    ("scores", "passage\nscores $\\pi \\cdot P$", "online"),
+)
+"""The one small corpus's route, step by step: (key, label, offline or online)."""
+
+
+def draw_pipeline_position(step, *, ax=None):
+    """The whole pipeline as one strip, with the steps a notebook teaches highlighted.
+
+    Parameters
+    ----------
+    step : str or sequence of str
+        Keys of :data:`PIPELINE_STEPS` (``"passages"``, ``"triples"``, ``"nodes"``, ``"synonymy"``,
+        ``"P"``, ``"entities"``, ``"seeds"``, ``"specificity"``, ``"PPR"``, ``"scores"``), or
+        ``"all"``.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Raises
+    ------
+    InvalidValueError
+        If a step is not a key of :data:`PIPELINE_STEPS`, or no step is given.
+
+    Examples
+    --------
+    >>> ax = draw_pipeline_position(["specificity", "PPR"])
+    >>> sum(t.get_text() == "this notebook" for t in ax.texts)
+    2
+    """
+    keys = [key for key, _, _ in PIPELINE_STEPS]
+    wanted = [step] if isinstance(step, str) else list(step)
+    if wanted == ["all"]:
+        wanted = keys
+    unknown = [s for s in wanted if s not in keys]
+    if unknown or not wanted:
+        raise InvalidValueError(f"step must be 'all' or some of {keys}, got {step!r}")
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(12, 1.9), layout="constrained")
+    # Offline boxes on the left, online on the right, one row: the order a passage's facts travel.
+    w, gap = 1.2, 0.16
+    colours = {"offline": ("#c6dbef", "#eef3f9"), "online": ("#fdd0a2", "#fdf3ea")}
+    for i, (key, label, side) in enumerate(PIPELINE_STEPS):
+        x = i * (w + gap) + (0.35 if side == "online" else 0.0)
+        on = key in wanted
+        _plain_box(ax, x, 0.0, w, 0.95, "", colours[side][0 if on else 1])
+        ax.text(x, 0.0, label, ha="center", va="center", fontsize=9 if on else 8.5,
+                fontweight="bold" if on else "normal", color="black" if on else "#777777")  # fmt: skip
+        if on:
+            ax.text(x, -0.56, "this notebook", ha="center", va="top", fontsize=8, color="#444444")
+        if i + 1 < len(PIPELINE_STEPS):
+            nxt = (i + 1) * (w + gap) + (0.35 if PIPELINE_STEPS[i + 1][2] == "online" else 0.0)
+            _arrow(ax, x + w / 2, 0.0, nxt - w / 2, 0.0, lw=0.9)
+    online_x = 5 * (w + gap) + 0.35
+    ax.text(-w / 2, 0.66, "offline: once per corpus", fontsize=9, fontweight="bold", color="#1f3d7a")
+    ax.text(online_x - w / 2, 0.66, "online: per question", fontsize=9, fontweight="bold", color="#8c4a08")
+    ax.set_xlim(-w / 2 - 0.05, 9 * (w + gap) + 0.35 + w / 2 + 0.05)
+    ax.set_ylim(-0.8, 0.95)
+    ax.set_axis_off()
     return ax
