@@ -1,0 +1,59 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python (pathfinding)
+#     language: python
+#     name: pathfinding
+# ---
+
+# %% [markdown]
+# # Solutions to the exercises of notebook 0
+#
+# Each solution is checked by the same function the exercise cell calls.
+
+# %%
+import numpy as np
+
+from pathfinding.course import exercises
+from pathfinding.hipporag import build_index
+
+passages = [
+    "Dr. Mirela Okonkwo leads a research lab at the Halvorsen Institute.",
+    "Mirela Okonkwo studies coral bleaching in the Red Sea.",
+    "The Halvorsen Institute was founded in Bergen.",
+    "Coral bleaching is driven by rising sea temperatures.",
+    "Tomasz Lindqvist teaches at the Halvorsen Institute.",
+    "Ana Ferreira studies coral bleaching in Brazil.",
+    "Ana Ferreira was born in Porto.",
+]
+triples = [
+    [("Dr. Mirela Okonkwo", "leads research lab at", "Halvorsen Institute")],
+    [("Mirela Okonkwo", "studies", "coral bleaching")],
+    [("Halvorsen Institute", "founded in", "Bergen")],
+    [("coral bleaching", "driven by", "rising sea temperatures")],
+    [("Tomasz Lindqvist", "teaches at", "Halvorsen Institute")],
+    [("Ana Ferreira", "studies", "coral bleaching")],
+    [("Ana Ferreira", "born in", "Porto")],
+]
+index = build_index(triples, passages=passages, tau=0.8)
+P = index.mentions
+porto_seeds = [index.phrase_ids["coral bleaching"], index.phrase_ids["porto"]]
+
+# %% [markdown]
+# **0.1** $|P_i|$ is the number of nonzero entries in node $i$'s row of $P$: "coral bleaching" is in
+# three passages, "porto" in one. Specificity gives them $\tfrac13$ and $1$; renormalised, the
+# restart is $\tfrac14$ on "coral bleaching" and $\tfrac34$ on "porto", and 0 on every other node.
+# The rarer entity steers the walk three times as hard.
+
+# %%
+n_passages = np.diff(P.tocsr().indptr)[porto_seeds]
+my_porto_restart = np.zeros(index.n_nodes)
+my_porto_restart[porto_seeds] = (1 / n_passages) / (1 / n_passages).sum()
+feedback = exercises.check_restart(P, porto_seeds, my_porto_restart)
+print(dict(zip(["coral bleaching", "porto"], my_porto_restart[porto_seeds].round(3), strict=True)), feedback)
+assert feedback
