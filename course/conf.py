@@ -10,7 +10,7 @@ author = "the pathfinding authors"
 copyright = "the pathfinding authors (see LICENSE)"
 
 extensions = ["myst_nb", "sphinx_togglebutton"]
-exclude_patterns = ["_build", "_mathjax", "**.ipynb_checkpoints"]
+exclude_patterns = ["_build", "_mathjax", "_static", "**.ipynb_checkpoints"]
 root_doc = "index"
 
 # Markdown: $...$ maths, ::: fences, anchors on headings down to ### so pages can link to sections.
@@ -44,8 +44,10 @@ nb_merge_streams = True
 # No widget reaches a page (explorers show pictures), so no widget JavaScript from a CDN either.
 nb_ipywidgets_js = {}
 
-# MathJax 3 from the npm package, shipped inside the book: no machine here reaches a CDN.
-html_static_path = ["_mathjax"]
+# MathJax 3 from the npm package, shipped inside the book: no machine here reaches a CDN. The
+# book's own stylesheet widens the content column and wraps what would otherwise scroll sideways.
+html_static_path = ["_mathjax", "_static"]
+html_css_files = ["course.css"]
 mathjax_path = "mathjax/tex-chtml.js"
 
 html_theme = "sphinx_book_theme"

@@ -77,3 +77,34 @@ def test_every_worked_solution_is_collapsed(path):
     for cell in nb.cells:
         if cell.cell_type == "code":
             assert {"hide-cell", "remove-cell"} & set(cell.metadata.get("tags", [])), cell.source[:80]
+
+
+def test_a_solution_folds_its_code_and_output_into_one_dropdown(tmp_path):
+    import base64
+
+    import nbformat
+
+    png = base64.b64encode(b"\x89PNG fake").decode()
+    setup = nbformat.v4.new_code_cell("import numpy as np", metadata={"tags": ["hide-cell"]})
+    answer = nbformat.v4.new_markdown_cell("````{admonition} Solution 1.1\n:class: dropdown\n\n**1.1** Why.\n````")
+    code = nbformat.v4.new_code_cell(
+        "x = 2\nfor k in range(2):\n    assert k < 2\nprint(x)", metadata={"tags": ["hide-cell"]}
+    )
+    code.outputs = [
+        nbformat.v4.new_output("stream", name="stdout", text="2\n"),
+        nbformat.v4.new_output("display_data", data={"image/png": png, "text/plain": "<Figure>"}),
+    ]
+    plumbing = nbformat.v4.new_code_cell("assert x == 2", metadata={"tags": ["remove-cell"]})
+    after = nbformat.v4.new_markdown_cell("And that is why.")
+    nb = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_markdown_cell("# Solutions"), setup, answer, code, plumbing, after]
+    )
+    folded = build_course.fold_solutions(nb, images=tmp_path, stem="s")
+    assert [c.cell_type for c in folded.cells] == ["markdown", "code", "markdown"]
+    text = folded.cells[2].source
+    assert text.startswith("````{admonition} Solution 1.1") and text.endswith("\n````")
+    assert "```python\nx = 2\nfor k in range(2):\nprint(x)\n```" in text
+    assert "```text\n2\n```" in text and "And that is why." in text
+    assert "assert" not in text
+    (image,) = tmp_path.glob("*.png")
+    assert f"![output]({image.name})" in text and image.read_bytes() == b"\x89PNG fake"

@@ -139,6 +139,87 @@ def prepare(path: Path, *, solutions_doc: str | None, notebook_doc: str | None):
     return nb
 
 
+def strip_asserts(source: str) -> str:
+    """``source`` without its ``assert`` statements, at any depth (a page shows no check plumbing)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return source
+    drop = {
+        line
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assert)
+        for line in range(node.lineno, node.end_lineno + 1)
+    }
+    kept = [text for n, text in enumerate(source.splitlines(), start=1) if n not in drop]
+    return "\n".join(kept).strip("\n")
+
+
+def _fence(text: str, info: str) -> str:
+    """A fenced block that no run of backticks inside ``text`` can close early (at least three)."""
+    ticks = "`" * 3
+    while ticks in text:
+        ticks += "`"
+    return f"{ticks}{info}\n{text.rstrip()}\n{ticks}"
+
+
+def _outputs_as_markdown(outputs, *, images: Path, name: str) -> list[str]:
+    """A code cell's outputs as MyST: text in fenced blocks, pictures as files, HTML as raw HTML."""
+    import base64
+
+    blocks = []
+    for out in outputs:
+        if out.get("output_type") == "stream":
+            blocks.append(_fence(out["text"], "text"))
+            continue
+        data = out.get("data", {})
+        if "image/png" in data:
+            path = images / f"{name}_{len(blocks)}.png"  # name is unique per code cell
+            path.write_bytes(base64.b64decode(data["image/png"]))
+            blocks.append(f"![output]({path.name})")
+        elif "text/html" in data:
+            blocks.append(f'<div class="cell_output">{"".join(data["text/html"])}</div>')
+        elif "text/plain" in data:
+            blocks.append(_fence("".join(data["text/plain"]), "text"))
+    return blocks
+
+
+def fold_solutions(nb, *, images: Path, stem: str):
+    """One toggle per solution: each worked answer's code and output move into its dropdown.
+
+    ``prepare`` collapses a solution's prose in a dropdown and its code cells one by one; after the
+    notebook ran, the code (without its ``assert`` lines) and what it printed or drew join the prose
+    inside the dropdown, so a student opens a solution with one click; so does prose that follows a
+    solution's code, until the next heading or solution. Hidden plumbing cells go.
+    """
+    cells, open_at = [], None
+    for number, cell in enumerate(nb.cells):
+        tags = set(cell.metadata.get("tags", []))
+        if cell.cell_type == "markdown":
+            if open_at is not None and not cell.source.lstrip().startswith(("#", "````{admonition}")):
+                # prose after a solution's code still explains that solution: it goes in its dropdown
+                body, closing = cells[open_at].source.rsplit("\n````", 1)
+                cells[open_at].source = f"{body}\n\n{cell.source}\n````{closing}"
+                continue
+            open_at = len(cells) if cell.source.startswith("````{admonition} Solution") else None
+            cells.append(cell)
+            continue
+        if HIDDEN in tags:
+            continue
+        if open_at is None:  # set-up code before the first solution stays a collapsed cell
+            cells.append(cell)
+            continue
+        answer = cells[open_at]
+        code = strip_asserts(cell.source)
+        blocks = ([_fence(code, "python")] if code.strip() else []) + _outputs_as_markdown(
+            cell.get("outputs", []), images=images, name=f"{stem}_{number}"
+        )
+        body, closing = answer.source.rsplit("\n````", 1)
+        answer.source = "\n\n".join([body, *blocks]) + "\n````" + closing
+    nb.cells = cells
+    return nb
+
+
 def _pythonpath() -> str:
     """This checkout first, so a kernel started in notebooks/ imports it and not an installed copy."""
     return os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
@@ -238,6 +319,8 @@ def stage(src: Path, mathjax: Path, cache: Path, timeout: int) -> None:
         for source, folder, links in jobs:
             nb = prepare(source, **links)
             nb, seconds = execute(nb, cache=cache, package=package, timeout=timeout)
+            if links["notebook_doc"] is not None:
+                nb = fold_solutions(nb, images=folder, stem=source.stem)
             nbformat.write(nb, folder / f"{source.stem}.ipynb")
             shutil.copy(source, folder / source.name)
             figures = sum(
