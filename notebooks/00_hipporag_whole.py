@@ -296,7 +296,7 @@ check(
 )
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(12, 4.2), width_ratios=[1, 1.3], layout="constrained")
+fig, axes = plt.subplots(1, 2, figsize=(11, 5), width_ratios=[1, 1.3], layout="constrained")
 draw_matrix_p(P, pi, node_names=names, passage_labels=passages, highlight=gold_tiny, axes=axes)
 show(fig, "00_tiny_matrix_p")
 

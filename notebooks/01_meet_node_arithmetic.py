@@ -22,19 +22,24 @@
 # > a node that **two** seeds both reach receives mass from **both**, so it holds twice what a node
 # > reached by one seed holds.
 #
-# We check it on the smallest graph that shows it: two stars, `u` and `w`, each with nine
-# neighbours. One neighbour, `a`, is shared (the answer); the other eight of each are private dead
-# ends (`d1..d8` for `u`, `e1..e8` for `w`).
+# We check it on the smallest graph that shows it: two stars, $u$ and $w$, each with nine
+# neighbours. One neighbour, $a$, is shared (the answer); the other eight of each are private dead
+# ends ($d_1, \dots, d_8$ for $u$, $e_1, \dots, e_8$ for $w$). Where this sits in HippoRAG: Step 6,
+# the walk itself, on a graph small enough to compute by hand.
 
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
 
 from pathfinding.core.ppr import personalized_pagerank, ppr_solve
+from pathfinding.course.diagrams import draw_pipeline_position
 from pathfinding.course.draw import show
 from pathfinding.course.teaching import check
 from pathfinding.synthetic.toy import star_pair
 
+show(draw_pipeline_position("PPR").figure, "01_pipeline_position")
+
+# %%
 toy = star_pair(9)
 u, w, a, d1 = 0, 1, 2, 3
 degree = toy.graph.sum(axis=1)
@@ -50,31 +55,35 @@ check(
 # ## The two stars, drawn
 #
 # The seeds (squares) sit outside, the answer (star) in the middle where their edges meet, and
-# each seed's dead ends (triangles) fan out from it. On the right, `star_pair(3)` with each
-# passage written on its edge: every passage is one fact and mentions exactly two nodes.
+# each seed's dead ends (triangles) fan out from it. Below, `star_pair(3)` with each passage
+# written on its edge: every passage is one fact and mentions exactly two nodes.
 
 # %%
 from pathfinding.course.draw import draw_instance, draw_mass_spreading  # noqa: E402
 
-fig, (ax_big, ax_small) = plt.subplots(1, 2, figsize=(12, 4.6), layout="constrained")
-draw_instance(toy, ax=ax_big, title="star_pair(9): the chapter's two stars")
-draw_instance(star_pair(3), ax=ax_small, passages=True, legend=False, title="star_pair(3), passages on edges")
+fig, ax = plt.subplots(figsize=(9, 4.6), layout="constrained")
+draw_instance(toy, ax=ax, title="star_pair(9): the chapter's two stars")
 show(fig, "01_two_stars")
+fig, ax = plt.subplots(figsize=(8, 4.4), layout="constrained")
+draw_instance(star_pair(3), ax=ax, passages=True, legend=False, title="star_pair(3), passages on edges")
+show(fig, "01_two_stars_passages")
 
 # %% [markdown]
 # ## One step of the walk, by hand
 #
-# The walk starts on the restart vector: half its mass on `u`, half on `w`. One PPR step keeps
-# `restart_prob = 0.5` of the mass at the seeds (the restart) and moves the other half along the
-# edges, each node splitting what it sends evenly among its neighbours.
+# The walk starts on the restart vector $r$: half its mass on $u$, half on $w$. One PPR step
+# keeps the restart probability $\alpha = 0.5$ (`restart_prob` in the package) of the mass at the
+# seeds and moves the other $1 - \alpha$ along the edges, each node splitting what it sends evenly
+# among its neighbours.
 #
-# * `u` holds half the restart mass, 0.5. It keeps `restart_prob` of it and sends the rest,
-#   `(1 - restart_prob) · 0.5`, split over its 9 neighbours: `(1 - 0.5) · 0.5 / 9` = **0.0278** per
-#   inflow.
-# * A dead end `d1` has one in-flow (from `u`): **0.0278**.
-# * The answer `a` has two in-flows (from `u` and from `w`): **0.0556**.
+# * $u$ holds half the restart mass, $\tfrac12$. It keeps $\alpha$ of it and sends the rest,
+#   $(1 - \alpha) \cdot \tfrac12$, split over its $d = 9$ neighbours, so each in-flow is
+#   $$\frac{(1 - \alpha) \cdot \tfrac12}{d} = \frac{0.5 \cdot 0.5}{9} \approx 0.0278.$$
+# * A dead end $d_1$ has one in-flow (from $u$): $\pi^{(1)}_{d_1} \approx 0.0278$.
+# * The answer $a$ has two in-flows (from $u$ and from $w$): $\pi^{(1)}_a \approx 0.0556$.
 #
-# The ratio is exactly 2: the answer is the only node where both seeds' flows meet.
+# The ratio $\pi^{(1)}_a / \pi^{(1)}_{d_1}$ is exactly 2: the answer is the only node where both
+# seeds' flows meet.
 
 # %% [markdown]
 # The cell below is the course's first call to the package's PPR. It compiles the numba kernels:
@@ -125,18 +134,21 @@ show(fig, "01_mass_spreading")
 # %% [markdown]
 # ## Iterate to the stationary distribution
 #
-# One step is not the walk HippoRAG uses: it runs PPR to convergence. We let the package run
-# exactly `k` power iterations for `k = 1, 2, …` and watch the answer's and a dead end's mass.
+# One step is not the walk HippoRAG uses: it runs PPR to convergence, to the stationary $\pi$ with
+# $\pi = \alpha\, r + (1 - \alpha)\, \pi W$ ($W$ the row-normalised adjacency matrix). We let the
+# package run exactly $k$ power iterations for $k = 1, 2, \dots$ and watch the answer's and a dead
+# end's mass.
 # The two stars form a *bipartite* graph (seeds on one side, their neighbours on the other), so
 # mass sloshes: after an odd number of steps the neighbours hold more, after an even number the
 # seeds do. Each swing is half the previous one (the restart damps it), and the walk settles at the
 # stationary distribution. Through all of this the **ratio** stays at 2 from the first step on,
-# because at every step the answer receives `u`'s share plus `w`'s share and the dead end only `u`'s.
+# because at every step the answer receives $u$'s share plus $w$'s share and the dead end only $u$'s.
 #
 # **The chapter is wrong about the level.** Its Step 6 says the full stationary values are *larger*
-# than one step's. They are smaller: at the stationary distribution the answer holds 1/27 ≈ 0.0370,
-# against 0.0556 after one step (FINDINGS F16 and F17), because after the first step the seeds keep
-# getting mass back from their neighbours. Only the ratio 2 carries over.
+# than one step's. They are smaller: at the stationary distribution the answer holds
+# $\pi_a = 1/27 \approx 0.0370$, against $\pi^{(1)}_a \approx 0.0556$ after one step (FINDINGS F16
+# and F17), because after the first step the seeds keep getting mass back from their neighbours.
+# Only the ratio 2 carries over.
 
 # %%
 iters = np.arange(1, 41)
@@ -186,9 +198,9 @@ show(fig, "01_figure_1")
 # %% [markdown]
 # ## The ratio does not depend on the seeds' degree
 #
-# A seed of degree `d` sends `(1 - 0.5) · mass / d` along each edge, so a larger star dilutes the
-# answer's in-flows and the dead ends' in-flows by the same factor. The *level* of mass falls
-# with `d`; the answer-to-dead-end ratio does not move.
+# A seed of degree $d$ holding mass $m$ sends $(1 - \alpha)\, m / d$ along each edge, so a larger
+# star dilutes the answer's in-flows and the dead ends' in-flows by the same factor. The *level* of
+# mass falls with $d$; the answer-to-dead-end ratio does not move.
 
 # %%
 degrees = np.array([2, 3, 5, 9, 17, 33, 65, 129])
@@ -233,7 +245,7 @@ interactive_meet_node()
 # PPR will restart a random walk from the query nodes". In networkx (`pagerank(G, alpha=0.85)`)
 # and igraph (`personalized_pagerank(damping=0.85)`) the damping factor is the opposite: the
 # probability to **continue** the walk. This package calls its parameter `restart_prob`, so the
-# word cannot mislead: networkx's `alpha` is `1 - restart_prob`. At 0.5 the two readings give the
+# word cannot mislead: networkx's `alpha` is our $1 - \alpha$. At 0.5 the two readings give the
 # same walk, which is why the paper's number is safe; anywhere else they do not, and a reader who
 # keeps networkx's familiar 0.85 walks a different walk. networkx is not a dependency here, so the
 # cell plays networkx with the package's own call, `restart_prob = 1 - alpha`.
@@ -259,7 +271,7 @@ check(
 
 # %% [markdown]
 # **What to take away.** Mass sums where walks meet. Nothing in this argument needs a passage that
-# names `u` and `w` together — and on a path-finding question, no such passage exists. Notebook 3
+# names $u$ and $w$ together — and on a path-finding question, no such passage exists. Notebook 3
 # shows what a per-passage retriever makes of the same question; notebook 4 looks for graph shapes
 # where the factor of 2 is eaten by something else.
 

@@ -12,11 +12,17 @@
 # ---
 
 # %% [markdown]
-# # 2. Node specificity: s_i = 1/|P_i|
+# # 2. Node specificity
 #
 # Before the walk starts, HippoRAG multiplies each query node's restart probability by its
-# *node specificity* `s_i = 1/|P_i|`, where `|P_i|` is the number of passages node `i` was
-# extracted from (paper §2.3, "node specificity"; its effect is in the Table 5 ablation). A seed
+# *node specificity*
+#
+# $$
+# s_i = \frac{1}{|P_i|}, \qquad r_i = \frac{s_i}{\sum_{j \in R_q} s_j} \quad (i \in R_q),
+# $$
+#
+# where $|P_i|$ is the number of passages node $i$ was extracted from and $R_q$ the query's seeds
+# (paper §2.3, "node specificity"; its effect is in the Table 5 ablation). A seed
 # such as "United States" that sits in thousands of passages is a hub: it says little about which
 # passages the question wants, and a walk restarting there floods the graph around it.
 #
@@ -24,7 +30,9 @@
 # 1. the worked example (20 and 5 passages → restart 0.20 / 0.80);
 # 2. a seed that is a hub, ranked with and without specificity — at the **node** level and at the
 #    **passage** level, which is what HippoRAG actually returns;
-# 3. why `s_i` can be maintained one passage at a time, while a corpus-level IDF cannot.
+# 3. why $s_i$ can be maintained one passage at a time, while a corpus-level IDF cannot.
+#
+# Where this sits in HippoRAG: Step 5, between the seeds and the walk, reading the counts of $P$.
 
 # %%
 import matplotlib.pyplot as plt
@@ -33,17 +41,25 @@ import numpy as np
 from pathfinding.core.incremental import replay_additions
 from pathfinding.core.scoring import passage_scores, rank_of
 from pathfinding.core.specificity import node_specificity, passage_counts, restart_vector
+from pathfinding.course.diagrams import draw_pipeline_position
 from pathfinding.course.draw import show
 from pathfinding.course.teaching import check
 from pathfinding.synthetic.instances import make_instance
 from pathfinding.synthetic.rankers import RANKERS
 
+show(draw_pipeline_position(["P", "specificity"]).figure, "02_pipeline_position")
+
 # %% [markdown]
 # ## The worked example
 #
 # Two seeds: one found in 20 passages, one in 5. Without specificity each gets half the restart
-# mass. With it, the weights are `1/20` and `1/5`, renormalised: `0.05 / 0.25 = 0.20` and
-# `0.20 / 0.25 = 0.80`. The rarer entity now steers the walk four times as hard.
+# mass. With it, the weights are $s_1 = \tfrac{1}{20}$ and $s_2 = \tfrac15$, renormalised:
+#
+# $$
+# r_1 = \frac{0.05}{0.05 + 0.20} = 0.20, \qquad r_2 = \frac{0.20}{0.05 + 0.20} = 0.80.
+# $$
+#
+# The rarer entity now steers the walk four times as hard.
 
 # %%
 s = np.array([1 / 20, 1 / 5])
@@ -64,16 +80,16 @@ draw_restart_bars((20, 5), names=("seed in 20 passages", "seed in 5 passages"), 
 show(fig, "02_restart_bars")
 
 # %% [markdown]
-# Where `|P_i|` comes from: the count matrix **P** (one row per node, one column per passage) of a
+# Where $|P_i|$ comes from: the count matrix $P$ (one row per node, one column per passage) of a
 # small instance whose first seed is a hub (one hop, two dead ends per seed, three hub passages).
-# A row's count is `|P_i|`. Beside it, the passage scores `π·P` after PPR with specificity; the
-# answer's passages are orange.
+# The number of nonzero entries of row $i$ is $|P_i|$. Beside it, the passage scores $\pi P$ after
+# PPR with specificity; the answer's passages are orange.
 
 # %%
 small = make_instance(1, distractors=2, hub_passages=3, rng=0)
 pi_small = RANKERS["ppr"](small)
 answer_passages = np.flatnonzero((small.facts == small.answer).any(axis=1))
-fig, axes = plt.subplots(1, 2, figsize=(12, 4.4), width_ratios=[1, 1.3], layout="constrained")
+fig, axes = plt.subplots(1, 2, figsize=(10, 4.8), width_ratios=[1, 1.3], layout="constrained")
 row_names = [name + (" (seed)" if i in small.seeds else "") for i, name in enumerate(small.node_names)]
 draw_matrix_p(
     small.mentions, pi_small, node_names=row_names, passage_labels=small.passages,
@@ -95,7 +111,7 @@ interactive_restart()
 # ## A hub seed
 #
 # `make_instance(hub_passages=h)` adds `h` passages that mention the first seed together with a
-# fresh leaf each, so the first seed has `|P| = 9 + h` while the second keeps 9. The generator's
+# fresh leaf each, so the first seed has $|P_1| = 9 + h$ while the second keeps 9. The generator's
 # randomness only renames and permutes nodes, so every number below is a function of the graph's
 # shape alone; we check that by building the same shape from two different random seeds.
 
@@ -116,7 +132,7 @@ check(
 # * the answer's **node rank** among the 17 candidates and its **margin**: answer mass divided by
 #   the best dead end's mass (rank 1 needs a margin above 1);
 # * the **passage rank** of the answer's best passage among all passages, scoring passages as
-#   `pi · P` (each passage collects the mass of the nodes it mentions). At two hops no passage
+#   $\pi P$ (each passage collects the mass of the nodes it mentions). At two hops no passage
 #   contains both a seed and the answer, so the answer's passages are `(bridge node, answer)`.
 
 # %%
@@ -168,15 +184,15 @@ for r1, r2 in zip(rows, again, strict=True):
 #   that seed's flow to its own dead ends by the same factor, and the second seed's dead ends get
 #   nothing from the first seed at all. The answer keeps "everything a dead end gets, plus more".
 # * **Specificity narrows the node margin.** It moves restart mass from the hub to the other seed,
-#   and the answer's advantage *is* the first seed's contribution: as `h` grows the walk becomes a
+#   and the answer's advantage *is* the first seed's contribution: as $h$ grows the walk becomes a
 #   single-seed walk from the second seed and the margin falls towards 1 (a tie). Without
 #   specificity the margin also falls, but more slowly.
 # * **Passages are where hubs hurt.** Every hub passage mentions the hub seed, so each collects
 #   the hub's large mass. Without specificity the answer's best passage sinks below essentially all
-#   of them (rank 1051 of 1060 at `h = 1024`). With specificity the hub's restart mass shrinks as
-#   `1/|P|` and at large `h` the answer's passage climbs back to rank 18 (the cell below lists the 17
-#   passages ahead of it: none mentions the hub). In the middle
-#   (`h = 16`) specificity is *worse* for the passage (43 vs 35): the mass it takes from the hub
+#   of them (rank 1051 of 1060 at $h = 1024$). With specificity the hub's restart mass shrinks as
+#   $1/|P_1|$ and at large $h$ the answer's passage climbs back to rank 18 (the cell below lists the
+#   17 passages ahead of it: none mentions the hub). In the middle
+#   ($h = 16$) specificity is *worse* for the passage (43 vs 35): the mass it takes from the hub
 #   goes to the other seed, which lifts that seed's own dead-end passages past the answer's.
 
 # %%
@@ -249,16 +265,16 @@ fig.tight_layout()
 show(fig, "02_figure_1")
 
 # %% [markdown]
-# ## Why s_i can be kept up to date one passage at a time
+# ## Why specificity can be kept up to date one passage at a time
 #
-# `s_i = 1/|P_i|` is **local**: it reads only node `i`'s own passage count. When a new passage
+# $s_i = 1/|P_i|$ is **local**: it reads only node $i$'s own passage count. When a new passage
 # arrives, only the nodes it mentions change their counts, so an index can update two integers
-# (here every passage mentions two nodes) and is done. A corpus-level IDF, `log(N / df_i)`, is
-# not expensive to *store* either: it needs the same counts `df_i` plus one counter `N`. The real
-# difference is that IDF depends on `N`. One new passage about something else changes `N`, and
-# with it the *value* of every weight already in the index — so any weight that was stored, cached
-# or baked into a restart vector is stale. `s_i` does not read `N`: a passage that does not mention
-# node `i` leaves `s_i` exactly as it was.
+# (here every passage mentions two nodes) and is done. A corpus-level IDF,
+# $\operatorname{idf}_i = \log(N / \mathrm{df}_i)$, is not expensive to *store* either: it needs the
+# same counts $\mathrm{df}_i$ plus one counter $N$. The real difference is that IDF depends on $N$.
+# One new passage about something else changes $N$, and with it the *value* of every weight already
+# in the index — so any weight that was stored, cached or baked into a restart vector is stale.
+# $s_i$ does not read $N$: a passage that does not mention node $i$ leaves $s_i$ exactly as it was.
 #
 # `pathfinding.core.incremental.replay_additions` adds the passages of an instance one by one to a
 # `SpecificityIndex` and counts, after each addition, how many nodes' weights changed under each
@@ -301,10 +317,10 @@ check(
 
 # %% [markdown]
 # Note the difference between *touched* and *changed*: a brand-new node goes from 0 to 1
-# passage and keeps `s_i = 1` (a node in no passage is treated as if found in one), so some
-# additions change no `s_i` at all. The IDF curve, by contrast, grows with the corpus: the
-# *n*-th passage changes the value of about *n* weights, although it touched only two counts and
-# the counter `N`.
+# passage and keeps $s_i = 1$ (a node in no passage is treated as if found in one), so some
+# additions change no $s_i$ at all. The IDF curve, by contrast, grows with the corpus: the
+# $n$-th passage changes the value of about $n$ weights, although it touched only two counts and
+# the counter $N$.
 
 # %%
 steps = np.arange(1, corpus.n_passages + 1)

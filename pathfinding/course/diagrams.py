@@ -219,19 +219,20 @@ def draw_matrix_p(mentions, pi, *, node_names=None, passage_labels=None, highlig
         )
     ax_p, ax_b = axes
     ax_p.imshow(P.toarray(), cmap="Blues", aspect="auto", vmin=0, interpolation="nearest")
-    ax_p.set_xticks(np.arange(m), [f"p{j}" for j in range(m)], fontsize=7, rotation=90)
-    ax_p.set_yticks(np.arange(n), node_names if node_names is not None else np.arange(n), fontsize=7)
+    # Tick labels at 9 pt: a course figure is scaled down to the page's column, and 7 pt is unreadable.
+    ax_p.set_xticks(np.arange(m), [f"p{j}" for j in range(m)], fontsize=9, rotation=90)
+    ax_p.set_yticks(np.arange(n), node_names if node_names is not None else np.arange(n), fontsize=9)
     ax_p.set_xlabel("passage j")
-    ax_p.set_title("P[i, j]: node i is mentioned in passage j", fontsize=10)
+    ax_p.set_title(r"$P_{ij}$: node $i$ is mentioned in passage $j$", fontsize=10)
     colours = ["#dd8452" if j in set(highlight) else "#4c72b0" for j in range(m)]
     ax_b.barh(np.arange(m), scores, color=colours)
     names = [f"p{j}" for j in range(m)]
     if passage_labels is not None:
-        names = [f"p{j}: {text[:48]}" for j, text in enumerate(passage_labels)]
-    ax_b.set_yticks(np.arange(m), names, fontsize=7)
+        names = [f"p{j}: {text[:44]}" for j, text in enumerate(passage_labels)]
+    ax_b.set_yticks(np.arange(m), names, fontsize=9)
     ax_b.invert_yaxis()
-    ax_b.set_xlabel("(pi . P)_j: the mass of the nodes passage j mentions")
-    ax_b.set_title("pi . P: what the retriever ranks", fontsize=10)
+    ax_b.set_xlabel(r"$(\pi P)_j$: the mass of the nodes passage $j$ mentions")
+    ax_b.set_title(r"$\pi P$: what the retriever ranks", fontsize=10)
     return ax_p, ax_b
 
 

@@ -353,7 +353,7 @@ def draw_graph(
             rot = np.degrees(np.arctan2(y1 - y0, x1 - x0))
             rot = rot - 180 if rot > 90 else rot + 180 if rot < -90 else rot
             ax.text(
-                (x0 + x1) / 2, (y0 + y1) / 2, text, fontsize=6, rotation=rot, rotation_mode="anchor",
+                (x0 + x1) / 2, (y0 + y1) / 2, text, fontsize=8.5, rotation=rot, rotation_mode="anchor",
                 ha="center", va="center", color="#333333", zorder=2,
                 bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.8},
             )  # fmt: skip
