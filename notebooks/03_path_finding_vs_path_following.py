@@ -26,8 +26,9 @@
 #   checked in the last section). No passage names the seeds together: nothing to chain from.
 #
 # The synthetic generator builds exactly the second kind. Each of two seeds has 8 dead-end chains
-# and one *bridge* chain of `hops` facts; the two bridges meet at the answer. Candidates are the
-# answer and the 16 dead ends. We ask where each ranker puts the answer as `hops` grows.
+# and one *bridge* chain of $h$ facts (`hops`); the two bridges meet at the answer. Candidates are
+# the answer and the 16 dead ends. We ask where each ranker puts the answer as $h$ grows. Where this
+# sits in HippoRAG: Steps 6 and 7, the walk and the passage scores $\pi P$ that rank what it found.
 
 # %% [markdown]
 # ## One instance, drawn
@@ -40,10 +41,12 @@
 # %%
 import matplotlib.pyplot as plt
 
+from pathfinding.course.diagrams import draw_pipeline_position
 from pathfinding.course.draw import draw_instance, draw_mass_spreading, draw_scores_side_by_side, show
 from pathfinding.synthetic.instances import make_instance
 from pathfinding.synthetic.rankers import RANKERS
 
+show(draw_pipeline_position(["PPR", "scores"]).figure, "03_pipeline_position")
 drawn = make_instance(2, rng=0)
 scores = {"PPR with specificity": RANKERS["ppr"](drawn), "mention count": RANKERS["mention_count"](drawn)}
 fig, axes = plt.subplots(1, 2, figsize=(13, 5), layout="constrained")
@@ -62,7 +65,7 @@ show(fig, "03_mass_spreading")
 
 # %% [markdown]
 # After one step only the seeds' neighbours hold mass; the star and the dead ends are two steps
-# away and fill at the same time from k = 2 on, the star from both seeds at once.
+# away and fill at the same time from $k = 2$ on, the star from both seeds at once.
 #
 # ## The experiment
 
@@ -90,7 +93,7 @@ for row in result.summary():
 # %% [markdown]
 # ## What the table says
 #
-# * **One hop.** Every ranker that looks past the seeds wins: at `hops = 1` the answer is in a
+# * **One hop.** Every ranker that looks past the seeds wins: at $h = 1$ the answer is in a
 #   passage with each seed, so mention counting gives it 2 and each dead end 1. Only `rq_nodes`
 #   (the restart vector alone, no walk) is at chance — it scores nothing but the seeds.
 # * **Two and three hops.** Mention counting and the paper's Table 5 alternatives to PPR
@@ -147,14 +150,16 @@ show(fig, "03_figure_1")
 # ## Why chance is 9
 #
 # At two hops mention counting gives all 17 candidates the same score, 0. A ranker that breaks
-# ties uniformly at random puts the answer at each of ranks 1..17 with probability 1/17, so its
-# expected rank is `(17 + 1) / 2 = 9`. The "mean rank" column above uses exactly that expectation
+# ties uniformly at random puts the answer at each of ranks $1, \dots, 17$ with probability
+# $\tfrac{1}{17}$, so its expected rank is $\frac{17 + 1}{2} = 9$. The "mean rank" column above uses
+# exactly that expectation
 # per trial (`rank_of(..., ties="expected")`), which is why it reads 9.00 with no noise; the
 # "random-tie mean" column breaks each tie once, at random, and so wobbles around 9.
 #
-# How much should it wobble? One uniform rank on 1..17 has variance `(17² - 1)/12 = 24`, so the
-# mean of `N` of them has standard error `sqrt(24 / N)`, and 95% of runs land within
-# `1.96 · sqrt(24 / N)` of 9 (`pathfinding.experiments.stats.chance_interval`, which FINDINGS.md uses too).
+# How much should it wobble? One uniform rank on $1, \dots, 17$ has variance
+# $\frac{17^2 - 1}{12} = 24$, so the mean of $N$ of them has standard error $\sqrt{24 / N}$, and 95%
+# of runs land within $1.96 \sqrt{24 / N}$ of 9 (`pathfinding.experiments.stats.chance_interval`,
+# which FINDINGS.md uses too).
 
 # %%
 ranks = np.arange(1, 18)
@@ -185,7 +190,7 @@ check(
 
 # %% [markdown]
 # A reference run of the chapter (1000 trials) reported mention counting at **9.21** with random
-# tie-breaking. That is inside the band of pure chance for `N = 1000`, `[8.70, 9.30]`: there is no
+# tie-breaking. That is inside the band of pure chance for $N = 1000$, $[8.70, 9.30]$: there is no
 # evidence that mention counting does anything but guess. Our own run of the same size with seed 0
 # lands elsewhere in the same band.
 
@@ -243,16 +248,8 @@ for j, (x, y) in enumerate(inst.facts):
 has_seed = np.isin(inst.facts, inst.seeds).any(axis=1)
 has_answer = (inst.facts == answer).any(axis=1)
 both_seeds = np.isin(inst.facts, inst.seeds).all(axis=1)
-print(
-    "passages with a seed:",
-    has_seed.sum(),
-    " with the answer:",
-    has_answer.sum(),
-    " with a seed and the answer:",
-    (has_seed & has_answer).sum(),
-    " with both seeds:",
-    both_seeds.sum(),
-)
+print(f"passages with a seed: {has_seed.sum()}, with the answer: {has_answer.sum()},")
+print(f"with a seed and the answer: {(has_seed & has_answer).sum()}, with both seeds: {both_seeds.sum()}")
 check(
     (has_seed & has_answer).sum() == 0 and both_seeds.sum() == 0,
     idea="no passage mentions a seed together with the answer, and none mentions both seeds",
@@ -287,7 +284,7 @@ check(
 # %% [markdown]
 # ## From nodes to passages: where does the answer's passage land?
 #
-# HippoRAG does not return nodes, it returns passages, scored by `pi . P`: each passage collects
+# HippoRAG does not return nodes, it returns passages, scored by $\pi P$: each passage collects
 # the mass of the nodes it names. The chapter's Step 7 says the answer's passage "rises to the
 # top". **Predict** before running: the answer holds twice the mass of a dead end, but how does its
 # mass compare with a seed's, or with a node one hop from a seed?
@@ -316,7 +313,7 @@ check(
 # %% [markdown]
 # Where the chapter holds: at **one hop**, its own star shape (each seed's neighbours are the
 # answer and dead ends), every passage names a seed, and the answer's passage — a seed *and* the
-# answer — collects twice a dead end's share on top of the seed's, so π·P ranks it first (FINDINGS
+# answer — collects twice a dead end's share on top of the seed's, so $\pi P$ ranks it first (FINDINGS
 # A1; the first row of the table below). Where it fails: from two hops on, and the reason is the
 # meet-node argument's own fine print. The factor 2 compares the answer with nodes at the **same**
 # depth. Mass decays with depth: a seed keeps its
@@ -329,8 +326,9 @@ check(
 #
 # * rank only the passages that name **no** query entity: the user already knows the seeds. This
 #   fixes two hops but not three (FINDINGS A4 and A7);
-# * score a node by the mass that **every** seed's own walk puts on it (`meet_mass`: the minimum of
-#   the seeds' separate PPR vectors, one walk per seed). PPR's single walk is an "or" of the seeds
+# * score a node by the mass that **every** seed's own walk puts on it (`meet_mass`: the minimum
+#   $\min_{s \in R_q} \pi^{(s)}_i$ of the seeds' separate PPR vectors, one walk per seed). PPR's
+#   single walk is an "or" of the seeds
 #   with a bonus of 2 at the meet; the minimum is an "and", and a dead end of one seed gets almost
 #   nothing from the other seed's walk.
 
@@ -401,25 +399,18 @@ for ax, shown, title in (
     )  # fmt: skip
 show(fig, "03_following_vs_finding")
 
-import textwrap  # noqa: E402
+from pathfinding.course.tables import show_table  # noqa: E402
 
-COLUMN = 52  # characters per column: two columns and a gap fit an 110-character line
-
-
-def column(lines):
-    """Each line wrapped to the column width; continuation lines indented."""
-    return [row for line in lines for row in (textwrap.wrap(line, COLUMN, subsequent_indent="  ") or [""])]
-
-
-left = ["PATH-FOLLOWING", question_text(following), ""]
+left = [question_text(following)]
 left += [f"hop {k}: {following.passages[j]}" for k, j in enumerate(path_passages(following)[0], 1)]
-right = ["PATH-FINDING", question_text(finding), ""]
+right = [question_text(finding)]
 for s_name, path in zip([finding.node_names[s] for s in finding.seeds], path_passages(finding), strict=True):
     right += [f"from {s_name}, hop {k}: {finding.passages[j]}" for k, j in enumerate(path, 1)]
-left, right = column(left), column(right)
 rows = max(len(left), len(right))
-for a, b in zip(left + [""] * (rows - len(left)), right + [""] * (rows - len(right)), strict=True):
-    print(f"{a:<{COLUMN}}    {b}")
+show_table(
+    list(zip(left + [""] * (rows - len(left)), right + [""] * (rows - len(right)), strict=True)),
+    header=["path-following", "path-finding"],
+)
 
 # %% [markdown]
 # Read the left column as a chaining retriever would: the question's first relation picks one of
@@ -433,7 +424,7 @@ for a, b in zip(left + [""] * (rows - len(left)), right + [""] * (rows - len(rig
 # use 100). `iterative` is IRCoT-shaped: each round it retrieves the passages of its current
 # entity and chooses the next one — the one the question's next relation names on path-following,
 # the best-scoring new one (most retrieved passages) on path-finding. `beam` keeps 4;
-# `chain_relations` always reads the relations; `intersection` returns the nodes exactly `h` from
+# `chain_relations` always reads the relations; `intersection` returns the nodes exactly $h$ from
 # every seed.
 #
 # **Predict first:** which retrievers find the path-following answer? Which find the path-finding
@@ -444,14 +435,12 @@ contrast = run_contrast(hops=(1, 2, 3, 4), trials=50, seed=0, progress=False)
 cells = {(r.shape, r.hops, r.retriever): r for r in contrast.summary()}
 shown = ("iterative", "beam", "chain_relations", "intersection", "mention_count", "ppr")
 for shape in ("following", "finding"):
-    print(f"path-{shape}: mean rank (hit@1), chance {cells[shape, 1, 'ppr'].chance:g}")
-    print(f"{'hops':<6}" + "".join(f"{n:>18}" for n in shown))
-    for h in contrast.hops:
-        print(
-            f"{h:<6}"
-            + "".join(f"{cells[shape, h, n].mean:>10.2f} ({cells[shape, h, n].hit_at_1:4.0%})" for n in shown)
-        )
-    print()
+    show_table(
+        [[h, *(f"{cells[shape, h, n].mean:.2f} ({cells[shape, h, n].hit_at_1:.0%})" for n in shown)]
+         for h in contrast.hops],
+        header=["hops", *shown],
+        caption=f"path-{shape}: mean rank (hit@1), chance {cells[shape, 1, 'ppr'].chance:g}",
+    )  # fmt: skip
 
 # %% [markdown]
 # * Path-following belongs to the chaining retriever: the relations lead it to the answer at every

@@ -33,18 +33,21 @@
 # One fact makes these experiments cheap: the generator's randomness only names and permutes nodes.
 # For a given knob setting every trial is the same graph up to relabelling, so PPR's rank is the
 # same in every trial and the CI has zero width. We run 40 trials per cell to *show* that, not to
-# average noise away.
+# average noise away. Where this sits in HippoRAG: Step 6, the walk, on graphs (Step 3's nodes
+# and edges) bent out of the chapter's shape.
 
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
 
+from pathfinding.course.diagrams import draw_pipeline_position
 from pathfinding.course.draw import show
 from pathfinding.course.teaching import check
 from pathfinding.experiments.hop_depth import run_experiment
 from pathfinding.synthetic.instances import make_instance
 from pathfinding.synthetic.rankers import RANKERS
 
+show(draw_pipeline_position(["nodes", "PPR"]).figure, "04_pipeline_position")
 TRIALS = 40
 
 
@@ -113,17 +116,19 @@ interactive_defeat()
 # %% [markdown]
 # ## 1. Branching along the bridge chains
 #
-# With `bridge_branching = b`, every interior node of both bridge chains gets `b` extra leaf
-# neighbours (not candidates). Each such node has degree `2 + b` instead of 2, so it forwards only
-# `1/(2 + b)` of what it holds toward the answer instead of `1/2`. Over the `hops - 1` interior
-# nodes of a bridge the in-flow to the answer shrinks by roughly `(2/(2 + b))^(hops - 1)` relative
-# to the flow a dead end gets through its plain chain. The meet gives a factor 2; the answer loses
-# once the dilution eats it:
+# With `bridge_branching` $= b$, every interior node of both bridge chains gets $b$ extra leaf
+# neighbours (not candidates). Each such node has degree $2 + b$ instead of 2, so it forwards only
+# $\frac{1}{2 + b}$ of what it holds toward the answer instead of $\frac12$. Over the $h - 1$
+# interior nodes of a bridge of $h$ hops the in-flow to the answer shrinks by roughly
+# $\left(\frac{2}{2 + b}\right)^{h - 1}$ relative to the flow a dead end gets through its plain
+# chain. The meet gives a factor 2; the answer loses once the dilution eats it:
 #
-# `2 · (2/(2+b))^(hops-1) < 1`.
+# $$
+# 2 \left(\frac{2}{2 + b}\right)^{h - 1} < 1.
+# $$
 #
 # (Roughly: leaves also send mass back, which is why the measured margin sits a little above the
-# estimate.) At `hops = 1` there is no interior node and nothing to dilute.
+# estimate.) At $h = 1$ there is no interior node and nothing to dilute.
 
 # %%
 branchings = list(range(0, 7))
@@ -179,7 +184,7 @@ check(
 # four hops a single leaf per interior node is enough (margin 0.981 at three hops): the dilution
 # compounds once per interior node.
 #
-# With unequal depths `hops = (2, 3)` the dead ends are no longer all alike (the first seed's are
+# With unequal depths, `hops=(2, 3)`, the dead ends are no longer all alike (the first seed's are
 # two hops out, the second's three), and the answer lands in the middle: rank 9, below the eight
 # nearer dead ends and above the eight farther ones.
 
@@ -218,9 +223,9 @@ show(fig, "04_figure_1")
 # %% [markdown]
 # ## 2. A decoy meet node reached by shorter paths
 #
-# `decoy_hops = d` adds a node that **every** seed also reaches, by its own chain of `d < hops`
+# `decoy_hops` $= d$ adds a node that **every** seed also reaches, by its own chain of $d < h$
 # facts. The decoy is a meet node too — it gets the factor 2 — and it is closer: every extra hop
-# costs the flow at least a factor `(1 - 0.5)` for the restart and a split at each node. The
+# costs the flow at least a factor $1 - \alpha = 0.5$ for the restart and a split at each node. The
 # decoy wins every time. But it only defeats the answer by one place: the answer is still a meet
 # node and beats every dead end, so its rank is exactly 2.
 
@@ -252,7 +257,7 @@ check(
 )
 
 # %% [markdown]
-# The decoy's lead grows with the length difference `hops - d` (smaller answer/decoy ratio).
+# The decoy's lead grows with the length difference $h - d$ (smaller answer/decoy ratio).
 # This is the shape PPR cannot tell apart *in principle*: from the graph alone, a shorter meet
 # node is the better meet node. Only the question's text (the relations it names) could tell the
 # two apart, and PPR does not read relations.
@@ -260,7 +265,7 @@ check(
 # %% [markdown]
 # ## 3. Unequal hop lengths from the two seeds
 #
-# With `hops = (1, 3)` the answer is one hop from the first seed and three from the second; each
+# With `hops=(1, 3)` the answer is one hop from the first seed and three from the second; each
 # seed's dead-end chains have that seed's depth. Does the far seed's weak in-flow let the answer
 # slip? No: the answer still receives every in-flow that a dead end of the *near* seed receives
 # (it is one hop from that seed, like those dead ends), plus the far seed's contribution on top.
@@ -295,12 +300,12 @@ check(
 # %% [markdown]
 # ## 4. A hub seed, with and without specificity
 #
-# `hub_passages = k` hangs `k` extra leaves on the first seed. Without specificity the hub keeps
-# half the restart mass but sprays it over `9 + k` neighbours, so its flow to the answer thins.
+# `hub_passages` $= k$ hangs $k$ extra leaves on the first seed. Without specificity the hub keeps
+# half the restart mass but sprays it over $9 + k$ neighbours, so its flow to the answer thins.
 # Again the answer is not defeated: the hub's flow to *its own* dead ends thins by the same factor,
 # and the second seed's dead ends never received anything from the hub. The answer keeps the
 # second seed's full in-flow — exactly what that seed's dead ends get — plus whatever the hub
-# still sends. With specificity the hub's restart share drops to `1/(9+k)` of the weights, which
+# still sends. With specificity the hub's restart weight drops to $s_1 = \frac{1}{9 + k}$, which
 # removes the hub's contribution faster: the margin falls towards 1 quicker (notebook 2 shows the
 # passage-level side of this trade).
 
@@ -371,8 +376,9 @@ show(fig, "04_figure_3")
 # ## The verdict
 #
 # * **Defeats PPR:** dilution *on the bridge itself*. Branching along the bridge chains turns the
-#   answer from first to last once `2 · (in-flow through a bridge) < (in-flow through a plain
-#   chain)` — at three leaves per interior node for two hops (two still leave a margin of 1.077),
+#   answer from first to last once
+#   $2 \cdot (\text{in-flow through a bridge}) < (\text{in-flow through a plain chain})$ — at three
+#   leaves per interior node for two hops (two still leave a margin of 1.077),
 #   at one for three or more.
 # * **Beats the answer, by one place:** a shorter meet node (the decoy). PPR prefers short meets,
 #   and nothing in the graph says the longer one is right.

@@ -23,7 +23,8 @@
 # Which bill is smaller depends on how many passages you index and how many questions you then
 # ask. This notebook writes the bill as a function of both, with every assumption a parameter
 # of `pathfinding.course.costs.CostModel`, and then measures the part of the online path that replaced
-# the LLM: the PPR walk itself.
+# the LLM: the PPR walk itself. Where this sits in HippoRAG: the two pipelines' bills, paid at the
+# LLM steps (OpenIE offline, query entities online) and at the walk.
 
 # %%
 import matplotlib.pyplot as plt
@@ -38,9 +39,12 @@ from pathfinding.course.costs import (
     offline_share,
     online_calls,
 )
+from pathfinding.course.diagrams import draw_pipeline_position
 from pathfinding.course.draw import show
 from pathfinding.course.teaching import check
 from pathfinding.synthetic.graphs import er_graph
+
+show(draw_pipeline_position(["triples", "entities", "PPR"]).figure, "05_pipeline_position")
 
 # %% [markdown]
 # ## The assumptions, stated as parameters
@@ -74,10 +78,10 @@ print(
 # %% [markdown]
 # ## One corpus, growing query volume
 #
-# Take 10,000 passages. HippoRAG pays `2 × 10,000 = 20,000` calls before the first question, then
-# one per question; the iterative retriever pays 20 per question from the start. Each HippoRAG
-# question saves `20 - 1 = 19` calls, so the index has paid for itself after `20,000 / 19 ≈ 1,053`
-# questions: about one question for every ten passages.
+# Take 10,000 passages. HippoRAG pays $2 \times 10{,}000 = 20{,}000$ calls before the first
+# question, then one per question; the iterative retriever pays 20 per question from the start.
+# Each HippoRAG question saves $20 - 1 = 19$ calls, so the index has paid for itself after
+# $20{,}000 / 19 \approx 1{,}053$ questions: about one question for every ten passages.
 
 # %%
 n_passages = 10_000
@@ -121,8 +125,14 @@ show(fig, "05_figure_1")
 # %% [markdown]
 # ## How the break-even moves with the assumptions
 #
-# The break-even query count is `N · per_passage / (per_iterative_query - per_query)`: linear in
-# the corpus, and hyperbolic in the per-query saving. If iterative steps are expensive (long
+# With $N$ passages, $c_{\text{passage}}$ calls per passage offline, $c_{\text{query}}$ per HippoRAG
+# query and $c_{\text{iter}}$ per iterative query, the break-even query count is
+#
+# $$
+# Q^{*} = \frac{N \, c_{\text{passage}}}{c_{\text{iter}} - c_{\text{query}}}:
+# $$
+#
+# linear in the corpus, and hyperbolic in the per-query saving. If iterative steps are expensive (long
 # contexts, more hops), indexing pays off fast; if a single NER call costs as much as the whole
 # iterative query, it never does.
 
@@ -167,8 +177,9 @@ interactive_break_even()
 # bill is half of HippoRAG's total — left of it (few queries per passage) **the offline bill
 # dominates**, and it is the only bill that grows with the corpus rather than with use.
 #
-# The break-even sits at `Q = N · per_passage / (per_iterative − per_query)` and the half-share line
-# at `Q = N · per_passage / per_query`. With the paper's ratio the saving per query (19) is 19 times
+# The break-even sits at $Q^{*} = N c_{\text{passage}} / (c_{\text{iter}} - c_{\text{query}})$ and the
+# half-share line at $Q_{1/2} = N c_{\text{passage}} / c_{\text{query}}$. With the paper's ratio the
+# saving per query (19) is 19 times
 # the HippoRAG query's own cost (1), so the break-even line lies a factor 19 **below** the dashed one:
 # HippoRAG is already the cheaper bill long before its online calls catch up with its offline bill.
 # The two lines coincide only when an iterative query costs exactly twice a HippoRAG query.
@@ -204,7 +215,7 @@ check(np.allclose(gap, 19.0), idea="with the paper's ratio the dashed line sits 
 # ## What replaced the online LLM calls: PPR time against graph size
 #
 # The online path keeps one LLM call and adds a walk over the whole graph. We time
-# `personalized_pagerank` (tolerance `1e-8`, the package's default solver) and `prepare_graph` (the
+# `personalized_pagerank` (tolerance $10^{-8}$, the package's default solver) and `prepare_graph` (the
 # one-off conversion to the solver's layout) on random graphs from
 # `pathfinding.synthetic.graphs.er_graph` with an average degree of 10, up to half a million edges,
 # the way `make bench` times them (`pathfinding.bench.timing`): one untimed warm-up call first (so
@@ -241,7 +252,7 @@ check(
 
 # %% [markdown]
 # The iteration count barely moves with size: with restart probability 0.5 every sweep shrinks the
-# distance to the fixed point by at least half, so reaching `1e-8` takes about the same number of
+# distance to the fixed point by at least half, so reaching $10^{-8}$ takes about the same number of
 # sweeps on any graph. Time per query therefore grows with the number of edges, about linearly
 # (the slope above; small graphs fit in cache, so the curve is not a perfect line). To compare it
 # with the LLM calls it replaced, put in your provider's latency:

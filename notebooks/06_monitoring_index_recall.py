@@ -33,28 +33,31 @@
 #   * the PPR **mass that leaves the seeds**.
 #
 # A deleted fact is deleted at every higher rate too (common random numbers), so the curves are
-# smooth in the deletion rate.
+# smooth in the deletion rate. Where this sits in HippoRAG: Steps 2 and 3, the triples and the
+# graph built from them, watched from the online side.
 
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
 
+from pathfinding.course.diagrams import draw_pipeline_position
 from pathfinding.course.draw import show
 from pathfinding.course.monitoring import recall_sweep
+from pathfinding.course.tables import show_table
 from pathfinding.course.teaching import check
+
+show(draw_pipeline_position(["triples", "nodes"]).figure, "06_pipeline_position")
 
 fractions = [0.0, 0.03, 0.06, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5]
 TRIALS = 200
 rows = recall_sweep(fractions, hops=2, trials=TRIALS, seed=0)
-print(
-    f"{'deleted':>8} {'hit@1':>6} {'mean rank':>9} | "
-    f"{'unlinked q':>10} {'connected':>9} {'seed deg':>8} {'mass off seeds':>14}"
-)
-for r in rows:
-    print(
-        f"{r.fraction:>8.2f} {r.hit_at_1:>6.3f} {r.mean_rank:>9.2f} | {r.unlinked_query_rate:>10.3f} "
-        f"{r.connected_rate:>9.3f} {r.mean_seed_degree:>8.2f} {r.mass_off_seeds:>14.4f}"
-    )
+show_table(
+    [[r.fraction, r.hit_at_1, r.mean_rank, r.unlinked_query_rate, r.connected_rate, r.mean_seed_degree,
+      r.mass_off_seeds] for r in rows],
+    header=["deleted", "hit@1", "mean rank", "unlinked queries", "connected", "seed degree", "mass off"],
+    formats=[".2f", ".3f", ".2f", ".3f", ".3f", ".2f", ".4f"],
+    caption="labelled quality (hit@1, mean rank), then the label-free monitors",
+)  # fmt: skip
 
 # %%
 hit = np.array([r.hit_at_1 for r in rows])
@@ -123,9 +126,10 @@ show(fig, "06_figure_1")
 #   lost before its entity fails to link. Even at half the facts deleted it fires for almost no
 #   query, while hit@1 has collapsed. It catches catastrophic loss (an entity never extracted),
 #   not gradual loss.
-# * **Seed degree measures the loss itself**, almost exactly: relative degree ≈ share of facts
-#   kept. It is an extraction-recall estimator — but a *relative* one: it needs a baseline (an
-#   earlier index snapshot, or a re-extraction of a small sample with a stronger model).
+# * **Seed degree measures the loss itself**, almost exactly: $\deg_f / \deg_0 \approx 1 - f$ at a
+#   deleted share $f$ of the facts. It is an extraction-recall estimator — but a *relative* one: it
+#   needs a baseline (an earlier index snapshot, or a re-extraction of a small sample with a stronger
+#   model).
 # * **Seed connectivity tracks the answer quality.** A path-finding question presupposes that its
 #   entities are related; when the seeds fall into different components there is no meet node and
 #   PPR cannot find the answer. Logged per query, the share of connected queries follows hit@1

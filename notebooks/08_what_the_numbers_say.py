@@ -28,6 +28,7 @@ import warnings
 import matplotlib.pyplot as plt
 import numpy as np
 
+from pathfinding.course.diagrams import draw_pipeline_position
 from pathfinding.course.draw import show
 from pathfinding.course.teaching import check, expect
 from pathfinding.experiments.realtext import load_realtext, musique_index
@@ -39,6 +40,7 @@ from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
 
 # BM25's library asks for Jupyter widgets to draw a progress bar; the bar is not needed here.
 warnings.filterwarnings("ignore", message="IProgress not found")
+show(draw_pipeline_position("all").figure, "08_pipeline_position")
 
 # %% [markdown]
 # ## The paper's results
