@@ -75,7 +75,7 @@ print(paper.format_table("Table 5"))
 # (100 questions, 1,890 passages, the authors' GPT-3.5 triples), with a character-trigram encoder
 # and no model. Each row below is one retriever run over the 100 questions, as written
 # (`pathfinding.experiments.step9.package_row`); "v1" is HippoRAG v1's shape (capitalised query
-# entities, PPR over phrase nodes, π·P), the rows under it change one thing each, as Table 5's
+# entities, PPR over phrase nodes, $\pi P$), the rows under it change one thing each, as Table 5's
 # rows do. *Predict* before running: which Table 5 rows will we reproduce in direction, and which
 # not?
 
@@ -160,7 +160,7 @@ check(ratio > 6, idea="the paper's MuSiQue corpus is more than six times ours: m
 # %% [markdown]
 # Three differences, each pushing our number up:
 #
-# * **Which questions.** Ours are the 100 training questions the authors used to tune τ and the
+# * **Which questions.** Ours are the 100 training questions the authors used to tune $\tau$ and the
 #   damping factor (§3.4), and the package's own defaults were chosen on the same 100 (FINDINGS
 #   says so in its real-text section). A tuning set is the most optimistic place to measure.
 # * **How many passages.** Recall@5 is a race against distractors. Our corpus is the 20
