@@ -393,12 +393,14 @@ check(
 fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
 labels = [f"p{j}" for j in sudhof]
 x = np.arange(len(sudhof))
-ax.bar(x - 0.2, [no_model.passage_rank[j] for j in sudhof], 0.4, label="(a) no model: co-occurrence")
-ax.bar(x + 0.2, [llm.passage_rank[j] for j in sudhof], 0.4, label="(b) LLM-style triples")
+last = len(corpus) + 1  # each bar rises from below last place to its rank: a taller bar ranks higher
+up = dict(width=0.4, bottom=last)
+ax.bar(x - 0.2, [no_model.passage_rank[j] - last for j in sudhof], **up, label="(a) no model: co-occurrence")
+ax.bar(x + 0.2, [llm.passage_rank[j] - last for j in sudhof], **up, label="(b) LLM-style triples")
 for xi, j in zip(x, sudhof, strict=True):
-    ax.text(xi - 0.2, no_model.passage_rank[j] + 0.5, str(no_model.passage_rank[j]), ha="center", fontsize=8)
-    ax.text(xi + 0.2, llm.passage_rank[j] + 0.5, str(llm.passage_rank[j]), ha="center", fontsize=8)
-ax.set(xticks=x, xticklabels=labels, ylabel="rank of 43 (1 = top)", ylim=(0, len(corpus) + 3))
+    ax.text(xi - 0.2, no_model.passage_rank[j] - 0.5, str(no_model.passage_rank[j]), ha="center", fontsize=8)
+    ax.text(xi + 0.2, llm.passage_rank[j] - 0.5, str(llm.passage_rank[j]), ha="center", fontsize=8)
+ax.set(xticks=x, xticklabels=labels, ylabel=f"rank of {len(corpus)} (1 = top)", ylim=(last, -3))
 ax.set_title("Thomas Südhof's passages: same question, same walk, two extractors", fontsize=10)
 ax.legend(fontsize=8)
 show(fig, "08_sudhof_ranks")
