@@ -21,12 +21,18 @@ myst_heading_anchors = 3
 # The landing page's numbers are computed here, by the package, like every number in the notebooks.
 def _meet_node_numbers() -> dict[str, str]:
     from pathfinding import personalized_pagerank, star_pair
+    from pathfinding.experiments.passages import passage_ranks
+    from pathfinding.synthetic.instances import make_instance
 
     toy = star_pair(9)
     dead = int(toy.candidates[toy.candidates != toy.answer][0])
     one = personalized_pagerank(toy.graph, toy.seeds, restart_prob=0.5, tol=0, max_iter=1)
     pi = personalized_pagerank(toy.graph, toy.seeds, restart_prob=0.5, tol=1e-12)
+    # The caveat: the meet NODE ranks first, but the answer's best PASSAGE under pi . P does not.
+    passage_rank, n_passages, _ = passage_ranks(make_instance(2, rng=0))["pi_P"]
     return {
+        "two_hop_passage_rank": f"{passage_rank:g}",
+        "two_hop_passages": f"{n_passages}",
         "one_step_answer": f"{one[toy.answer]:.4f}",
         "one_step_dead_end": f"{one[dead]:.4f}",
         "stationary_answer": f"{pi[toy.answer]:.4f}",
