@@ -47,7 +47,8 @@ myst_substitutions = _meet_node_numbers()
 nb_execution_mode = "off"
 nb_output_stderr = "warn"
 nb_merge_streams = True
-# No widget reaches a page (explorers show pictures), so no widget JavaScript from a CDN either.
+# No ipywidget reaches a page (an explorer there is a Bokeh layout with BokehJS inline), so no
+# widget JavaScript from a CDN either.
 nb_ipywidgets_js = {}
 
 # MathJax 3 from the npm package, shipped inside the book: no machine here reaches a CDN. The

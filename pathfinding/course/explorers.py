@@ -6,9 +6,10 @@ Each explorer is two functions. ``*_figure`` takes the explorer's parameters and
 it with :func:`ipywidgets.interact` in a live notebook.
 
 Where no kernel will ever move a slider (the book, built by ``tools/build_course.py``, which sets
-``PATHFINDING_STATIC_EXPLORERS=1``), or where ipywidgets is not installed, ``interactive_*`` shows the
-default state as a picture instead: a widget saved into a static page draws nothing without its
-JavaScript, and a picture says the same as the sliders at rest.
+``PATHFINDING_STATIC_EXPLORERS=1``), ``interactive_*`` shows its twin from
+:mod:`pathfinding.course.page_explorers` instead: the same numbers computed over the slider grid
+before the page is written, switched in the browser by Bokeh, so the sliders work in the page with
+no kernel. Without Bokeh (or without ipywidgets, in a kernel) it shows the default state as a picture.
 """
 
 from __future__ import annotations
@@ -262,8 +263,12 @@ def break_even_figure(
 _Slider = tuple[float, float, float, float]
 
 
-def _explore(figure: Callable[..., Figure], sliders: dict[str, _Slider]) -> None:
-    """Show ``figure`` under sliders in a live notebook, or its default state as a picture."""
+def _explore(figure: Callable[..., Figure], sliders: dict[str, _Slider], page: str) -> None:
+    """Show ``figure`` under sliders in a live notebook, or ``page``'s in-page explorer, or a picture.
+
+    ``page`` names the function of :mod:`pathfinding.course.page_explorers` that builds the explorer
+    a static page runs without a kernel.
+    """
     from IPython.display import display
 
     def draw(**values):
@@ -279,7 +284,18 @@ def _explore(figure: Callable[..., Figure], sliders: dict[str, _Slider]) -> None
     except ImportError:
         ipywidgets = None
         print("ipywidgets is not installed (it comes with the `notebooks` extra): showing the default state.")
-    if ipywidgets is None or os.environ.get(STATIC_ENV, "") not in ("", "0"):
+    static = os.environ.get(STATIC_ENV, "") not in ("", "0")
+    if static:
+        from pathfinding.course import page_explorers
+
+        try:
+            import bokeh  # noqa: F401
+        except ImportError:
+            print("Bokeh is not installed (it comes with the `course` extra): showing the default state.")
+        else:
+            display(getattr(page_explorers, page)())
+            return
+    if ipywidgets is None or static:
         fig = draw(**defaults)
         if fig is not None:
             display(fig)
@@ -298,7 +314,9 @@ def _explore(figure: Callable[..., Figure], sliders: dict[str, _Slider]) -> None
 
 def interactive_meet_node() -> None:
     """Sliders for :func:`meet_node_figure`: restart probability and the seeds' degree."""
-    _explore(meet_node_figure, {"restart_prob": (0.05, 0.95, 0.05, 0.5), "degree": (2, 40, 1, 9)})
+    _explore(
+        meet_node_figure, {"restart_prob": (0.05, 0.95, 0.05, 0.5), "degree": (2, 40, 1, 9)}, "meet_node_page"
+    )
 
 
 def interactive_restart() -> None:
@@ -310,7 +328,8 @@ def interactive_restart() -> None:
     def figure(*, seed_1, seed_2, seed_3):
         return restart_figure([c for c in (seed_1, seed_2, seed_3) if c > 0])
 
-    _explore(figure, {"seed_1": (1, 100, 1, 20), "seed_2": (1, 100, 1, 5), "seed_3": (0, 100, 1, 10)})
+    counts = {"seed_1": (1, 100, 1, 20), "seed_2": (1, 100, 1, 5), "seed_3": (0, 100, 1, 10)}
+    _explore(figure, counts, "restart_page")
 
 
 def interactive_defeat() -> None:
@@ -323,9 +342,14 @@ def interactive_defeat() -> None:
             "decoy_hops": (0, 3, 1, 0),
             "hub_passages": (0, 256, 8, 0),
         },
+        "defeat_page",
     )
 
 
 def interactive_break_even() -> None:
     """Sliders for :func:`break_even_figure`: corpus size and what an iterative query costs."""
-    _explore(break_even_figure, {"n_passages": (1_000, 100_000, 1_000, 10_000), "cost_ratio": (1, 40, 1, 20)})
+    _explore(
+        break_even_figure,
+        {"n_passages": (1_000, 100_000, 1_000, 10_000), "cost_ratio": (1, 40, 1, 20)},
+        "break_even_page",
+    )

@@ -18,7 +18,7 @@ import json
 
 import numpy as np
 
-from pathfinding.errors import ValidationError
+from pathfinding.errors import InvalidValueError, ValidationError
 
 __all__ = ["GRIDS", "PageExplorer", "break_even_page", "defeat_page", "meet_node_page", "restart_page"]
 
@@ -66,13 +66,39 @@ class PageExplorer:
     ----------
     layout : bokeh layout
     name : str
-        What it explores, for its text form.
+        The key of its grid in :data:`GRIDS`.
+    frames : list of dict
+        What was precomputed for each slider setting, in the flat order the page's callback uses.
+
+    Attributes
+    ----------
     settings : int
         How many slider settings were precomputed.
     """
 
-    def __init__(self, layout, *, name: str, settings: int):
-        self.layout, self.name, self.settings = layout, name, settings
+    def __init__(self, layout, *, name: str, frames: list):
+        self.layout, self.name, self.frames = layout, name, frames
+        self.settings = len(frames)
+
+    def at(self, **setting) -> dict:
+        """What the page shows at ``setting`` (every slider named, each on its grid).
+
+        Raises
+        ------
+        InvalidValueError
+            If a slider is missing or unknown, or its value is not on the grid.
+        """
+        grid = GRIDS[self.name]
+        if set(setting) != set(grid):
+            raise InvalidValueError(f"name every slider of {self.name} {sorted(grid)}, got {sorted(setting)}")
+        k = 0
+        for name, spec in grid.items():
+            values = _values(spec)
+            hit = np.flatnonzero(np.isclose(values, setting[name]))
+            if hit.size != 1:
+                raise InvalidValueError(f"{name} = {setting[name]!r} is not on the grid {spec[:3]}")
+            k = k * values.size + int(hit[0])
+        return self.frames[k]
 
     def _repr_html_(self) -> str:
         from bokeh.embed import components
@@ -95,7 +121,7 @@ def _sliders(grid: dict):
     ]
 
 
-def _page(name, grid, figure, readout, code: str, args: dict) -> PageExplorer:
+def _page(name, grid, figure, readout, code: str, args: dict, frames: list) -> PageExplorer:
     """Sliders above ``figure`` and ``readout``; ``code`` runs after the flat index ``k`` is known."""
     from bokeh.layouts import column, row
     from bokeh.models import CustomJS
@@ -105,7 +131,7 @@ def _page(name, grid, figure, readout, code: str, args: dict) -> PageExplorer:
     for s in sliders:
         s.js_on_change("value", callback)
     layout = column(row(*sliders), readout, figure, sizing_mode="stretch_width", max_width=760)
-    return PageExplorer(layout, name=name, settings=len(_settings(grid)))
+    return PageExplorer(layout, name=name, frames=frames)
 
 
 def _default_index(grid: dict) -> int:
@@ -160,8 +186,9 @@ def meet_node_page() -> PageExplorer:
     fig.vbar(x="x", top="top", width=0.8, color="colour", source=source)
     fig.y_range.start = 0
     code = "source.data = {...source.data, top: tops[k]}; readout.text = texts[k];"
-    return _page("meet_node", grid, fig, _readout(texts[k0]), code, {"source": source, "tops": tops,
-                 "texts": texts})  # fmt: skip
+    frames = [{"top": top, "text": text} for top, text in zip(tops, texts, strict=True)]
+    args = {"source": source, "tops": tops, "texts": texts}
+    return _page("meet_node", grid, fig, _readout(texts[k0]), code, args, frames)
 
 
 def restart_page() -> PageExplorer:
@@ -206,7 +233,8 @@ source.data = {...source.data, top: tops[k]};
 const shown = tops[k].filter((v, i) => i % 2 === 1 && v > 0);
 readout.text = "restart with specificity: " + shown.map(v => v.toFixed(2)).join(", ");
 """
-    return _page("restart", grid, fig, _readout(text), code, {"source": source, "tops": tops})
+    frames = [{"top": top} for top in tops]
+    return _page("restart", grid, fig, _readout(text), code, {"source": source, "tops": tops}, frames)
 
 
 def defeat_page() -> PageExplorer:
@@ -263,8 +291,10 @@ def defeat_page() -> PageExplorer:
                  title="every candidate's mass, best first: the answer orange, a decoy purple")  # fmt: skip
     fig.vbar(x="x", top="top", width=0.8, color="colour", source=source)
     code = "source.data = frames[k]; readout.text = texts[k];"
-    return _page("defeat", grid, fig, _readout(texts[k0]), code, {"source": source, "frames": frames,
-                 "texts": texts})  # fmt: skip
+    args = {"source": source, "frames": frames, "texts": texts}
+    page = _page("defeat", grid, fig, _readout(texts[k0]), code, args, frames)
+    page.frames = [{**frame, "text": text} for frame, text in zip(frames, texts, strict=True)]
+    return page
 
 
 def break_even_page() -> PageExplorer:
@@ -331,9 +361,10 @@ span.visible = marks[k] !== null;
 if (marks[k] !== null) {{ span.location = marks[k]; }}
 readout.text = texts[k];
 """
-    return _page("break_even", grid, fig, _readout(texts[k0]), code,
-                 {"lines": lines, "hippo": hippo_rows, "iter": iter_rows, "span": span, "marks": marks,
-                  "texts": texts})  # fmt: skip
+    args = {"lines": lines, "hippo": hippo_rows, "iter": iter_rows, "span": span}
+    args |= {"marks": marks, "texts": texts}
+    frames = [{"mark": mark, "text": text} for mark, text in zip(marks, texts, strict=True)]
+    return _page("break_even", grid, fig, _readout(texts[k0]), code, args, frames)
 
 
 def _size(page: PageExplorer) -> int:
