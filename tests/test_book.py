@@ -1,5 +1,9 @@
 """The built course book, driven in a real browser (headless Chromium through selenium).
 
+At a 1280 px window no output or code cell of any page may scroll sideways or stick out of the
+content column, every notebook page must show typeset maths, a solution opens with one click, no
+``assert`` is shown, and an explorer's slider changes its picture and its numbers with no kernel.
+
 Runs only with ``-m browser`` (``make course-test``, after ``make course`` has built
 ``build/course/``). By hand, a missing book, selenium, Chromium or chromedriver skips the test with a
 message that says what to install; under CI (``CI`` set) the same thing fails it, since CI installs all
@@ -7,6 +11,7 @@ of them (``.ci/run``).
 """
 
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -164,3 +169,132 @@ def test_a_solution_opens_on_click(browser):
     while time.monotonic() < deadline and not body.is_displayed():
         time.sleep(0.1)
     assert body.is_displayed(), "clicking the solution's toggle did not open it"
+
+
+# What a student reads, scrolling sideways or sticking out of the content column: a box whose own
+# content is wider than it (and that scrolls or clips it), or an element past the column's right
+# edge that no such box contains. MathJax's assistive MathML is hidden on purpose and not counted.
+_OVERFLOW_JS = r"""
+for (const t of document.querySelectorAll('.toggle-hidden')) { t.classList.remove('toggle-hidden'); }
+for (const d of document.querySelectorAll('details')) { d.open = true; }
+const art = document.querySelector('article.bd-article');
+const right = art.getBoundingClientRect().right + 1;
+const describe = el => el.tagName.toLowerCase() + '.' + [...el.classList].join('.') + ' «'
+    + (el.innerText || el.getAttribute('src') || '').slice(0, 60).replace(/\s+/g, ' ') + '»';
+const clipped = el => {
+  for (let p = el.parentElement; p && p !== art; p = p.parentElement) {
+    if (getComputedStyle(p).overflowX !== 'visible') return true;
+  }
+  return false;
+};
+const out = [];
+for (const el of art.querySelectorAll('*')) {
+  const s = getComputedStyle(el), r = el.getBoundingClientRect();
+  if (r.width === 0 || s.display === 'inline') continue;
+  if (el.tagName.toLowerCase().startsWith('mjx-assistive')) continue;
+  if (['auto', 'scroll', 'hidden'].includes(s.overflowX) && el.scrollWidth > el.clientWidth + 1) {
+    out.push('scrolls sideways: ' + describe(el));
+  } else if (r.right > right && !clipped(el)) {
+    out.push('sticks out of the column: ' + describe(el));
+  }
+}
+return out;
+"""
+
+
+def _pages() -> list[Path]:
+    return [
+        *sorted(BOOK.glob("notebooks/*.html")),
+        *sorted(BOOK.glob("solutions/*.html")),
+        *(BOOK / name for name in ("index.html", "done_when.html", "notes.html", "findings.html")),
+    ]
+
+
+def test_nothing_scrolls_sideways_or_is_cut_off_at_1280_px(browser):
+    browser.set_window_size(1280, 1600)
+    problems = {}
+    for page in _pages():
+        browser.get(page.as_uri())
+        time.sleep(0.3)  # MathJax and the explorers lay out after load
+        found = browser.execute_script(_OVERFLOW_JS)
+        if found:
+            problems[page.name] = found[:5] + ([f"... and {len(found) - 5} more"] if len(found) > 5 else [])
+    assert not problems, problems
+
+
+def test_every_notebook_page_typesets_its_maths(browser):
+    untypeset = []
+    for page in sorted(BOOK.glob("notebooks/*.html")):
+        browser.get(page.as_uri())
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not browser.find_elements("css selector", "mjx-container"):
+            time.sleep(0.2)
+        raw = browser.execute_script(
+            "return [...document.querySelectorAll('article span.math')]"
+            ".filter(e => !e.querySelector('mjx-container')).length"
+        )
+        if not browser.find_elements("css selector", "mjx-container") or raw:
+            untypeset.append(f"{page.name} ({raw} formulas left as TeX)")
+    assert not untypeset, f"no typeset maths on: {untypeset}"
+
+
+def test_every_solution_opens_with_one_toggle_and_no_page_shows_an_assert(browser):
+    for page in sorted(BOOK.glob("solutions/*.html")):
+        browser.get(page.as_uri())
+        code_in_dropdowns = browser.execute_script(
+            "return [...document.querySelectorAll('.admonition.dropdown')]"
+            ".map(d => d.querySelectorAll('div.highlight').length)"
+        )
+        assert code_in_dropdowns and all(code_in_dropdowns), (
+            f"{page.name}: a solution's code is not inside its dropdown: {code_in_dropdowns}"
+        )
+    for page in [*BOOK.glob("notebooks/*.html"), *BOOK.glob("solutions/*.html")]:
+        browser.get(page.as_uri())
+        code = browser.execute_script(
+            "return [...document.querySelectorAll('article div.highlight')]"
+            ".map(e => e.textContent).join('\\n')"
+        )
+        assert not re.search(r"^\s*assert\b", code, re.M), f"{page.name} shows an assert"
+
+
+_SHADOW_JS = """
+const found = [];
+const walk = (root) => {
+  for (const el of root.querySelectorAll('*')) {
+    if (el.matches(arguments[1])) found.push(el);
+    if (el.shadowRoot) walk(el.shadowRoot);
+  }
+};
+walk(arguments[0]);
+return found;
+"""
+
+
+def test_an_explorer_runs_in_the_page_without_a_kernel(browser):
+    from selenium.webdriver.common.keys import Keys
+
+    browser.get((BOOK / "notebooks" / "01_meet_node_arithmetic.html").as_uri())
+    explorer = browser.find_element("css selector", ".pathfinding-explorer")
+    browser.execute_script("arguments[0].scrollIntoView()", explorer)
+    deadline = time.monotonic() + 20
+    handles = []
+    while time.monotonic() < deadline and not handles:
+        handles = browser.execute_script(_SHADOW_JS, explorer, ".noUi-handle")
+        time.sleep(0.2)
+    assert len(handles) == 2, "the meet-node explorer should draw two sliders (restart_prob, degree)"
+
+    def readout():
+        return [e.text for e in browser.execute_script(_SHADOW_JS, explorer, ".bk-clearfix") if e.text]
+
+    before_text, before_picture = readout(), explorer.screenshot_as_png
+    assert any("2.00 at convergence" in t for t in before_text), before_text
+    handles[1].click()  # the degree slider, moved with the keyboard as a student would
+    for _ in range(3):
+        handles[1].send_keys(Keys.ARROW_RIGHT)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and readout() == before_text:
+        time.sleep(0.2)
+    after_text = readout()
+    assert after_text != before_text, "moving the degree slider changed no number on the page"
+    assert any("2.00 at convergence" in t for t in after_text), "the ratio must stay 2 at any degree"
+    assert explorer.screenshot_as_png != before_picture, "moving the slider changed nothing in the picture"

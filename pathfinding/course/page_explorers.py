@@ -116,7 +116,7 @@ def _sliders(grid: dict):
     from bokeh.models import Slider
 
     return [
-        Slider(start=low, end=high, step=step, value=value, title=name, name=name, width=260)
+        Slider(start=low, end=high, step=step, value=value, title=name, name=name, width=300)
         for name, (low, high, step, value) in grid.items()
     ]
 
@@ -130,7 +130,9 @@ def _page(name, grid, figure, readout, code: str, args: dict, frames: list) -> P
     callback = CustomJS(args={"sliders": sliders, "readout": readout, **args}, code=_INDEX_JS + code)
     for s in sliders:
         s.js_on_change("value", callback)
-    layout = column(row(*sliders), readout, figure, sizing_mode="stretch_width", max_width=760)
+    # two sliders a row, so four of them fit the book's content column
+    rows = [row(*sliders[i : i + 2]) for i in range(0, len(sliders), 2)]
+    layout = column(*rows, readout, figure, sizing_mode="stretch_width", max_width=760)
     return PageExplorer(layout, name=name, frames=frames)
 
 
