@@ -233,7 +233,7 @@ show(fig, "01_figure_2")
 
 # %%
 # Explore: move the restart probability and the seeds' degree: the levels move, the ratio stays 2.
-# Sliders in Jupyter (ipywidgets); the book shows the default state.
+# Sliders in Jupyter (ipywidgets); in the book the same sliders run in the page, with no kernel.
 from pathfinding.course.explorers import interactive_meet_node  # noqa: E402
 
 interactive_meet_node()

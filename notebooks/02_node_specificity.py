@@ -102,7 +102,7 @@ check(seed_counts.tolist() == [6, 3], idea="the hub seed is in 2 + 1 + 3 = 6 pas
 
 # %%
 # Explore: move the seeds' passage counts (a third seed joins above 0): the rarer seed steers the walk.
-# Sliders in Jupyter (ipywidgets); the book shows the default state.
+# Sliders in Jupyter (ipywidgets); in the book the same sliders run in the page, with no kernel.
 from pathfinding.course.explorers import interactive_restart  # noqa: E402
 
 interactive_restart()

@@ -108,7 +108,7 @@ check(
 
 # %%
 # Explore: turn one knob at a time and watch the answer's rank (decoy_hops 0: no decoy).
-# Sliders in Jupyter (ipywidgets); the book shows the default state.
+# Sliders in Jupyter (ipywidgets); in the book the same sliders run in the page, with no kernel.
 from pathfinding.course.explorers import interactive_defeat  # noqa: E402
 
 interactive_defeat()

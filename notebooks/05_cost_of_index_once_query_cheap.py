@@ -164,7 +164,7 @@ check(
 
 # %%
 # Explore: move the corpus size and what an iterative query costs: where does the index pay off?
-# Sliders in Jupyter (ipywidgets); the book shows the default state.
+# Sliders in Jupyter (ipywidgets); in the book the same sliders run in the page, with no kernel.
 from pathfinding.course.explorers import interactive_break_even  # noqa: E402
 
 interactive_break_even()
