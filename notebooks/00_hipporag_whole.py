@@ -53,7 +53,7 @@ from pathfinding.hipporag import BM25Ranker, build_index, capitalised_spans, lin
 # BM25's library asks for Jupyter widgets to draw a progress bar; the bar is not needed here.
 warnings.filterwarnings("ignore", message="IProgress not found")
 
-fig, ax = plt.subplots(figsize=(12, 4.2), layout="constrained")
+fig, ax = plt.subplots(figsize=(10.5, 4.2), layout="constrained")
 draw_brain_map(ax=ax)
 show(fig, "00_brain_map")
 
@@ -75,7 +75,7 @@ show(fig, "00_brain_map")
 # one LLM call for its entities and then only graph arithmetic.
 
 # %%
-fig, ax = plt.subplots(figsize=(13, 5.2), layout="constrained")
+fig, ax = plt.subplots(figsize=(10.5, 5.6), layout="constrained")
 draw_pipelines(ax=ax)
 show(fig, "00_pipelines")
 

@@ -31,29 +31,29 @@ __all__ = [
 
 OFFLINE_STEPS = (
     ("passages", "the corpus", "hipporag.io.load_corpus"),
-    ("LLM OpenIE", "2 calls per passage: NER,\nthen triples (released GPT-3.5)", "hipporag.io.load_openie"),
+    ("LLM OpenIE", "2 calls per passage:\nNER, then triples\n(released GPT-3.5)", "hipporag.io.load_openie"),
     (
         "knowledge graph",
-        "phrase nodes, relation\nedges (weight = #triples)",
+        "phrase nodes,\nrelation edges\n(weight = #triples)",
         "hipporag.index.build.build_index",
     ),
     (
         "synonymy edges",
-        "between phrases whose\ncosine >= tau = 0.8",
+        "between phrases\nwhose cosine\n$\\geq \\tau = 0.8$",
         "hipporag.index.build.cosine_neighbours",
     ),
-    ("matrix P and s_i", "node x passage counts,\ns_i = 1/|P_i|", "core.specificity.node_specificity"),
+    ("matrix P and $s_i$", "node x passage\ncounts, $s_i = 1/|P_i|$", "core.specificity.node_specificity"),
 )
 """Offline indexing: (title, what it holds, module that implements it)."""
 
 ONLINE_STEPS = (
     ("query", "the question", "-"),
     ("NER", "query entities", "hipporag.query.EXTRACTORS"),
-    ("linking", "nearest node by cosine", "hipporag.query.link_entities"),
-    ("R_q, s_i", "restart vector", "core.specificity.restart_vector"),
-    ("PPR", "walk from the seeds", "core.ppr.personalized_pagerank"),
-    ("pi . P", "passage scores", "core.scoring.passage_scores"),
-    ("top-k passages", "to the reader LLM", "hipporag.retrieve.HippoRetriever"),
+    ("linking", "nearest node\nby cosine", "hipporag.query.link_entities"),
+    ("$R_q$, $s_i$", "restart vector", "core.specificity.restart_vector"),
+    ("PPR", "walk from\nthe seeds", "core.ppr.personalized_pagerank"),
+    ("$\\pi P$", "passage scores", "core.scoring.passage_scores"),
+    ("top-k", "passages to the\nreader LLM", "hipporag.retrieve.HippoRetriever"),
 )
 """Online retrieval: (title, what it holds, module that implements it)."""
 
@@ -98,12 +98,12 @@ def _box(ax, x, y, w, h, title, body, module, colour):
             lw=1.0,
         )  # fmt: skip
     )
-    ax.text(x, y + h * 0.32, title, ha="center", va="center", fontsize=10, fontweight="bold")
-    ax.text(x, y + h * 0.05, body, ha="center", va="center", fontsize=8)
+    ax.text(x, y + h * 0.34, title, ha="center", va="center", fontsize=10.5, fontweight="bold")
+    ax.text(x, y + h * 0.04, body, ha="center", va="center", fontsize=9, linespacing=1.1)
     if module and module != "-":
         # "package.module.function" on two lines: boxes stay narrow and the name stays whole.
         head, _, tail = module.rpartition(".")
-        ax.text(x, y - h * 0.3, f"{head}.\n{tail}", ha="center", va="center", fontsize=7,
+        ax.text(x, y - h * 0.33, f"{head}.\n{tail}", ha="center", va="center", fontsize=7,
                 family="monospace", color="#1f3d7a", linespacing=1.1)  # fmt: skip
 
 
@@ -122,8 +122,8 @@ def draw_pipelines(*, ax=None):
     if ax is None:
         import matplotlib.pyplot as plt
 
-        _, ax = plt.subplots(figsize=(13, 5.2), layout="constrained")
-    h = 1.2
+        _, ax = plt.subplots(figsize=(10.5, 5.6), layout="constrained")
+    h = 1.45
     rows = (
         (OFFLINE_STEPS, 2.3, "#e8eef8", "offline indexing (once per corpus)"),
         (ONLINE_STEPS, 0.0, "#fdf0e2", "online retrieval (per question, no LLM after NER)"),
@@ -139,7 +139,7 @@ def draw_pipelines(*, ax=None):
         ax.text(0.0, y + h / 2 + 0.18, label, fontsize=9.5, fontweight="bold", va="bottom")
     # The online walk runs on what the offline side built: the graph and P.
     _arrow(ax, 13.6 * 4.5 / 5, 2.3 - h / 2, 13.6 * 4.5 / 7, 0.0 + h / 2, linestyle="--", color="#8c6d31")
-    ax.text(13.6 * 0.78 + 0.1, 1.15, "graph, P and s_i", fontsize=7.5, color="#8c6d31")
+    ax.text(13.6 * 0.78 + 0.1, 1.15, "graph, $P$ and $s_i$", fontsize=8.5, color="#8c6d31")
     ax.set_xlim(-0.2, 13.8)
     ax.set_ylim(-0.8, 3.4)
     ax.set_axis_off()
@@ -173,7 +173,7 @@ def draw_brain_map(*, ax=None):
     if ax is None:
         import matplotlib.pyplot as plt
 
-        _, ax = plt.subplots(figsize=(12, 4.2), layout="constrained")
+        _, ax = plt.subplots(figsize=(10.5, 4.2), layout="constrained")
     for i, (region, component, modules, colour) in enumerate(BRAIN_MAP):
         y = 2.6 - 1.25 * i
         _plain_box(ax, 0.0, y, 2.6, 0.7, region, colour, bold=True)
