@@ -78,7 +78,7 @@ show(fig, "01_two_stars_passages")
 #
 # * $u$ holds half the restart mass, $\tfrac12$. It keeps $\alpha$ of it and sends the rest,
 #   $(1 - \alpha) \cdot \tfrac12$, split over its $d = 9$ neighbours, so each in-flow is
-#   $$\frac{(1 - \alpha) \cdot \tfrac12}{d} = \frac{0.5 \cdot 0.5}{9} \approx 0.0278.$$
+#   $\frac{(1 - \alpha) \cdot \frac12}{d} = \frac{0.5 \cdot 0.5}{9} \approx 0.0278$.
 # * A dead end $d_1$ has one in-flow (from $u$): $\pi^{(1)}_{d_1} \approx 0.0278$.
 # * The answer $a$ has two in-flows (from $u$ and from $w$): $\pi^{(1)}_a \approx 0.0556$.
 #
