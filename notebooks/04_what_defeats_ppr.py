@@ -42,6 +42,7 @@ import numpy as np
 
 from pathfinding.course.diagrams import draw_pipeline_position
 from pathfinding.course.draw import show
+from pathfinding.course.tables import show_table
 from pathfinding.course.teaching import check
 from pathfinding.experiments.hop_depth import run_experiment
 from pathfinding.synthetic.instances import make_instance
@@ -59,7 +60,7 @@ def margin(inst, ranker="ppr"):
 
 
 def cell(row):
-    return f"{row.mean:5.1f} [{row.ci_low:4.1f},{row.ci_high:4.1f}]"
+    return f"{row.mean:.1f} [{row.ci_low:.1f}, {row.ci_high:.1f}]"
 
 
 # %% [markdown]
@@ -145,10 +146,12 @@ branch_margin = {
 }
 estimate = {(b, h): 2 * (2 / (2 + b)) ** (h - 1) for b in branchings for h in depths}
 
-print(f"{'b':>2} | " + " | ".join(f"hops={h}: rank [CI]        margin  est." for h in depths))
-for b in branchings:
-    cells = [f"{cell(branch_rank[b, h])} {branch_margin[b, h]:7.3f} {estimate[b, h]:5.2f}" for h in depths]
-    print(f"{b:>2} | " + " | ".join(cells))
+show_table(
+    [[b, *(v for h in depths for v in (cell(branch_rank[b, h]), branch_margin[b, h], estimate[b, h]))]
+     for b in branchings],
+    header=["b", *(f"{h} hops: {c}" for h in depths for c in ("rank [CI]", "margin", "estimate"))],
+    formats=[None, *[None, ".3f", ".2f"] * len(depths)],
+)  # fmt: skip
 
 # %%
 slip = {h: next(b for b in branchings if branch_rank[b, h].mean > 1) for h in depths}
@@ -243,11 +246,12 @@ for h in (2, 3, 4):
         )
         decoy_rows[h, d] = {row.ranker: row for row in res.summary()}
 decoy_margin = {k: margin(make_instance(k[0], decoy_hops=k[1], rng=0)) for k in decoy_rows}
-for (h, d), rows in decoy_rows.items():
-    print(
-        f"hops={h} decoy_hops={d}: ppr rank {cell(rows['ppr'])}  "
-        f"without specificity {cell(rows['ppr_no_specificity'])}  answer/decoy {decoy_margin[h, d]:.3f}"
-    )
+show_table(
+    [[h, d, cell(rows["ppr"]), cell(rows["ppr_no_specificity"]), decoy_margin[h, d]]
+     for (h, d), rows in decoy_rows.items()],
+    header=["hops", "decoy_hops", "PPR rank [CI]", "without specificity", "answer / decoy"],
+    formats=[None, None, None, None, ".3f"],
+)  # fmt: skip
 check(
     all(r["ppr"].mean == 2.0 and r["ppr_no_specificity"].mean == 2.0 for r in decoy_rows.values()),
     idea="a decoy reached by shorter chains takes first place: the answer is second",
@@ -324,10 +328,12 @@ for k in hubs:
     hub_rows[k] = {row.ranker: row for row in res.summary()}
     inst = make_instance(2, hub_passages=k, rng=0)
     hub_margin[k] = (margin(inst, "ppr"), margin(inst, "ppr_no_specificity"))
-    print(
-        f"hub_passages={k:5d}: with specificity rank {cell(hub_rows[k]['ppr'])} margin {hub_margin[k][0]:.4f}"
-        f" | without rank {cell(hub_rows[k]['ppr_no_specificity'])} margin {hub_margin[k][1]:.4f}"
-    )
+show_table(
+    [[k, cell(r["ppr"]), hub_margin[k][0], cell(r["ppr_no_specificity"]), hub_margin[k][1]]
+     for k, r in hub_rows.items()],
+    header=["hub_passages", "rank, with specificity", "margin", "rank, without", "margin"],
+    formats=[None, None, ".4f", None, ".4f"],
+)  # fmt: skip
 check(
     all(r["ppr"].mean == 1.0 and r["ppr_no_specificity"].mean == 1.0 for r in hub_rows.values()),
     idea="a hub seed never costs the answer its first place",
