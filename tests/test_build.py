@@ -1,9 +1,12 @@
-"""Index building: the encoder contract, synonymy pairs at their edges, and index_from_openie.
+"""Index building: the graph on a toy corpus checked by hand, the encoder contract, synonymy pairs
+at their edges, index_from_openie, P from the passage text, and the full MuSiQue node count.
 
 A mutation run over ``index/build.py`` left these alive: the caller's encoder object modified
 through a shallow copy or an encoder without ``clone`` rejected, exactly two eligible phrases
 getting no synonymy pair, the neighbour cap applied before the cap step, the OpenIE passages'
 texts or keyword arguments not reaching the index, and error messages that name nothing.
+P as the paper defines it (phrase occurrences in the passage text) is checked beside v1's triple
+counts.
 """
 
 from types import SimpleNamespace
@@ -11,7 +14,10 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given
+from hypothesis import strategies as st
 
+from pathfinding.core.specificity import node_specificity
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.build import (
     build_index,
@@ -20,8 +26,12 @@ from pathfinding.hipporag.index.build import (
     index_from_openie,
     prepare_encoder,
     similar_pairs,
+    text_mentions,
 )
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
+from pathfinding.hipporag.index.maintenance import add_passages, delete_passages
+from pathfinding.hipporag.index.persistence import load_index, save_index
+from pathfinding.hipporag.io import load_openie, vendored
 
 
 class _CountingEncoder:
@@ -205,3 +215,199 @@ def test_cosine_neighbours_defaults_tau_0_8_and_100_neighbours():
     np.testing.assert_array_equal(got, [[0, 1, 0], [1, 0, 1], [0, 1, 0]])
     many = cosine_neighbours(np.full((103, 4), 0.5))
     assert np.diff(many.indptr).max() == 100
+
+
+TOY = [
+    [("Alice", "knows", "Bob"), ("Alice", "likes", "Bob")],
+    [("Bob", "lives in", "Paris"), ("Alice", "visited", "Paris")],
+    [("Paris City", "is in", "France")],
+]
+
+
+ALICE, BOB, FRANCE, PARIS, PARIS_CITY = range(5)
+
+
+@pytest.fixture(scope="module")
+def toy():
+    return build_index(TOY, passages=["p0", "p1", "p2"], tau=0.5)
+
+
+def test_toy_nodes_edges_and_counts(toy):
+    assert toy.phrases == ["alice", "bob", "france", "paris", "paris city"]
+    R = toy.relation_graph.toarray()
+    expected = np.zeros((5, 5))
+    for a, b, w in [(ALICE, BOB, 2), (BOB, PARIS, 1), (ALICE, PARIS, 1), (PARIS_CITY, FRANCE, 1)]:
+        expected[a, b] = expected[b, a] = w
+    np.testing.assert_array_equal(R, expected)
+    # P[i, j]: distinct triples of passage j naming node i as subject or object.
+    np.testing.assert_array_equal(
+        toy.mentions.toarray(),
+        [[2, 1, 0], [2, 1, 0], [0, 0, 1], [0, 2, 0], [0, 0, 1]],
+    )
+    np.testing.assert_array_equal(toy.specificity, [0.5, 0.5, 1.0, 1.0, 1.0])
+    assert toy.stats.n_nodes == 5 and toy.stats.n_relation_edges == 4 and toy.stats.n_triples == 5
+
+
+def test_toy_one_synonymy_edge(toy):
+    S = toy.synonymy_graph
+    assert S.nnz == 2  # paris <-> paris city, both directions
+    X = toy.encoder(["paris", "paris city"])
+    cos = float((X @ X.T).toarray()[0, 1])
+    assert 0.5 <= cos < 1
+    assert float(S[PARIS, PARIS_CITY]) == float(S[PARIS_CITY, PARIS]) == pytest.approx(cos)
+    assert toy.graph(synonymy=False).nnz == 8 and toy.graph().nnz == 10
+    strict = build_index(TOY, tau=0.99)
+    assert strict.synonymy_graph.nnz == 0
+
+
+def test_synonymy_never_overrides_a_relation_edge():
+    idx = build_index([[("Paris", "near", "Paris City")]], tau=0.1)
+    assert idx.synonymy_graph.nnz == 0 and float(idx.relation_graph[0, 1]) == 1.0
+
+
+def test_empty_phrase_and_self_loop_counted():
+    idx = build_index([[("!!", "is", "A thing"), ("Bob", "is", "bob"), ("Bob", "knows", "Al")]])
+    assert idx.stats.triples_empty_phrase == 1 and idx.stats.triples_self_loop == 1
+    assert idx.phrases == ["al", "bob"]
+    assert idx.mentions.toarray().tolist() == [[1.0], [2.0]]
+
+
+class _TableEncoder:
+    """A pluggable dense encoder: fixed unit vectors per phrase."""
+
+    table = {"cat": [1.0, 0.0], "kitten": [0.6, 0.8], "dog": [0.0, 1.0], "pet": [0.0, 1.0]}
+
+    def __call__(self, texts):
+        return np.array([self.table.get(t, [0.0, 0.0]) for t in texts])
+
+
+def test_dense_pluggable_encoder():
+    idx = build_index(
+        [[("cat", "is a", "pet")], [("kitten", "likes", "dog")]], encoder=_TableEncoder(), tau=0.8
+    )
+    ids = idx.phrase_ids
+    assert float(idx.synonymy_graph[ids["dog"], ids["pet"]]) == 1.0
+    assert float(idx.synonymy_graph[ids["kitten"], ids["dog"]]) == 0.0  # linked by a triple already
+    assert float(idx.synonymy_graph[ids["kitten"], ids["pet"]]) == pytest.approx(0.8)  # tau is inclusive
+    assert float(idx.synonymy_graph[ids["kitten"], ids["cat"]]) == 0.0  # cosine 0.6 < tau
+    assert idx.synonymy_graph.nnz == 4
+
+
+def test_encoder_must_return_unit_rows():
+    with pytest.raises(ValueError, match="must return unit rows .* row 0 has norm 2"):
+        build_index([[("a b c", "r", "d e f")]], encoder=lambda texts: np.full((len(texts), 1), 2.0))
+    with pytest.raises(ValueError, match="one row per text"):
+        build_index([[("abc", "r", "def")]], encoder=lambda texts: np.ones((1, 1)))
+
+
+def test_bad_triples_and_params():
+    with pytest.raises(ValueError, match=r"triples_per_passage\[0\]\[0\] must be three strings"):
+        build_index([[("a", "b")]])
+    with pytest.raises(ValueError, match=r"tau must be in \[-1.0, 1.0\], got 1.5"):
+        build_index(TOY, tau=1.5)
+    with pytest.raises(ValueError, match="passages must have one text per passage"):
+        build_index(TOY, passages=["x"])
+
+
+def test_build_does_not_modify_the_callers_encoder():
+    mine = CharNgramEncoder()
+    idx = build_index(TOY, encoder=mine)
+    assert not mine.is_fitted and idx.encoder is not mine and idx.encoder.is_fitted
+    fitted = CharNgramEncoder().fit(["zebra", "yak"])
+    before = fitted.get_state()
+    build_index(TOY, encoder=fitted)  # refit on a copy
+    after = fitted.get_state()
+    assert before[1] == after[1] and np.array_equal(before[2], after[2])
+    frozen = build_index(TOY, encoder=fitted, fit_encoder=False)
+    assert frozen.encoder is fitted and frozen.settings["fit_encoder"] is False
+    with pytest.raises(ValueError, match="fit_encoder=False needs a fitted encoder"):
+        build_index(TOY, fit_encoder=False)
+
+
+@given(st.lists(st.text(alphabet="abcde ", min_size=1, max_size=8), min_size=2, max_size=12, unique=True))
+def test_cosine_neighbours_matches_dense(texts):
+    enc = CharNgramEncoder(ngram_range=(1, 2)).fit(texts)
+    X = enc(texts)
+    S = cosine_neighbours(X, tau=0.3, max_neighbours=100, chunk=3).toarray()
+    D = (X @ X.T).toarray()
+    np.fill_diagonal(D, 0)
+    D[D < 0.3 - 1e-12] = 0
+    np.testing.assert_allclose(S, D, atol=1e-12)
+
+
+def test_cosine_neighbours_cap():
+    X = np.array([[1.0, 0.0], [0.99, np.sqrt(1 - 0.99**2)], [0.98, np.sqrt(1 - 0.98**2)]])
+    S = cosine_neighbours(X, tau=0.5, max_neighbours=1).toarray()
+    assert (S > 0).sum(axis=1).tolist() == [1, 1, 1]
+    assert S[2, 1] > 0 and S[2, 0] == 0  # row 2's best neighbour is row 1
+
+
+def test_musique_node_count_reproduces_manifest():
+    docs, _ = load_openie(vendored("openie"))
+    idx = build_index([d.triples for d in docs], synonymy=False)
+    # MANIFEST: 16,235 unique phrases after v1 normalisation, which include the empty string that one
+    # triple's subject or object normalises to; we skip that triple, so one node fewer.
+    assert idx.n_nodes == 16234 and idx.stats.triples_empty_phrase == 1
+    assert idx.stats.n_unique_triples == 17036 - 1
+    assert idx.mentions.shape == (16234, 1890)
+    assert idx.stats.passages_without_nodes == 2
+
+
+TRIPLES = [
+    [("Ed Wood", "directed", "Plan 9")],
+    [("Plan 9", "filmed in", "Burbank")],
+    [("Paris", "capital of", "France")],
+]
+
+
+PASSAGES = [
+    "Ed Wood directed Plan 9. Ed Wood also wrote it.",
+    "Plan 9 was filmed in Burbank, not in Paris.",
+    "Paris is the capital of France. Red wood grows in France.",
+]
+
+
+def test_text_mentions_counts_whole_word_occurrences():
+    P = text_mentions(["ed wood", "france", "plan 9", "wood"], PASSAGES).toarray()
+    # "ed wood" twice in passage 0 and never inside "red wood"; "wood" is a word of both
+    np.testing.assert_array_equal(P[0], [2, 0, 0])
+    np.testing.assert_array_equal(P[1], [0, 0, 2])
+    np.testing.assert_array_equal(P[2], [1, 1, 0])
+    np.testing.assert_array_equal(P[3], [2, 0, 1])
+
+
+def test_build_index_text_p_differs_from_triple_p_where_the_text_says_more():
+    by_triples = build_index(TRIPLES, passages=PASSAGES)
+    by_text = build_index(TRIPLES, passages=PASSAGES, mentions="text")
+    assert by_triples.phrases == by_text.phrases  # same nodes and edges, only P differs
+    assert (by_triples.relation_graph != by_text.relation_graph).nnz == 0
+    paris = by_text.phrase_ids["paris"]
+    # Paris is named in passage 1's text, though no triple of passage 1 mentions it
+    assert by_triples.mentions[paris, 1] == 0 and by_text.mentions[paris, 1] == 1
+    assert by_text.mentions[by_text.phrase_ids["ed wood"], 0] == 2
+    np.testing.assert_array_equal(by_text.specificity, node_specificity(by_text.mentions))
+    assert by_text.specificity[paris] == 0.5 and by_triples.specificity[paris] == 1.0
+    assert "mentions" not in by_triples.settings and by_text.settings["mentions"] == "text"
+
+
+def test_text_p_survives_save_and_load(tmp_path):
+    idx = build_index(TRIPLES, passages=PASSAGES, mentions="text")
+    save_index(idx, tmp_path / "i.hippo")
+    back = load_index(tmp_path / "i.hippo")
+    assert (back.mentions != idx.mentions).nnz == 0
+    np.testing.assert_array_equal(back.specificity, idx.specificity)
+
+
+def test_bad_mentions_and_missing_passages_are_named():
+    with pytest.raises(InvalidValueError, match="mentions must be 'triples' or 'text', got 'words'"):
+        build_index(TRIPLES, passages=PASSAGES, mentions="words")
+    with pytest.raises(InvalidValueError, match="pass passages="):
+        build_index(TRIPLES, mentions="text")
+
+
+def test_text_p_index_refuses_in_place_updates():
+    idx = build_index(TRIPLES, passages=PASSAGES, mentions="text")
+    with pytest.raises(InvalidValueError, match="mentions='text'"):
+        delete_passages(idx, [0])
+    with pytest.raises(InvalidValueError, match="rebuild it"):
+        add_passages(idx, [[("A b c", "is", "D e f")]], ["A b c is D e f."])

@@ -168,3 +168,56 @@ def test_every_rejection_is_the_packages_own_error(path):
         and node.exc.func.id in {"ValueError", "TypeError"}
     ]
     assert plain == []
+
+
+# Tests that check several modules end to end, named for what they check rather than for a module.
+CROSS_MODULE_TESTS = {
+    "test_book.py": "the built course book in a browser",
+    "test_build_course.py": "tools/build_course.py, which prepares the notebooks for the book",
+    "test_layout.py": "the shape of the package",
+    "test_nojit.py": "every kernel as plain Python against the compiled one",
+    "test_notebooks.py": "every notebook, executed",
+}
+
+
+def _test_file_names() -> dict[str, str]:
+    """Module -> its test file: ``test_<leaf>.py``, with parent folders prefixed while the leaf is shared.
+
+    A module's leading underscore is dropped (``core/_power.py`` -> ``test_power.py``) and a package
+    is named by its folder (``hipporag/io/__init__.py`` -> ``test_io.py``).
+    """
+    parts = {
+        m: [p.lstrip("_") for p in m.split(".")[1:]]
+        for m in MODULES
+        if m != "pathfinding" and not m.endswith("__main__")
+    }
+    names = {}
+    for module, own in parts.items():
+        for k in range(1, len(own) + 1):
+            name = "_".join(own[-k:])
+            shared = [o for o in parts.values() if len(o) >= k and "_".join(o[-k:]) == name]
+            if k == len(own) or len(shared) == 1:
+                names[module] = f"test_{name}.py"
+                break
+    return names
+
+
+def test_every_test_file_is_named_after_one_module_or_is_listed_as_cross_module():
+    names = _test_file_names()
+    files = sorted(p.name for p in (ROOT / "tests").glob("test_*.py"))
+    assert sorted(set(CROSS_MODULE_TESTS) - set(files)) == []
+    assert sorted(set(CROSS_MODULE_TESTS) & set(names.values())) == []
+    stray = [f for f in files if f not in CROSS_MODULE_TESTS and f not in names.values()]
+    assert stray == [], "name a test file after the module it tests (see _test_file_names)"
+
+
+def test_no_module_has_two_test_files():
+    """Each module has exactly one possible test file name, and no two modules share one."""
+    names = _test_file_names()
+    shared = {n: sorted(m for m in names if names[m] == n) for n in set(names.values())}
+    assert {n: ms for n, ms in shared.items() if len(ms) > 1} == {}
+    assert (names["pathfinding.cli"], names["pathfinding.hipporag.extract.cli"]) == (
+        "test_cli.py",
+        "test_extract_cli.py",
+    )
+    assert names["pathfinding.hipporag.io"] == "test_io.py"
