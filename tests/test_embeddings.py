@@ -14,8 +14,7 @@ from embeddings_server import EmbeddingServer, vector  # noqa: E402
 from scripted_server import ScriptedServer
 
 from pathfinding.cli import main
-from pathfinding.errors import InvalidTypeError, InvalidValueError
-from pathfinding.hipporag.extract.llm import LLMError
+from pathfinding.errors import InvalidTypeError, InvalidValueError, LLMError
 from pathfinding.hipporag.index.embeddings import EmbeddingEncoder  # noqa: E402
 from pathfinding.hipporag.index.persistence import load_index
 from pathfinding.hipporag.querycache import load_for_query

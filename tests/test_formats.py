@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from pathfinding.errors import FormatError
 from pathfinding.hipporag.evaluate import supporting_ids
-from pathfinding.hipporag.io import FormatError, Passage, load_corpus
+from pathfinding.hipporag.io import Passage, load_corpus
 from pathfinding.hipporag.io.formats import load_2wiki_questions, load_hotpotqa_questions
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "hipporag"

@@ -17,12 +17,13 @@ import numpy as np
 import pytest
 
 from pathfinding.cli import build_parser, main
+from pathfinding.errors import FormatError
 from pathfinding.hipporag.evaluate import all_recall_at_k, recall_at_k
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.index.encoder import CharNgramEncoder, char_ngrams
 from pathfinding.hipporag.index.maintenance import delete_passages
 from pathfinding.hipporag.index.persistence import load_index, save_index
-from pathfinding.hipporag.io import FormatError, Passage, load_corpus, load_openie, vendored
+from pathfinding.hipporag.io import Passage, load_corpus, load_openie, vendored
 from pathfinding.hipporag.io.questions import match_supporting, read_eval_questions
 from pathfinding.hipporag.lexical import BM25Ranker
 from pathfinding.hipporag.querycache import cache_path, load_for_query

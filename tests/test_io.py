@@ -13,11 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pathfinding.errors import InvalidValueError
+from pathfinding.errors import FormatError, InvalidValueError
 from pathfinding.hipporag.index.build import index_from_openie
 from pathfinding.hipporag.io import (
     VENDORED_FILES,
-    FormatError,
     LoadReport,
     OpenIEPassage,
     Passage,

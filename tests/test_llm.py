@@ -11,9 +11,9 @@ import time
 import pytest
 from scripted_server import LocalServer, ScriptedServer
 
-from pathfinding.errors import InvalidTypeError, InvalidValueError
+from pathfinding.errors import InvalidTypeError, InvalidValueError, LLMError, LLMFatalError
 from pathfinding.hipporag.extract import llm
-from pathfinding.hipporag.extract.llm import ChatClient, LLMError, LLMFatalError, UsageStats
+from pathfinding.hipporag.extract.llm import ChatClient, UsageStats
 
 USER = [{"role": "user", "content": "hi"}]
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from pathfinding.hipporag.index.neighbours import (
-    NearestRows,
-)
+from pathfinding.hipporag.index.nearest import NearestRows
 
 
 def test_nearest_rows_stops_early_on_a_rare_feature():

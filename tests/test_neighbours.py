@@ -14,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathfinding.errors import InvalidValueError
-from pathfinding.hipporag.index.build import normalize_phrase
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.neighbours import (
     candidate_pairs,
@@ -22,6 +21,7 @@ from pathfinding.hipporag.index.neighbours import (
     cosine_neighbours_prefix,
     synonymy_edges,
 )
+from pathfinding.hipporag.text import normalize_phrase
 from pathfinding.synthetic.corpus import synthetic_corpus
 
 # Row 0 = (1, 0); row 1 at cosine 0.81 with it; row 2 at 0.79; row 3 orthogonal to row 0.

@@ -26,9 +26,9 @@ import pytest
 from replay_server import ReplayServer
 from scripted_server import ScriptedServer
 
-from pathfinding.errors import InvalidTypeError, InvalidValueError
+from pathfinding.errors import InvalidTypeError, InvalidValueError, LLMError, LLMFatalError
 from pathfinding.hipporag.extract.cli import add_openie_command
-from pathfinding.hipporag.extract.llm import ChatClient, LLMError, LLMFatalError
+from pathfinding.hipporag.extract.llm import ChatClient
 from pathfinding.hipporag.extract.openie import (
     NER_SYSTEM,
     QUERY_NER_SYSTEM,

@@ -20,12 +20,12 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathfinding.errors import InvalidTypeError, InvalidValueError
+from pathfinding.errors import FormatError, InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.build import build_index, index_from_openie
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.maintenance import add_passages
 from pathfinding.hipporag.index.persistence import FORMAT_VERSION, MAGIC, load_index, save_index
-from pathfinding.hipporag.io import FormatError, load_openie, vendored
+from pathfinding.hipporag.io import load_openie, vendored
 from pathfinding.hipporag.retrieve import HippoRetriever
 from tests.test_maintenance import FROZEN, assert_same_index, assert_same_retrieval, passage_st
 

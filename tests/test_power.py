@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathfinding.core import _kernels, reference
-from pathfinding.core.ppr import personalized_pagerank, ppr_solve, prepare_graph
+from pathfinding.core.ppr import personalized_pagerank, ppr_solve
+from pathfinding.core.prepared import prepare_graph
 from tests.strategies import restart_vectors, weighted_graphs
 
 THREADS = min(2, numba.config.NUMBA_NUM_THREADS)
