@@ -18,10 +18,12 @@ import pytest
 import scipy.sparse as sp
 
 from pathfinding.errors import InvalidValueError
-from pathfinding.hipporag.index.build import build_index, index_from_openie
-from pathfinding.hipporag.io import load_corpus, load_openie, load_query_ner, load_questions, vendored
+from pathfinding.hipporag.index.build import build_index
+from pathfinding.hipporag.io import load_query_ner
 from pathfinding.hipporag.query import EXTRACTORS, capitalised_spans, link_entities, ner_lookup, node_ngrams
 from pathfinding.hipporag.text import normalize_phrase
+
+DATA = Path(__file__).parent / "data" / "hipporag"
 
 
 @pytest.mark.parametrize(
@@ -172,18 +174,6 @@ def test_linking_names_the_encoder_when_it_breaks_its_contract():
 )
 def test_capitalised_spans_split_names(text, expected):
     assert capitalised_spans(text) == expected
-
-
-DATA = Path(__file__).parent / "data" / "hipporag"
-
-
-@pytest.fixture(scope="module")
-def sample():
-    corpus, _ = load_corpus(vendored("sample_corpus"))
-    docs, report = load_openie(DATA / "sample_openie.json", corpus=corpus)
-    questions, _ = load_questions(vendored("sample_questions"))
-    assert report.n_issues == 0
-    return corpus, index_from_openie(docs), questions
 
 
 def test_sample_extractors(sample):

@@ -43,26 +43,7 @@ from pathfinding.hipporag.extract.openie import (
     write_openie,
 )
 from pathfinding.hipporag.io import Passage, load_corpus, load_openie, vendored
-
-USER = [{"role": "user", "content": "hi"}]
-
-
-def _completion(content, usage=None, finish_reason="stop"):
-    out = {
-        "choices": [{"message": {"role": "assistant", "content": content}, "finish_reason": finish_reason}]
-    }
-    if usage is not None:
-        out["usage"] = usage
-    return out
-
-
-def _client(url, **kw):
-    kw = {"backoff": 0.0, "max_backoff": 0.05, "max_retries": 3, "timeout": 5.0, "rng": 0, **kw}
-    return ChatClient(url, "m", **kw)
-
-
-# --- the client -----------------------------------------------------------------------------------
-
+from tests.test_llm import USER, _client, _completion
 
 # --- prompts and the response cache ----------------------------------------------------------------
 

@@ -16,8 +16,6 @@ Also retrieval on the HippoRAG sample files and the fusion with BM25 when the gr
 """
 
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -26,7 +24,7 @@ from pathfinding.core import reference
 from pathfinding.hipporag.evaluate import recall_at_k, supporting_ids
 from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
 from pathfinding.hipporag.index.build import build_index, index_from_openie, synonymy_eligible
-from pathfinding.hipporag.io import Passage, load_corpus, load_openie, load_questions, vendored
+from pathfinding.hipporag.io import Passage
 from pathfinding.hipporag.lexical import QUESTION_WORDS, BM25Ranker, FactLinker, top_k
 from pathfinding.hipporag.query import default_entities, link_entities
 from pathfinding.hipporag.retrieve import NO_MATCH, HippoRetriever
@@ -466,18 +464,6 @@ def test_defaults_are_what_the_stated_rule_chooses_on_musique():
 
     params = inspect.signature(HippoRetriever).parameters
     assert chosen_fusion(fusion_grid()) == (params["guess_weight"].default, params["fusion_c"].default)
-
-
-DATA = Path(__file__).parent / "data" / "hipporag"
-
-
-@pytest.fixture(scope="module")
-def sample():
-    corpus, _ = load_corpus(vendored("sample_corpus"))
-    docs, report = load_openie(DATA / "sample_openie.json", corpus=corpus)
-    questions, _ = load_questions(vendored("sample_questions"))
-    assert report.n_issues == 0
-    return corpus, index_from_openie(docs), questions
 
 
 V1 = {"facts": 0, "passage_weight": 0.0, "guess_weight": 1.0}  # v1: the walk alone, never fused
