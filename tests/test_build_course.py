@@ -86,7 +86,9 @@ def test_a_solution_folds_its_code_and_output_into_one_dropdown(tmp_path):
 
     png = base64.b64encode(b"\x89PNG fake").decode()
     setup = nbformat.v4.new_code_cell("import numpy as np", metadata={"tags": ["hide-cell"]})
-    answer = nbformat.v4.new_markdown_cell("````{admonition} Solution 1.1\n:class: dropdown\n\n**1.1** Why.\n````")
+    answer = nbformat.v4.new_markdown_cell(
+        "````{admonition} Solution 1.1\n:class: dropdown\n\n**1.1** Why.\n````"
+    )
     code = nbformat.v4.new_code_cell(
         "x = 2\nfor k in range(2):\n    assert k < 2\nprint(x)", metadata={"tags": ["hide-cell"]}
     )

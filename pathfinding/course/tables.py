@@ -71,8 +71,8 @@ class Table:
         widths = [max(len(c) for c in col) for col in zip(self.header, *self.rows, strict=True)]
         lines = [self.caption] if self.caption else []
         for row in [self.header, *self.rows]:
-            cells = [c.rjust(w) if num and row is not self.header else c.ljust(w)
-                     for c, w, num in zip(row, widths, self.numeric, strict=True)]  # fmt: skip
+            columns = zip(row, widths, self.numeric, strict=True)
+            cells = [c.rjust(w) if num else c.ljust(w) for c, w, num in columns]
             lines.append("  ".join(cells).rstrip())
         return "\n".join(lines)
 
