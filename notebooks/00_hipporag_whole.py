@@ -49,6 +49,7 @@ from pathfinding.course.draw import draw_graph, show
 from pathfinding.course.tables import show_table
 from pathfinding.course.teaching import check, expect
 from pathfinding.hipporag import BM25Ranker, build_index, capitalised_spans, link_entities
+from pathfinding.synthetic.toy import tiny_corpus
 
 # BM25's library asks for Jupyter widgets to draw a progress bar; the bar is not needed here.
 warnings.filterwarnings("ignore", message="IProgress not found")
@@ -89,31 +90,14 @@ show(fig, "00_pipelines")
 #
 # ### Step 2 (offline): OpenIE triples
 #
-# HippoRAG asks an LLM for (subject, relation, object) triples per passage. We write them by hand,
-# the way an extractor would: passage 0 says "Dr. Mirela Okonkwo" and passage 1 "Mirela Okonkwo",
-# so the two mentions become two different phrases.
+# HippoRAG asks an LLM for (subject, relation, object) triples per passage. Here they are written by
+# hand (`pathfinding.synthetic.toy.tiny_corpus`), the way an extractor would: passage 0 says
+# "Dr. Mirela Okonkwo" and passage 1 "Mirela Okonkwo", so the two mentions become two different
+# phrases.
 
 # %%
-passages = [
-    "Dr. Mirela Okonkwo leads a research lab at the Halvorsen Institute.",
-    "Mirela Okonkwo studies coral bleaching in the Red Sea.",
-    "The Halvorsen Institute was founded in Bergen.",
-    "Coral bleaching is driven by rising sea temperatures.",
-    "Tomasz Lindqvist teaches at the Halvorsen Institute.",
-    "Ana Ferreira studies coral bleaching in Brazil.",
-    "Ana Ferreira was born in Porto.",
-]
-triples = [
-    [("Dr. Mirela Okonkwo", "leads research lab at", "Halvorsen Institute")],
-    [("Mirela Okonkwo", "studies", "coral bleaching")],
-    [("Halvorsen Institute", "founded in", "Bergen")],
-    [("coral bleaching", "driven by", "rising sea temperatures")],
-    [("Tomasz Lindqvist", "teaches at", "Halvorsen Institute")],
-    [("Ana Ferreira", "studies", "coral bleaching")],
-    [("Ana Ferreira", "born in", "Porto")],
-]
-question = "Which Halvorsen Institute researcher studies coral bleaching?"
-gold_tiny = [0, 1]  # the two passages a reader needs
+corpus = tiny_corpus()
+passages, triples, question, gold_tiny = corpus.passages, corpus.triples, corpus.question, corpus.gold
 show_table(
     [[f"p{j}", passages[j], " · ".join(" | ".join(t) for t in ts)] for j, ts in enumerate(triples)],
     header=["passage", "text", "triple (subject | relation | object)"],

@@ -21,26 +21,10 @@ import numpy as np
 
 from pathfinding.course import exercises
 from pathfinding.hipporag import build_index
+from pathfinding.synthetic.toy import tiny_corpus
 
-passages = [
-    "Dr. Mirela Okonkwo leads a research lab at the Halvorsen Institute.",
-    "Mirela Okonkwo studies coral bleaching in the Red Sea.",
-    "The Halvorsen Institute was founded in Bergen.",
-    "Coral bleaching is driven by rising sea temperatures.",
-    "Tomasz Lindqvist teaches at the Halvorsen Institute.",
-    "Ana Ferreira studies coral bleaching in Brazil.",
-    "Ana Ferreira was born in Porto.",
-]
-triples = [
-    [("Dr. Mirela Okonkwo", "leads research lab at", "Halvorsen Institute")],
-    [("Mirela Okonkwo", "studies", "coral bleaching")],
-    [("Halvorsen Institute", "founded in", "Bergen")],
-    [("coral bleaching", "driven by", "rising sea temperatures")],
-    [("Tomasz Lindqvist", "teaches at", "Halvorsen Institute")],
-    [("Ana Ferreira", "studies", "coral bleaching")],
-    [("Ana Ferreira", "born in", "Porto")],
-]
-index = build_index(triples, passages=passages, tau=0.8)
+corpus = tiny_corpus()
+index = build_index(corpus.triples, passages=corpus.passages, tau=0.8)
 P = index.mentions
 porto_seeds = [index.phrase_ids["coral bleaching"], index.phrase_ids["porto"]]
 

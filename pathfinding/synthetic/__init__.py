@@ -2,7 +2,8 @@
 
 * :mod:`~pathfinding.synthetic.instances` -- Step 9's generator
 (:func:`~pathfinding.synthetic.instances.make_instance`);
-* :mod:`~pathfinding.synthetic.toy` -- named tiny graphs (the chapter's two stars, the meet-node toy);
+* :mod:`~pathfinding.synthetic.toy` -- named tiny graphs (the chapter's two stars, the meet-node toy)
+  and the course's tiny text corpus;
 * :mod:`~pathfinding.synthetic.variation` -- instances whose trials sample graphs, not relabellings;
 * :mod:`~pathfinding.synthetic.following` -- path-following instances and question texts;
 * :mod:`~pathfinding.synthetic.rankers` and :mod:`~pathfinding.synthetic.chaining` -- the rankers
@@ -18,7 +19,10 @@ _EXPORTS = {
         ["PathFindingInstance", "check_hops", "entity_names", "instance_from_facts", "make_instance"],
         "pathfinding.synthetic.instances",
     ),
-    **dict.fromkeys(["meet_node_toy", "passage_count_matrix", "star_pair"], "pathfinding.synthetic.toy"),
+    **dict.fromkeys(
+        ["TinyCorpus", "meet_node_toy", "passage_count_matrix", "star_pair", "tiny_corpus"],
+        "pathfinding.synthetic.toy",
+    ),
     **dict.fromkeys(
         ["GraphBuilder", "QuestionInstance", "check_variation", "make_varied_instance", "publish", "vary"],
         "pathfinding.synthetic.variation",

@@ -1,10 +1,14 @@
 """Named tiny graphs with fixed, readable node ids, used by doctests, tests and notebooks.
 
-Both are :class:`~pathfinding.synthetic.instances.PathFindingInstance` objects (one passage per fact, hop
-depth 1), so every ranker in the package applies to them unchanged.
+The graphs are :class:`~pathfinding.synthetic.instances.PathFindingInstance` objects (one passage per
+fact, hop depth 1), so every ranker in the package applies to them unchanged. :func:`tiny_corpus` is
+the course's one small text corpus, with triples written by hand, that notebook 0 carries through
+every step of HippoRAG.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
@@ -12,7 +16,7 @@ import scipy.sparse as sp
 from pathfinding._validation import check_int
 from pathfinding.synthetic.instances import PathFindingInstance, instance_from_facts
 
-__all__ = ["meet_node_toy", "passage_count_matrix", "star_pair"]
+__all__ = ["TinyCorpus", "meet_node_toy", "passage_count_matrix", "star_pair", "tiny_corpus"]
 
 
 def star_pair(degree: int = 9) -> PathFindingInstance:
@@ -126,3 +130,53 @@ def passage_count_matrix(counts=(20, 5)) -> sp.csr_array:
     rows = np.repeat(np.arange(len(counts)), counts)
     cols = np.arange(rows.size)
     return sp.csr_array((np.ones(rows.size), (rows, cols)), shape=(len(counts), rows.size))
+
+
+@dataclass(frozen=True)
+class TinyCorpus:
+    """Passages, one hand-written triple list per passage, a path-finding question and its gold passages."""
+
+    passages: list[str]
+    triples: list[list[tuple[str, str, str]]]
+    question: str
+    gold: list[int]
+
+
+def tiny_corpus() -> TinyCorpus:
+    """Seven invented passages with the paper's motivating shape: no passage names both query entities.
+
+    *Which Halvorsen Institute researcher studies coral bleaching?* Passage 0 places Mirela Okonkwo at
+    the institute, passage 1 says she studies coral bleaching; the rest mention one query entity
+    each. The triples are written as an OpenIE extractor would: "Dr. Mirela Okonkwo" and "Mirela
+    Okonkwo" are two phrases.
+
+    Returns
+    -------
+    TinyCorpus
+
+    Examples
+    --------
+    >>> corpus = tiny_corpus()
+    >>> len(corpus.passages), corpus.gold, corpus.triples[1]
+    (7, [0, 1], [('Mirela Okonkwo', 'studies', 'coral bleaching')])
+    """
+    passages = [
+        "Dr. Mirela Okonkwo leads a research lab at the Halvorsen Institute.",
+        "Mirela Okonkwo studies coral bleaching in the Red Sea.",
+        "The Halvorsen Institute was founded in Bergen.",
+        "Coral bleaching is driven by rising sea temperatures.",
+        "Tomasz Lindqvist teaches at the Halvorsen Institute.",
+        "Ana Ferreira studies coral bleaching in Brazil.",
+        "Ana Ferreira was born in Porto.",
+    ]
+    triples = [
+        [("Dr. Mirela Okonkwo", "leads research lab at", "Halvorsen Institute")],
+        [("Mirela Okonkwo", "studies", "coral bleaching")],
+        [("Halvorsen Institute", "founded in", "Bergen")],
+        [("coral bleaching", "driven by", "rising sea temperatures")],
+        [("Tomasz Lindqvist", "teaches at", "Halvorsen Institute")],
+        [("Ana Ferreira", "studies", "coral bleaching")],
+        [("Ana Ferreira", "born in", "Porto")],
+    ]
+    question = "Which Halvorsen Institute researcher studies coral bleaching?"
+    return TinyCorpus(passages, triples, question, [0, 1])
