@@ -65,6 +65,8 @@ _EXPORTS = {
     ),
     **dict.fromkeys(["HippoRetriever", "Retrieval"], "pathfinding.hipporag.retrieve"),
     "load_for_query": "pathfinding.hipporag.querycache",
+    **dict.fromkeys(["Transport", "UsageStats"], "pathfinding.hipporag.transport"),
+    "ResponseCache": "pathfinding.hipporag.cache",
     "OneShotRetriever": "pathfinding.hipporag.oneshot",
 }
 

@@ -36,6 +36,7 @@ from pathfinding.hipporag.index.nearest import NearestRows
 __all__ = [
     "EXTRACTORS",
     "Linked",
+    "NEAREST_ROWS_KEY",
     "STOP_WORDS",
     "capitalised_spans",
     "default_entities",
@@ -285,9 +286,14 @@ class Linked:
     unlinked: tuple[str, ...]
 
 
+NEAREST_ROWS_KEY = "nearest_rows"
+"""Where an index keeps the linker's posting lists
+(:meth:`~pathfinding.hipporag.index.model.HippoIndex.derived`)."""
+
+
 def _nearest_rows(index: HippoIndex) -> NearestRows:
     """The index's :class:`NearestRows`, built once per index (kept in :meth:`HippoIndex.derived`)."""
-    return index.derived("nearest_rows", lambda: NearestRows(index.node_embeddings))
+    return index.derived(NEAREST_ROWS_KEY, lambda: NearestRows(index.node_embeddings))
 
 
 def link_entities(index: HippoIndex, entities: Sequence[str], *, top_k: int = 1) -> Linked:

@@ -63,7 +63,27 @@ from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, top_k
 from pathfinding.hipporag.query import EXTRACTORS, has_capitals, link_entities
 
-__all__ = ["HippoRetriever", "NO_MATCH", "Retrieval", "SCORERS"]
+__all__ = [
+    "BM25_KEY",
+    "FACT_LINKER_KEY",
+    "HippoRetriever",
+    "NO_MATCH",
+    "Retrieval",
+    "SCORERS",
+    "passage_graph_key",
+]
+
+FACT_LINKER_KEY = "fact_linker"
+"""Where an index keeps its :class:`~pathfinding.hipporag.lexical.FactLinker`
+(:meth:`~pathfinding.hipporag.index.model.HippoIndex.derived`)."""
+BM25_KEY = "bm25"
+"""Where an index keeps the BM25 over its passages."""
+
+
+def passage_graph_key(synonymy: bool) -> tuple:
+    """Where an index keeps :meth:`HippoRetriever.graph_with_passages` for ``synonymy``."""
+    return ("with_passages", bool(synonymy))
+
 
 NO_MATCH = (
     "nothing in the index matches the question: no entity or fact linked to a node, and no passage "
@@ -227,7 +247,7 @@ class HippoRetriever:
         self.guess_weight = check_float("guess_weight", guess_weight, low=0.0, high=1.0)
         self.fusion_c = check_float("fusion_c", fusion_c, low=0.0, high=np.inf, low_open=True, high_open=True)
         self._bm25 = bm25
-        self._facts = index.derived("fact_linker", lambda: FactLinker(index)) if self.facts else None
+        self._facts = index.derived(FACT_LINKER_KEY, lambda: FactLinker(index)) if self.facts else None
         self._graph = index.prepared(synonymy=self.synonymy)
 
     @property
@@ -238,7 +258,7 @@ class HippoRetriever:
                 raise InvalidValueError(
                     "no BM25 ranker: the index has no passage texts and no bm25 was given"
                 )
-            self._bm25 = self.index.derived("bm25", lambda: BM25Ranker(self.index.passages))
+            self._bm25 = self.index.derived(BM25_KEY, lambda: BM25Ranker(self.index.passages))
         return self._bm25
 
     def graph_with_passages(self) -> PPRGraph:
@@ -249,7 +269,7 @@ class HippoRetriever:
             A = sp.bmat([[self.index.graph(synonymy=self.synonymy), P], [P.T, None]], format="csr")
             return prepare_graph(A)
 
-        return self.index.derived(("with_passages", self.synonymy), build)
+        return self.index.derived(passage_graph_key(self.synonymy), build)
 
     def seed_weights(self, question: str, entities: Sequence[str]) -> np.ndarray:
         """Raw restart weight of every node (before specificity): entity links and fact seeds."""
