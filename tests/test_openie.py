@@ -631,6 +631,28 @@ def test_cli_round_trip_and_rerun(released, tmp_path, capsys, monkeypatch):
         assert "PF_TEST_KEY is not set" in capsys.readouterr().err
 
 
+def test_openie_against_a_dead_endpoint_reports_each_retry_and_ends_in_time(tmp_path, capsys):
+    """``pathfinding hipporag openie`` with --timeout 0.2 --retries 1 --backoff 0.01 against a server
+    that never answers: one retry line on stderr, the passage reported as failed (status 1), and the
+    run ends within the bound of its flags."""
+    from scripted_server import SilentServer
+
+    from pathfinding.cli import main
+
+    (tmp_path / "c.json").write_text(json.dumps([{"title": "Ed Wood", "text": "Ed Wood directed Plan 9."}]))
+    with SilentServer() as srv:
+        argv = ["hipporag", "openie", str(tmp_path / "c.json"), "--base-url", srv.base_url, "--model", "m"]
+        argv += ["-o", str(tmp_path / "o.json"), "--timeout", "0.2", "--retries", "1", "--backoff", "0.01"]
+        t0 = time.monotonic()
+        code = main(argv)
+        elapsed = time.monotonic() - t0
+    err = capsys.readouterr().err
+    lines = [ln for ln in err.splitlines() if ln.startswith("chat: ")]
+    assert code == 1 and len(lines) == 1, err
+    assert lines[0].startswith("chat: attempt 1/2 failed (no answer within 0.2 s); retrying in 0.0")
+    assert 0.4 <= elapsed <= 0.4 + 0.02 + 5.0  # two timeouts and one wait; 5 s for the rest
+
+
 def test_json_mode_asks_for_a_json_object(released):
     with ReplayServer(released["raw"]) as srv:
         client = _replay_client(srv)
