@@ -147,7 +147,8 @@ def test_importing_the_engine_loads_no_experiment_course_bench_llm_client_or_com
         "from pathfinding.hipporag.index.persistence import load_index\n"
         "heavy = ('pathfinding.experiments', 'pathfinding.course', 'pathfinding.bench',\n"
         "         'pathfinding.hipporag.extract.llm', 'pathfinding.hipporag.extract.openie', 'matplotlib',\n"
-        "         'pathfinding.hipporag.transport', 'pathfinding.hipporag.cache', 'urllib.request', 'sqlite3',\n"
+        "         'pathfinding.hipporag.transport', 'pathfinding.hipporag.cache', 'urllib.request',\n"
+        "         'sqlite3',\n"
         "         'numba', 'bm25s')\n"
         "print(sorted(m for m in sys.modules if m.startswith(heavy)))\n"
     )
