@@ -3,12 +3,22 @@
 Every check of a public function raises :class:`InvalidValueError` or :class:`InvalidTypeError`.
 They subclass ``ValueError`` and ``TypeError``, so ``except ValueError`` keeps working, and both
 subclass :class:`ValidationError`, which the command line turns into a one-line message. Any other
-exception is a bug (or the machine's trouble) and keeps its traceback.
+exception is a bug (or the machine's trouble) and keeps its traceback, except :class:`DataError`:
+a data file from elsewhere that no local place holds and that could not be fetched, which the
+command line also turns into one line (the message says how to fetch it).
 """
 
 from __future__ import annotations
 
-__all__ = ["FormatError", "InvalidTypeError", "InvalidValueError", "ValidationError"]
+__all__ = [
+    "DataDownloadError",
+    "DataError",
+    "DataNotFoundError",
+    "FormatError",
+    "InvalidTypeError",
+    "InvalidValueError",
+    "ValidationError",
+]
 
 
 class ValidationError(Exception):
@@ -26,3 +36,17 @@ class InvalidTypeError(ValidationError, TypeError):
 class FormatError(InvalidValueError):
     """A file is not in the expected format (the message names the file and the record); raised by
     the HippoRAG loaders (``pathfinding.hipporag.io`` exports it too)."""
+
+
+class DataError(Exception):
+    """A data file from elsewhere (``pathfinding.hipporag.datasets``) is not available; the one-line
+    message names the file, every place looked in and the command that fetches it."""
+
+
+class DataNotFoundError(DataError):
+    """No local place (``$PATHFINDING_DATA``, the cache, the folder given to fetch from) holds the file."""
+
+
+class DataDownloadError(DataError):
+    """Fetching the file failed: no network, a timeout, an HTTP error, a truncated body, or bytes whose
+    size or SHA-256 differ from the registry's. Nothing is left under the file's name."""
