@@ -23,7 +23,6 @@ from pathfinding.hipporag.io import (
     need,
     read_json,
     read_text,
-    vendored,
 )
 from pathfinding.hipporag.io.formats import load_2wiki_questions, load_hotpotqa_questions
 from pathfinding.hipporag.io.questions import (
@@ -71,15 +70,6 @@ def test_merging_reports_adds_counts_and_keeps_three_examples():
     assert rep.examples == {"both": ["[0]", "[1]", "(a)"], "mine": ["[2]"], "theirs": ["(d)"]}
     assert (rep.source, rep.n_records) == ("f", 4)
     assert other.issues == {"both": 3, "theirs": 1}  # the merged report is left as it was
-
-
-def test_vendored_takes_a_short_name_or_a_file_name_and_names_an_unknown_one():
-    assert vendored("sample_corpus").name == "sample_corpus.json.gz"
-    assert vendored("sample_corpus.json.gz").name == "sample_corpus.json.gz"
-    with pytest.raises(
-        FileNotFoundError, match=r"no vendored HippoRAG file 'nope'; expected one of \['corpus', "
-    ):
-        vendored("nope")
 
 
 def test_gzip_is_recognised_by_name_or_by_its_magic_bytes(tmp_path):

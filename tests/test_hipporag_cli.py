@@ -1,6 +1,5 @@
 """`pathfinding hipporag ...`: index -> query -> add -> delete -> query, errors, and a pipe into head."""
 
-import gzip
 import json
 import os
 import subprocess
@@ -10,9 +9,10 @@ import numpy as np
 import pytest
 
 from pathfinding.cli import main
+from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.index.persistence import load_index, save_index
-from pathfinding.hipporag.io import load_openie, vendored
+from pathfinding.hipporag.io import load_openie
 from tests.test_hipporag_maintenance import assert_same_index
 
 QUESTION = "Who founded the Journal of Psychotherapy Integration?"
@@ -21,8 +21,8 @@ QUESTION = "Who founded the Journal of Psychotherapy Integration?"
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
     d = tmp_path_factory.mktemp("cli")
-    corpus = json.loads(gzip.decompress(vendored("corpus").read_bytes()))
-    openie = json.loads(gzip.decompress(vendored("openie").read_bytes()))
+    corpus = json.loads(fetch("musique_corpus").read_bytes())
+    openie = json.loads(fetch("musique_openie").read_bytes())
     (d / "c1.json").write_text(json.dumps(corpus[:30]))
     (d / "c2.json").write_text(json.dumps(corpus[30:36]))
     (d / "openie.json").write_text(json.dumps({"docs": openie["docs"][:36]}))

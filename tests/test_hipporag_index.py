@@ -5,9 +5,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.index.build import build_index, cosine_neighbours, normalize_phrase
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
-from pathfinding.hipporag.io import load_openie, vendored
+from pathfinding.hipporag.io import load_openie
 
 TOY = [
     [("Alice", "knows", "Bob"), ("Alice", "likes", "Bob")],
@@ -174,7 +175,7 @@ def test_normalize_phrase_matches_v1():
 
 
 def test_musique_node_count_reproduces_manifest():
-    docs, _ = load_openie(vendored("openie"))
+    docs, _ = load_openie(fetch("musique_openie"))
     idx = build_index([d.triples for d in docs], synonymy=False)
     # MANIFEST: 16,235 unique phrases after v1 normalisation, which include the empty string that one
     # triple's subject or object normalises to; we skip that triple, so one node fewer.

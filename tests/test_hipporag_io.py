@@ -1,9 +1,8 @@
 """Loaders: round-trips on hand-made files, counted flaws, and format errors that name the record."""
 
-from pathlib import Path
-
 import pytest
 
+from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.io import (
     FormatError,
     Passage,
@@ -14,8 +13,6 @@ from pathfinding.hipporag.io import (
     load_questions,
 )
 from tests.test_engine_io import _write  # writes a JSON object (or text), gzipped if asked
-
-DATA = Path(__file__).parent / "data" / "hipporag"
 
 
 def _doc(title, text, triples, ents=("A",)):
@@ -132,8 +129,8 @@ def test_questions_both_paragraph_spellings(tmp_path):
 
 
 def test_query_ner_released_rows():
-    rows, report = load_query_ner(DATA / "hotpotqa_queries_head.tsv")
-    assert len(rows) == 3 and report.n_issues == 0
+    rows, report = load_query_ner(fetch("hotpotqa_query_ner"))
+    assert len(rows) == 7405 and report.issues == {"no_entities": 2}  # two released rows have none
     assert rows[0].query == "Were Scott Derrickson and Ed Wood of the same nationality?"
     assert rows[0].entities == ("Scott Derrickson", "Ed Wood")
     assert rows[1].entities == ("Corliss Archer", "Kiss and Tell")

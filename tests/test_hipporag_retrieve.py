@@ -1,6 +1,6 @@
 """Query extractors, linking, retrieval on the HippoRAG sample files, recall@k on hand-made rankings."""
 
-from pathlib import Path
+import json
 
 import numpy as np
 import pytest
@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pathfinding.core import reference
+from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.evaluate import (
     all_recall_at_k,
     bootstrap_indices,
@@ -17,19 +18,50 @@ from pathfinding.hipporag.evaluate import (
     supporting_ids,
 )
 from pathfinding.hipporag.index.build import build_index, index_from_openie
-from pathfinding.hipporag.io import load_corpus, load_openie, load_query_ner, load_questions, vendored
+from pathfinding.hipporag.io import load_corpus, load_openie, load_query_ner, load_questions
 from pathfinding.hipporag.lexical import FactLinker
 from pathfinding.hipporag.query import capitalised_spans, link_entities, ner_lookup, node_ngrams
 from pathfinding.hipporag.retrieve import NO_MATCH, BM25Ranker, HippoRetriever, top_k
 
-DATA = Path(__file__).parent / "data" / "hipporag"
+# Triples written by hand for the three passages of HippoRAG's sample corpus, in corpus order.
+SAMPLE_TRIPLES = [
+    [
+        ("Thomas C. Sudhof", "is a", "biochemist"),
+        ("Thomas C. Sudhof", "professor at", "Stanford University"),
+        ("Thomas C. Sudhof", "studies", "synaptic transmission"),
+        ("Thomas C. Sudhof", "born on", "December 22, 1955"),
+    ],
+    [
+        ("David Eagleman", "teaches at", "Stanford University"),
+        ("David Eagleman", "co-founder of", "Neosensory"),
+        ("David Eagleman", "directs", "Center for Science and Law"),
+        ("David Eagleman", "is a", "neuroscientist"),
+    ],
+    [
+        ("Karl Deisseroth", "professor at", "Stanford University"),
+        ("Karl Deisseroth", "known for", "optogenetics"),
+        ("Karl Deisseroth", "is a", "scientist"),
+    ],
+]
 
 
 @pytest.fixture(scope="module")
-def sample():
-    corpus, _ = load_corpus(vendored("sample_corpus"))
-    docs, report = load_openie(DATA / "sample_openie.json", corpus=corpus)
-    questions, _ = load_questions(vendored("sample_questions"))
+def sample(tmp_path_factory):
+    corpus, _ = load_corpus(fetch("sample_corpus"))
+    docs = [
+        {
+            "title": p.title,
+            "text": p.text,
+            "passage": p.key,
+            "extracted_entities": sorted({t[0] for t in triples} | {t[2] for t in triples}),
+            "extracted_triples": [list(t) for t in triples],
+        }
+        for p, triples in zip(corpus, SAMPLE_TRIPLES, strict=True)
+    ]
+    path = tmp_path_factory.mktemp("sample") / "sample_openie.json"
+    path.write_text(json.dumps({"docs": docs}))
+    docs, report = load_openie(path, corpus=corpus)
+    questions, _ = load_questions(fetch("sample_questions"))
     assert report.n_issues == 0
     return corpus, index_from_openie(docs), questions
 
@@ -199,7 +231,7 @@ def test_link_entities_nearest_node(sample):
 
 
 def test_ner_lookup_from_tsv():
-    rows, _ = load_query_ner(DATA / "hotpotqa_queries_head.tsv")
+    rows, _ = load_query_ner(fetch("hotpotqa_query_ner"))
     extract = ner_lookup(rows)
     assert extract(rows[0].query) == ["Scott Derrickson", "Ed Wood"]
     with pytest.raises(KeyError, match="no query-NER row"):

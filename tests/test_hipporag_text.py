@@ -1,17 +1,14 @@
 """Every script: phrase normalisation, entity spans, the no-model extractor without capitals, BM25
 without spaces, and the retriever's fusion with BM25 when the graph has little to say."""
 
-import gzip
-import hashlib
 import re
-from importlib import resources
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pathfinding.experiments.heldout import HELDOUT_FILES, load_heldout
+from pathfinding.experiments.heldout import load_heldout
 from pathfinding.hipporag.extract.cooccurrence import (
     content_spans,
     cooccurrence_docs,
@@ -221,18 +218,6 @@ def test_fuse_is_weighted_reciprocal_rank(small):
 
 
 # --- held-out data --------------------------------------------------------------------------------
-
-HELDOUT_DIR = resources.files("pathfinding").joinpath("data", "heldout")
-
-
-@pytest.mark.parametrize("name", sorted(HELDOUT_FILES.values()))
-def test_heldout_file_matches_manifest(name):
-    text = HELDOUT_DIR.joinpath("MANIFEST.md").read_text(encoding="utf-8")
-    sha = dict(re.findall(r"^\| `([^`]+\.gz)` \|.*\| ([0-9a-f]{64}) \|$", text, flags=re.M))
-    raw = HELDOUT_DIR.joinpath(name).read_bytes()
-    assert raw[4:8] == b"\x00\x00\x00\x00", "gzip mtime must be 0"
-    assert hashlib.sha256(gzip.decompress(raw)).hexdigest() == sha[name]
-
 
 def test_heldout_loads_with_two_supporting_passages_each():
     data = load_heldout()
