@@ -30,7 +30,7 @@ from pathfinding.hipporag.io import load_corpus, load_openie, load_questions
 ROOT = Path(__file__).resolve().parents[1]
 # Bigger than one read, so an interruption can land between two of them.
 GOOD = json.dumps([{"title": f"T{i}", "text": "x" * 90} for i in range(2000)]).encode()
-TINY = DataFile("tiny", "tiny.json", "data/tiny.json", len(GOOD), hashlib.sha256(GOOD).hexdigest(), "test")
+TINY = DataFile("tiny", "data/tiny.json", len(GOOD), hashlib.sha256(GOOD).hexdigest(), "test")
 
 
 class FileServer(LocalServer):

@@ -50,8 +50,6 @@ class DataFile:
     ----------
     name : str
         The short name commands and code use (``"musique_corpus"``).
-    filename : str
-        The upstream file name, also its name in every local folder.
     path : str
         Its path in the upstream repository at :data:`UPSTREAM_COMMIT`.
     size : int
@@ -63,11 +61,15 @@ class DataFile:
     """
 
     name: str
-    filename: str
     path: str
     size: int
     sha256: str
     licence: str
+
+    @property
+    def filename(self) -> str:
+        """The upstream file name, also its name in every local folder."""
+        return self.path.rsplit("/", 1)[-1]
 
     @property
     def url(self) -> str:
@@ -75,43 +77,41 @@ class DataFile:
         return f"{UPSTREAM}/{self.path}"
 
 
+_OPENIE = "openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json"
 REGISTRY: dict[str, DataFile] = {
     f.name: f
     for f in [
-        DataFile("musique_questions", "musique_train.json", "data/musique_train.json", 1179088,
+        DataFile("musique_questions", "data/musique_train.json", 1179088,
                  "bca674746844637f5c68408a96b67bc0542d98e7c53715f3acafe144bd5e4ff4",
                  f"MuSiQue train questions, CC BY 4.0; {_MIT}"),
-        DataFile("musique_corpus", "musique_train_corpus.json", "data/musique_train_corpus.json", 974514,
+        DataFile("musique_corpus", "data/musique_train_corpus.json", 974514,
                  "79845dd085f9df49c8ce440208763e2611aeb86c81ee0bdad2094504381bb651",
                  f"MuSiQue passages, CC BY 4.0; {_MIT}"),
-        DataFile("musique_openie", "openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json",
-                 "output/openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json", 3344000,
+        DataFile("musique_openie", f"output/{_OPENIE}", 3344000,
                  "4258bcc89bb20bb5c20e6700b87e21063521a6c3ef5a136ab0d0d7c0ea237585",
                  f"MuSiQue passages (CC BY 4.0), {_GPT}; {_MIT}"),
-        DataFile("hotpotqa_questions", "hotpotqa_train.json", "data/hotpotqa_train.json", 810836,
+        DataFile("hotpotqa_questions", "data/hotpotqa_train.json", 810836,
                  "6c0e2689d03c94b3bb4d5f94ed806ea4f4eb4f46c12132f8e91df774ad5c5a22",
                  f"HotpotQA train questions, CC BY-SA 4.0; {_MIT}"),
-        DataFile("hotpotqa_corpus", "hotpotqa_train_corpus.json", "data/hotpotqa_train_corpus.json", 640159,
+        DataFile("hotpotqa_corpus", "data/hotpotqa_train_corpus.json", 640159,
                  "2671af600095eabc5b3f3bc3728861682f14fcced84ef1386509a8ae92647f88",
                  f"HotpotQA paragraphs, CC BY-SA 4.0; {_MIT}"),
-        DataFile("hotpotqa_query_ner", "hotpotqa_queries.named_entity_output.tsv",
-                 "output/hotpotqa_queries.named_entity_output.tsv", 1969277,
+        DataFile("hotpotqa_query_ner", "output/hotpotqa_queries.named_entity_output.tsv", 1969277,
                  "7c072f3ef72be51a3e99652ea7e63d7bccdbfcf617affab4511a08f4b0ba9902",
                  f"HotpotQA dev questions (CC BY-SA 4.0), {_GPT}; {_MIT}"),
-        DataFile("2wiki_corpus", "2wikimultihopqa_corpus.json", "data/2wikimultihopqa_corpus.json", 3083943,
+        DataFile("2wiki_corpus", "data/2wikimultihopqa_corpus.json", 3083943,
                  "9d6e352952aafb18dab22bf8195039461321a44a949df902ae83bce134ad238a",
                  f"2WikiMultihopQA passages, Apache-2.0; {_MIT}"),
-        DataFile("sample_questions", "sample.json", "data/sample.json", 747,
+        DataFile("sample_questions", "data/sample.json", 747,
                  "30055b62188c556b442da998c6bd23c73280f92387130c38910b2564b263f171",
                  f"HippoRAG's one-question example; {_MIT}"),
-        DataFile("sample_corpus", "sample_corpus.json", "data/sample_corpus.json", 1658,
+        DataFile("sample_corpus", "data/sample_corpus.json", 1658,
                  "89568a4713d53fb3d871fbbc94c3797dc4d7ab5754d6bf42fb99b06365c81f46",
                  f"Wikipedia-derived passages, CC BY-SA; {_MIT}"),
-        DataFile("university_questions", "case_study_university.json", "data/case_study_university.json",
-                 58015, "b08408a71808f723d3587e27da4414644ddcf625482ddb12ae32217a901d19df",
+        DataFile("university_questions", "data/case_study_university.json", 58015,
+                 "b08408a71808f723d3587e27da4414644ddcf625482ddb12ae32217a901d19df",
                  f"the paper's case-study question; {_MIT}"),
-        DataFile("university_corpus", "case_study_university_corpus.json",
-                 "data/case_study_university_corpus.json", 56123,
+        DataFile("university_corpus", "data/case_study_university_corpus.json", 56123,
                  "8c2bde9d4320e284569312a82b4c262cf92f7b59f50a216e07e131e6428b6110",
                  f"Wikipedia-derived passages, CC BY-SA; {_MIT}"),
     ]
