@@ -31,7 +31,7 @@ from pathlib import Path
 
 from pathfinding.errors import DataDownloadError, DataNotFoundError, InvalidTypeError, InvalidValueError
 
-__all__ = ["DataFile", "REGISTRY", "UPSTREAM", "entry", "fetch", "get_data_home", "locate"]
+__all__ = ["DataFile", "REGISTRY", "UPSTREAM", "UPSTREAM_COMMIT", "entry", "fetch", "get_data_home", "locate"]
 
 UPSTREAM_COMMIT = "b144c46df14cabe5f5822d8caded4bec5f709461"
 """HippoRAG's tag ``v1.0.0`` (branch ``legacy``); every file below is unchanged there since it was added."""
