@@ -655,7 +655,7 @@ def _choices(parser):
 
 def test_every_command_is_registered():
     full = build_parser()
-    top = {"instance", "rank", "findings", "realtext", "bench", "realtext-bench", "hipporag"}
+    top = {"instance", "rank", "data", "findings", "realtext", "bench", "realtext-bench", "hipporag"}
     assert _choices(full) == top
     group = full._subparsers._group_actions[0].choices["hipporag"]
     engine = {"index", "query", "add", "delete", "eval", "openie"}
