@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 
-__all__ = ["positive_int", "seconds", "whole_number"]
+__all__ = ["positive_int", "positive_seconds", "seconds", "whole_number"]
 
 
 def whole_number(low: int):
@@ -45,3 +45,7 @@ def seconds(*, positive: bool = False):
         return value
 
     return parse
+
+
+positive_seconds = seconds(positive=True)
+"""An argparse ``type`` for a duration in seconds > 0."""

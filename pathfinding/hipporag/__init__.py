@@ -1,11 +1,14 @@
 """HippoRAG on real text: OpenIE triples to an index, retrieval with PPR, recall against BM25.
 
 Triples come from an LLM through any OpenAI-compatible endpoint (:mod:`~pathfinding.hipporag.extract`),
-from a model-free co-occurrence extractor, or from the HippoRAG authors' released GPT-3.5 output.
-Synonymy edges and entity linking use a character-trigram TF-IDF encoder, or a dense model behind an
-embeddings endpoint (:mod:`~pathfinding.hipporag.index.embeddings`); nothing needs the network
-unless pointed at an endpoint. In the order a query meets them:
+from a model-free co-occurrence extractor, or from the HippoRAG authors' released GPT-3.5 output
+(fetched and verified by :mod:`~pathfinding.hipporag.datasets`; nothing from elsewhere ships with
+the package). Synonymy edges and entity linking use a character-trigram TF-IDF encoder, or a dense
+model behind an embeddings endpoint (:mod:`~pathfinding.hipporag.index.embeddings`); nothing needs
+the network unless pointed at an endpoint or fetching the release's files. In the order a query
+meets them:
 
+* :mod:`~pathfinding.hipporag.datasets` -- the release's files: registry, cache, verified download;
 * :mod:`~pathfinding.hipporag.io` -- loaders (corpora, OpenIE files, question files);
 * :mod:`~pathfinding.hipporag.extract` -- Step 2, OpenIE;
 * :mod:`~pathfinding.hipporag.index` -- Step 3: build, encoders, synonymy, add/delete, save/load;
@@ -33,7 +36,7 @@ _EXPORTS = {
     **dict.fromkeys(["load_2wiki_questions", "load_hotpotqa_questions"], "pathfinding.hipporag.io.formats"),
     **dict.fromkeys(
         ["LoadReport", "Passage", "Question", "load_corpus", "load_openie", "load_query_ner",
-         "load_questions", "vendored"],
+         "load_questions",],
         "pathfinding.hipporag.io",
     ),
     **dict.fromkeys(

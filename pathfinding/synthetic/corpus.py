@@ -1,8 +1,8 @@
-"""A deterministic synthetic corpus with triples, for indexing at scales no vendored corpus reaches.
+"""A deterministic synthetic corpus with triples, for indexing at scales no released corpus reaches.
 
-Real corpora stop short of the 100,000 passages the scaling fit needs, and repeating real passages
-would stop the phrase set from growing, hiding exactly the super-linear steps being measured
-(synonymy, linking).
+The released corpora stop short of the 100,000 passages the scaling fit needs, and repeating real
+passages would stop the phrase set from growing, hiding exactly the super-linear steps being
+measured (synonymy, linking).
 
 What makes it realistic enough for that measurement:
 
