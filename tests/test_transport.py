@@ -314,6 +314,8 @@ def test_the_defaults_and_replace():
         ({"timeout": 3601.0}, r"^timeout must be in \(0.0, 3600.0\], got 3601.0"),
         ({"max_retries": -1}, r"^max_retries must be in \[0, inf\], got -1"),
         ({"backoff": -1.0}, r"^backoff must be in \[0.0, 3600.0\], got -1.0"),
+        ({"backoff": 3601.0}, r"^backoff must be in \[0.0, 3600.0\], got 3601.0"),
+        ({"max_backoff": -1.0}, r"^max_backoff must be in \[0.0, 3600.0\], got -1.0"),
         ({"max_backoff": 3601.0}, r"^max_backoff must be in \[0.0, 3600.0\], got 3601.0"),
     ],
 )
