@@ -281,8 +281,10 @@ def test_corpus_json_lines_with_ids_and_titles(tmp_path):
         '{"id": 7, "text": "seven"}\n\n{"title": "T", "text": "t"}\n{"id": "x", "title": "X", "text": "x"}\n'
     )
     corpus, rep = load_corpus(_write(tmp_path, "c.txt", text))
-    assert corpus == [Passage("7", "seven"), Passage("T", "t"), Passage("X", "x")]
-    assert rep.n_records == 3 and rep.n_issues == 0
+    # an id is the passage's id, never its title: a record with an id and no title has none
+    assert corpus == [Passage("", "seven"), Passage("T", "t"), Passage("X", "x")]
+    assert [p.doc_id for p in corpus] == ["7", None, "x"]
+    assert rep.n_records == 3 and rep.issues == {"no_title": 1} and rep.examples["no_title"] == ["line 1"]
     with pytest.raises(FormatError, match=r"c2.txt: line 1\['id'\] must be str/int, got float"):
         load_corpus(_write(tmp_path, "c2.txt", '{"id": 1.5, "text": "a"}\n{"id": 2, "text": "b"}\n'))
 
@@ -522,7 +524,7 @@ def test_eval_questions_in_the_musique_and_hotpotqa_shapes(tmp_path):
         ),
         (
             '[{"question": "Q?", "supporting": ["A", 2]}]',
-            r"q.json: \[0\]\.supporting\[1\] must be a title, got 2",
+            r"q.json: \[0\]\.supporting\[1\] must be a title or \{title, text\}, got 2",
         ),
         (
             '[{"question": "Q?", "supporting": []}, {"question": 3, "supporting": []}]',

@@ -53,7 +53,8 @@ def test_corpus_shapes_give_the_same_passages(tmp_path):
     assert sorted(corpus, key=lambda p: p.title) == sorted(want, key=lambda p: p.title)
     assert report.issues == {"skipped_file": 1}
     (tmp_path / "ids.jsonl").write_text('{"id": 7, "text": "x"}\n{"id": "b", "text": "y"}\n')
-    assert load_corpus(tmp_path / "ids.jsonl")[0] == [Passage("7", "x"), Passage("b", "y")]
+    ids = load_corpus(tmp_path / "ids.jsonl")[0]  # ids are ids: no title, not text
+    assert ids == [Passage("", "x"), Passage("", "y")] and [p.doc_id for p in ids] == ["7", "b"]
 
 
 def test_corpus_shape_errors(tmp_path):
