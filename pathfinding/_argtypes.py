@@ -1,4 +1,4 @@
-"""argparse types shared by every command: whole numbers with messages that name the value.
+"""argparse types shared by every command: numbers with messages that name the value.
 
 Standard library only, so a command line that starts with them loads no numerical library before it
 knows what it will run.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-__all__ = ["positive_int", "whole_number"]
+__all__ = ["positive_int", "unit_interval", "whole_number"]
 
 
 def whole_number(low: int):
@@ -28,3 +28,14 @@ def whole_number(low: int):
 
 positive_int = whole_number(1)
 """An argparse ``type`` for whole numbers >= 1."""
+
+
+def unit_interval(text: str) -> float:
+    """An argparse ``type`` accepting a number in [0, 1], with a message naming the value."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}") from None
+    if not 0.0 <= value <= 1.0:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}")
+    return value

@@ -273,3 +273,35 @@ def test_defaults_are_what_the_stated_rule_chooses_on_musique():
 
     params = inspect.signature(HippoRetriever).parameters
     assert chosen_fusion(fusion_grid()) == (params["guess_weight"].default, params["fusion_c"].default)
+
+
+# --- the rule that chose the floor of entity linking ----------------------------------------------
+
+
+def test_chosen_link_floor_is_the_highest_that_loses_nothing_on_musique():
+    from pathfinding.experiments.sensitivity import chosen_link_floor
+
+    def row(floor, cased, lower):
+        return {"floor": floor, "cased": cased, "lower": lower, "weak": {}}
+
+    free = [0.3, 0.5, 0.7, 0.8]
+    grid = {"ks": [1, 2, 5, 10], "sets": {"musique": {"grid": [
+        row(0.0, free, free),
+        row(0.4, [0.3, 0.5, 0.71, 0.8], free),  # a gain is no loss
+        row(0.5, free, [0.3, 0.5, 0.7, 0.79]),  # a loss at R@10, lower-cased
+        row(0.6, free, free),  # above a losing floor, and losing nothing: still the highest
+    ]}}}  # fmt: skip
+    assert chosen_link_floor(grid) == 0.6
+    grid["sets"]["musique"]["grid"][3]["cased"] = [0.29, 0.5, 0.7, 0.8]
+    assert chosen_link_floor(grid) == 0.4
+    grid["sets"]["musique"]["grid"] = grid["sets"]["musique"]["grid"][1:]
+    with pytest.raises(ValueError, match="needs floor 0"):
+        chosen_link_floor(grid)
+
+
+@pytest.mark.slow  # the default retriever at ten floors on both question sets (about half a minute)
+def test_min_link_cosine_is_what_the_stated_rule_chooses_on_musique():
+    from pathfinding.experiments.sensitivity import chosen_link_floor, link_floor_grid
+    from pathfinding.hipporag.query import MIN_LINK_COSINE
+
+    assert chosen_link_floor(link_floor_grid()) == MIN_LINK_COSINE

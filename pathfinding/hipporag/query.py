@@ -267,10 +267,19 @@ EXTRACTORS: dict[str, Callable] = {
 """Offline extractors by name, each ``(question, index) -> list of entity strings``."""
 
 
-MIN_LINK_COSINE = 0.0
+MIN_LINK_COSINE = 0.55
 """The lowest cosine at which :class:`~pathfinding.hipporag.retrieve.HippoRetriever` links a query
 entity to a node with the offline character-trigram encoder; below it the entity is "not in the
-index" (see :func:`default_min_link_cosine`)."""
+index" (see :func:`default_min_link_cosine`).
+
+Chosen on the MuSiQue tuning set: the highest floor of
+:data:`~pathfinding.experiments.sensitivity.LINK_FLOORS` at which the default retriever loses
+nothing (R@k at every k, questions as written and lower-cased, at least its value with no floor).
+:func:`~pathfinding.experiments.sensitivity.link_floor_grid` measures every floor (on the held-out
+HotpotQA set too) and :func:`~pathfinding.experiments.sensitivity.chosen_link_floor` applies the
+rule (the command is in :mod:`pathfinding.experiments.sensitivity`). The links it removes there
+join a word to an unrelated phrase that shares a few letters; the next floor of the grid also cuts
+correct links to a longer phrase (a year to the act named after it)."""
 
 
 def default_min_link_cosine(index: HippoIndex) -> float:

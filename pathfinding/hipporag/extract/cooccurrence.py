@@ -11,8 +11,38 @@ HippoRAG's graph, where the walk goes through shared nodes.
 A passage written without capitals (a lower-case corpus, or a script without case) has no
 capitalised span, so its *content spans* stand in (:func:`content_spans`): maximal runs of words that
 are not stop words, and in scripts written without spaces the runs of characters between
-punctuation and, for Japanese, between hiragana (particles and endings). :func:`why_no_triples` says,
-per passage, why it gave no triple.
+punctuation and, for Japanese, between hiragana (particles and endings). In a passage that has
+capitals, the words of scripts without case in it (a Chinese or Arabic name beside the English one)
+give their content spans too (:func:`caseless_spans`). :func:`why_no_triples` says, per passage,
+why it gave no triple.
+
+What this can and cannot do, per script (sentences and words as :mod:`pathfinding.hipporag.text`
+reads them; words keep their combining marks):
+
+=========================  ======================  =============================================
+script                     sentence ends           spans
+=========================  ======================  =============================================
+Latin, Greek, Cyrillic     ``. ! ?`` before a      capitalised runs and quotations: names, as
+                           capital; Greek ``;``    well as capitals can mark them (a capitalised
+                                                   pronoun opening a sentence is a span too
+                                                   outside English, which has no stop list here)
+Arabic, Hebrew,            ``؟ ۔ । ॥``, and        no capitals: every run of words between
+Devanagari, other          ``. ! ?`` before any    punctuation, up to three words (longer runs
+spaced scripts             letter of the script    give word pairs); no stop words outside
+                                                   English, so function words join the runs
+Chinese, Japanese          ``。！？``               no capitals and no spaces: runs of characters
+                                                   between punctuation (Japanese: also between
+                                                   hiragana), up to six characters, longer runs
+                                                   as character bigrams
+Thai, Lao, Khmer,          none found (a space     as Chinese: runs between punctuation, which
+Myanmar                    ends a Thai sentence)   here are long, so mostly bigrams
+=========================  ======================  =============================================
+
+So a name is a node as reliably as capitals mark it. Where nothing marks it (CJK, Thai), the
+nodes are runs and bigrams, not names: the graph links passages that share character runs, which
+BM25 over bigrams mostly does already. For such a corpus, give the extractor words (segment the
+text with a word segmenter first, spaces between words: each word is then a span of its own) or use
+an LLM's triples (``pathfinding hipporag openie``).
 
 This is the chapter's REBEL ablation (extractor quality bounds retrieval) in miniature:
 :func:`cooccurrence_findings_section` measures retrieval on the vendored MuSiQue set with these
