@@ -1,7 +1,8 @@
 """Retrieval: query -> seeds -> restart vector -> PPR -> passage scores -> top k.
 
 Seeds come from two places: the question's entities (an extractor, each entity linked to its
-nearest node, weight 1) and its best-matching facts (:class:`~pathfinding.hipporag.lexical.FactLinker`,
+nearest node, weight 1, when their cosine reaches ``min_link_cosine``: a weaker match is not in the
+index and seeds nothing) and its best-matching facts (:class:`~pathfinding.hipporag.lexical.FactLinker`,
 weight ``fact_weight`` x the fact's relative BM25 score); a node found both ways keeps the larger
 weight. Each weight is multiplied by the node's specificity s_i = 1/|P_i|.
 
