@@ -34,7 +34,8 @@ from pathfinding.errors import InvalidValueError
 from pathfinding.experiments.heldout import heldout_index, load_heldout
 from pathfinding.experiments.realtext import CASES, load_realtext, musique_index
 from pathfinding.hipporag.evaluate import KS, recall_at_k, supporting_ids
-from pathfinding.hipporag.retrieve import BM25Ranker, HippoRetriever
+from pathfinding.hipporag.lexical import BM25Ranker
+from pathfinding.hipporag.retrieve import HippoRetriever
 
 __all__ = [
     "FUSION_TARGET",

@@ -38,30 +38,28 @@ import zlib
 from collections.abc import Sequence
 from importlib import resources
 
+from pathfinding._lazy import lazy_exports
 from pathfinding.errors import FormatError
-from pathfinding.hipporag.io.corpusfiles import CORPUS_SUFFIXES, folder_texts, json_lines, title_sentences
+from pathfinding.hipporag.io.corpusfiles import folder_texts, json_lines, title_sentences
 from pathfinding.hipporag.io.records import LoadReport, OpenIEPassage, Passage, QueryNER, Question
 
+# The question-file formats and the evaluation load on first use, like every layer package's names;
+# the records are imported above for the loaders, and exported from their own module.
+_EXPORTS = {
+    "CORPUS_SUFFIXES": "pathfinding.hipporag.io.corpusfiles",
+    **dict.fromkeys(["LoadReport", "OpenIEPassage", "Passage", "QueryNER", "Question"],
+                    "pathfinding.hipporag.io.records"),
+    **dict.fromkeys(["load_2wiki_questions", "load_hotpotqa_questions"], "pathfinding.hipporag.io.formats"),
+    **dict.fromkeys(["EvalQuestion", "evaluate_retrievers", "match_supporting", "read_eval_questions",
+                     "shared_titles"], "pathfinding.hipporag.io.questions"),
+}
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 __all__ = [
-    "FormatError",
-    "ID_FIELDS",
-    "LoadReport",
-    "OpenIEPassage",
-    "Passage",
-    "Question",
-    "QueryNER",
-    "CORPUS_SUFFIXES",
-    "check_alignment",
-    "load_corpus",
-    "load_openie",
-    "load_query_ner",
-    "load_questions",
-    "need",
-    "read_json",
-    "read_text",
+    "ID_FIELDS", "VENDORED_FILES", "check_alignment", "load_corpus", "load_openie", "load_query_ner",
+    "load_questions", "need", "read_json", "read_text",
     "vendored",
-    "VENDORED_FILES",
 ]
+__all__ += sorted(_EXPORTS)
 
 VENDORED_FILES = {
     "questions": "musique_train.json.gz",
