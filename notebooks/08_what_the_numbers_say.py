@@ -304,7 +304,7 @@ print(f"AR@5: {d[3][0]:+.1f} [{d[3][1]:+.1f}, {d[3][2]:+.1f}] points")
 #
 # Figure 1 and Table 7 of the paper: *Which Stanford University professor works on
 # Alzheimer's?* The HippoRAG v1 repository ships its corpus (`data/case_study_university*.json`
-# on tag v1.0.0, vendored here with its source in `pathfinding/data/hipporag/MANIFEST.md`): 43
+# on tag v1.0.0; `pathfinding data list` shows where it comes from and where your copy is): 43
 # passages about Stanford professors and about Alzheimer's researchers elsewhere. No passage says
 # "Stanford" and "Alzheimer's" together; Thomas Südhof's two passages say one each.
 

@@ -45,7 +45,7 @@ text with a word segmenter first, spaces between words: each word is then a span
 an LLM's triples (``pathfinding hipporag openie``).
 
 This is the chapter's REBEL ablation (extractor quality bounds retrieval) in miniature:
-:func:`cooccurrence_findings_section` measures retrieval on the vendored MuSiQue set with these
+:func:`cooccurrence_findings_section` measures retrieval on the MuSiQue tuning set with these
 triples, with the released GPT-3.5 triples and with BM25.
 """
 
