@@ -20,7 +20,7 @@ from pathfinding.hipporag.index.build import build_index
 PRINTED_AS_IS = {("Table 5", "OpenIE: Llama-3.1-8B-Instruct", "R@5")}
 
 
-@pytest.mark.parametrize("name", ["Table 2", "Table 5", "Table 6"])
+@pytest.mark.parametrize("name", ["Table 2", "Table 3", "Table 4", "Table 5", "Table 6"])
 def test_average_column_is_the_mean_of_the_three_datasets(name):
     # A typo in a copied value shows up here: the paper's Average is the mean of its three columns.
     for label, row in paper.TABLES[name].items():
@@ -35,6 +35,58 @@ def test_average_column_is_the_mean_of_the_three_datasets(name):
 
 def test_table_5_first_row_is_table_2_hipporag_colbertv2():
     assert paper.TABLE_5["HippoRAG"] == paper.TABLE_2["HippoRAG (ColBERTv2)"]
+
+
+def test_table_8_default_row_is_table_1():
+    gpt = paper.TABLE_8["GPT-3.5 Turbo (1106)"]
+    for count, stat in (("nodes", "unique nodes"), ("edges", "unique edges"), ("triples", "unique triples")):
+        assert {d: gpt[f"{d} {count}"] for d in paper.DATASETS[:3]} == paper.TABLE_1[stat]
+    assert {d: gpt[f"{d} ColBERTv2 synonym edges"] for d in paper.DATASETS[:3]} == paper.TABLE_1[
+        "ColBERTv2 synonym edges"
+    ]
+
+
+def test_every_table_has_its_caption():
+    assert set(paper.CAPTIONS) == set(paper.TABLES) | {"Table 7"}
+    text = paper.format_table("Table 3", caption=True)
+    assert text.splitlines()[1].startswith("Multi-step retrieval performance.")
+    assert paper.TABLE_7["HippoRAG"][0] == "Thomas Südhof"
+
+
+def test_readings_are_recomputed_from_the_tables(monkeypatch):
+    from pathfinding.experiments.step9.readings import VERDICTS, chapter_readings
+
+    readings = chapter_readings()
+    assert all(r.verdict in VERDICTS for r in readings)
+    llama = readings[0]
+    assert llama.verdict == "holds" and "behind on 2Wiki" in llama.note
+    assert "+18.3" in readings[3].evidence and "IRCoT + BM25" in readings[3].evidence
+    # change one cell and the reading that rests on it no longer holds
+    row = dict(paper.TABLE_5["OpenIE: Llama-3.1-70B-Instruct"], **{"HotpotQA R@5": 70.0})
+    monkeypatch.setitem(paper.TABLE_5, "OpenIE: Llama-3.1-70B-Instruct", row)
+    assert chapter_readings()[0].verdict == "does not hold"
+
+
+def test_the_running_example_is_asked_as_the_chapter_asks_it():
+    from pathfinding.experiments.step9.casestudy import CHAPTER_QUESTION, bm25_ranks, load_university
+
+    assert CHAPTER_QUESTION == paper.TABLE_7["question"]
+    question, corpus = load_university()
+    ranks = bm25_ranks(CHAPTER_QUESTION, corpus)
+    assert sorted(ranks.tolist()) == list(range(1, len(corpus) + 1))
+    top = [corpus[j].title for j in ranks.argsort()[:3]]
+    assert not any(t.startswith("Thomas C. S") for t in top)  # a per-passage ranker misses the professor
+
+
+def test_distractor_rows_keep_every_supporting_passage():
+    from pathfinding.experiments.step9.rows import distractor_rows
+
+    rows = distractor_rows((0.25,), seed=0)
+    ((name, r),) = rows.items()
+    assert name.endswith(" passages") and r.shape == (100, 4)
+    assert ((0 <= r) & (r <= 1)).all()
+    with pytest.raises(InvalidValueError, match="shares"):
+        distractor_rows((0.0,))
 
 
 def test_format_table_names_its_source_and_rejects_unknown_names():
