@@ -351,6 +351,19 @@ def test_defeating_shape_accepts_a_real_defeat_and_rejects_the_plain_shape():
     assert "PathFindingInstance" in ex.check_defeating_shape("my shape").message
 
 
+def test_defeating_shape_rejects_one_seed_and_an_answer_that_is_no_candidate():
+    defeat = make_instance(2, bridge_branching=3, rng=0)
+    one_seed = _with_facts(defeat, defeat.facts, seeds=defeat.seeds[:1])
+    _rejected_with(ex.check_defeating_shape(one_seed), walk.DEFEATING_SHAPE_WRONG[0].hint)
+    seed_answer = _with_facts(defeat, defeat.facts, answer=int(defeat.seeds[0]))
+    _rejected_with(ex.check_defeating_shape(seed_answer), walk.DEFEATING_SHAPE_WRONG[2].hint)
+    hidden = instance_from_facts(
+        defeat.facts, defeat.node_names, defeat.passages, seeds=defeat.seeds, answer=defeat.answer,
+        candidates=np.setdiff1d(defeat.candidates, [defeat.answer]), hops=defeat.hops,
+    )  # fmt: skip
+    _rejected_with(ex.check_defeating_shape(hidden), walk.DEFEATING_SHAPE_WRONG[2].hint)
+
+
 def test_defeating_shape_rejects_a_twin_of_the_answer():
     # the answer 2 and its twin 3 both sit between the seeds: PPR ties them, rank 1.5
     twin = _toy([(0, 2), (1, 2), (0, 3), (1, 3), (0, 4), (1, 5)], [2, 3, 4, 5])
