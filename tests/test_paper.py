@@ -53,42 +53,6 @@ def test_every_table_has_its_caption():
     assert paper.TABLE_7["HippoRAG"][0] == "Thomas Südhof"
 
 
-def test_readings_are_recomputed_from_the_tables(monkeypatch):
-    from pathfinding.experiments.step9.readings import VERDICTS, chapter_readings
-
-    readings = chapter_readings()
-    assert all(r.verdict in VERDICTS for r in readings)
-    llama = readings[0]
-    assert llama.verdict == "holds" and "behind on 2Wiki" in llama.note
-    assert "+18.3" in readings[3].evidence and "IRCoT + BM25" in readings[3].evidence
-    # change one cell and the reading that rests on it no longer holds
-    row = dict(paper.TABLE_5["OpenIE: Llama-3.1-70B-Instruct"], **{"HotpotQA R@5": 70.0})
-    monkeypatch.setitem(paper.TABLE_5, "OpenIE: Llama-3.1-70B-Instruct", row)
-    assert chapter_readings()[0].verdict == "does not hold"
-
-
-def test_the_running_example_is_asked_as_the_chapter_asks_it():
-    from pathfinding.experiments.step9.casestudy import CHAPTER_QUESTION, bm25_ranks, load_university
-
-    assert CHAPTER_QUESTION == paper.TABLE_7["question"]
-    question, corpus = load_university()
-    ranks = bm25_ranks(CHAPTER_QUESTION, corpus)
-    assert sorted(ranks.tolist()) == list(range(1, len(corpus) + 1))
-    top = [corpus[j].title for j in ranks.argsort()[:3]]
-    assert not any(t.startswith("Thomas C. S") for t in top)  # a per-passage ranker misses the professor
-
-
-def test_distractor_rows_keep_every_supporting_passage():
-    from pathfinding.experiments.step9.rows import distractor_rows
-
-    rows = distractor_rows((0.25,), seed=0)
-    ((name, r),) = rows.items()
-    assert name.endswith(" passages") and r.shape == (100, 4)
-    assert ((0 <= r) & (r <= 1)).all()
-    with pytest.raises(InvalidValueError, match="shares"):
-        distractor_rows((0.0,))
-
-
 def test_format_table_names_its_source_and_rejects_unknown_names():
     text = paper.format_table("Table 2", columns=["MuSiQue R@5"])
     assert text.splitlines()[0] == f"Table 2 ({paper.CITATION})"

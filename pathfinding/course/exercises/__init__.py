@@ -21,55 +21,34 @@ The comparison lives in :mod:`~pathfinding.course.exercises.answers`; the checks
 :mod:`~pathfinding.course.exercises.arithmetic`, of notebooks 2-4 in
 :mod:`~pathfinding.course.exercises.walk`, of notebooks 5-7 in
 :mod:`~pathfinding.course.exercises.online` and of notebook 8 in
-:mod:`~pathfinding.course.exercises.step9`; every check of notebooks 1-7 is importable from here.
+:mod:`~pathfinding.course.exercises.step9`; every check is importable from here.
 """
 
-from pathfinding.course.exercises.answers import EXACT, Feedback, Precision, WrongModel, judge
-from pathfinding.course.exercises.arithmetic import (
-    check_margin,
-    check_one_step,
-    check_specificity_margin,
-    check_stationary,
-    check_three_seeds,
-)
-from pathfinding.course.exercises.online import (
-    MONITOR_DETECTION,
-    check_break_even,
-    check_connected_probability,
-    check_half_share,
-    check_missed_question,
-    check_monitor,
-)
-from pathfinding.course.exercises.walk import (
-    check_chance_rank,
-    check_defeating_shape,
-    check_hub_threshold,
-    check_passage_rank,
-    check_restart,
-    check_slip_branching,
-)
+from pathfinding._lazy import lazy_exports
 
-__all__ = [
-    "EXACT",
-    "MONITOR_DETECTION",
-    "Feedback",
-    "Precision",
-    "WrongModel",
-    "check_break_even",
-    "check_chance_rank",
-    "check_connected_probability",
-    "check_defeating_shape",
-    "check_half_share",
-    "check_hub_threshold",
-    "check_margin",
-    "check_missed_question",
-    "check_monitor",
-    "check_one_step",
-    "check_passage_rank",
-    "check_restart",
-    "check_slip_branching",
-    "check_specificity_margin",
-    "check_stationary",
-    "check_three_seeds",
-    "judge",
-]
+_EXPORTS = {
+    **dict.fromkeys(
+        ["EXACT", "Feedback", "Precision", "WrongModel", "judge"], "pathfinding.course.exercises.answers"
+    ),
+    **dict.fromkeys(
+        ["check_margin", "check_one_step", "check_specificity_margin", "check_stationary",
+         "check_three_seeds"],
+        "pathfinding.course.exercises.arithmetic",
+    ),
+    **dict.fromkeys(
+        ["MONITOR_DETECTION", "check_break_even", "check_connected_probability", "check_half_share",
+         "check_missed_question", "check_monitor"],
+        "pathfinding.course.exercises.online",
+    ),
+    **dict.fromkeys(
+        ["check_chance_rank", "check_defeating_shape", "check_hub_threshold", "check_passage_rank",
+         "check_restart", "check_slip_branching"],
+        "pathfinding.course.exercises.walk",
+    ),
+    **dict.fromkeys(
+        ["check_allrecall_gains", "check_synonymy_threshold"], "pathfinding.course.exercises.step9"
+    ),
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__all__ = sorted(_EXPORTS)

@@ -7,8 +7,9 @@ exercise, what that confusion computes from the same inputs, and the hint that n
 :func:`diagnose` runs an answer through them. :func:`read_number` and :func:`read_numbers` read any
 real number (int, float, a NumPy scalar or 0-d array, :class:`fractions.Fraction`,
 :class:`decimal.Decimal`; a list, tuple or array where several are asked) and raise
-:class:`Unreadable` for anything else; :func:`feedback_on_unreadable` turns that into feedback that
-says what was expected, so a check never ends a lesson with a traceback.
+:class:`~pathfinding.errors.InvalidTypeError` for anything else; :func:`feedback_on_unreadable`
+turns that into feedback that says what was expected, so a check never ends a lesson with a
+traceback.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ __all__ = [
     "NOT_YET",
     "Feedback",
     "Precision",
-    "Unreadable",
     "WrongModel",
     "call_answer",
     "close_message",
@@ -55,10 +55,6 @@ class Feedback:
 
     def __repr__(self) -> str:
         return ("correct: " if self.ok else "not yet: ") + self.message
-
-
-class Unreadable(InvalidTypeError):
-    """An answer whose type or shape a check cannot read; the message says what was expected."""
 
 
 @dataclass(frozen=True)
@@ -256,28 +252,29 @@ def read_number(name: str, value) -> float | None:
     """``value`` as a float, None when the student has not answered yet (``...``).
 
     Reads any real number: int, float, NumPy scalar or 0-d array, Fraction, Decimal. Raises
-    :class:`Unreadable`, naming what was expected, for anything else (text, None, NaN, a list).
+    :class:`~pathfinding.errors.InvalidTypeError`, naming what was expected, for anything else
+    (text, None, NaN, a list).
     """
     if value is Ellipsis:
         return None
     if value is None:
-        raise Unreadable(
+        raise InvalidTypeError(
             f"{name} is None: a number was expected (if {name} comes from a function, it must `return` it)"
         )
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
     if isinstance(value, str):
-        raise Unreadable(
+        raise InvalidTypeError(
             f"{name} is the text {value!r}: write the number itself, without quotes "
             "(0.61, 1/3 or Fraction(1, 3))"
         )
     if isinstance(value, bool | np.bool_) or not isinstance(value, Real | Decimal):
-        raise Unreadable(
+        raise InvalidTypeError(
             f"{name} must be one number (int, float, NumPy number or Fraction), got {_describe(value)}"
         )
     number = float(value)
     if not math.isfinite(number):
-        raise Unreadable(f"{name} is {number}: a finite number was expected")
+        raise InvalidTypeError(f"{name} is {number}: a finite number was expected")
     return number
 
 
@@ -293,26 +290,28 @@ def read_numbers(name: str, value, n: int | None, *, entries: str = "") -> tuple
         value = np.reshape(value, -1).tolist()  # a column or row vector reads as a vector
     expected = ("numbers" if n is None else f"{n} numbers") + (f" {entries}" if entries else "")
     if value is None:
-        raise Unreadable(
+        raise InvalidTypeError(
             f"{name} is None: {expected} were expected, as a tuple, list or array (if {name} comes "
             "from a function, it must `return` them)"
         )
     if isinstance(value, str):
         read_number(name, value)  # says to write the numbers without quotes
     if not isinstance(value, tuple | list):
-        raise Unreadable(f"{name} must be {expected}, as a tuple, list or array; got {_describe(value)}")
+        raise InvalidTypeError(
+            f"{name} must be {expected}, as a tuple, list or array; got {_describe(value)}"
+        )
     if n is not None and len(value) != n:
-        raise Unreadable(f"{name} must be {expected}; got {len(value)}: {_describe(value)}")
+        raise InvalidTypeError(f"{name} must be {expected}; got {len(value)}: {_describe(value)}")
     read = [read_number(f"{name}[{i}]", v) for i, v in enumerate(value)]
     return None if any(v is None for v in read) else tuple(read)
 
 
 def read_function(name: str, fn, signature: str) -> Callable | None:
-    """``fn`` if it can be called, None when unanswered (``...``); :class:`Unreadable` otherwise."""
+    """``fn`` if it can be called, None when unanswered (``...``); InvalidTypeError otherwise."""
     if fn is Ellipsis:
         return None
     if not callable(fn):
-        raise Unreadable(f"{name} must be a function {signature}, got {_describe(fn)}")
+        raise InvalidTypeError(f"{name} must be a function {signature}, got {_describe(fn)}")
     return fn
 
 
@@ -333,7 +332,7 @@ def feedback_on_unreadable(check: Callable) -> Callable:
     def checked(*args, **kwargs) -> Feedback:
         try:
             return check(*args, **kwargs)
-        except Unreadable as err:
+        except InvalidTypeError as err:
             return Feedback(False, f"cannot read this answer: {err}.")
 
     return checked

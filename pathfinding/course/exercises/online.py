@@ -15,7 +15,6 @@ from pathfinding.course.exercises.answers import (
     NOT_YET,
     Feedback,
     Precision,
-    Unreadable,
     WrongModel,
     close_message,
     diagnose,
@@ -23,6 +22,7 @@ from pathfinding.course.exercises.answers import (
     read_function,
     read_number,
 )
+from pathfinding.errors import InvalidTypeError
 
 __all__ = [
     "BREAK_EVEN_WRONG",
@@ -305,7 +305,7 @@ def check_missed_question(retriever, question, corpus, *, k: int = 5) -> Feedbac
         return NOT_YET
     if not isinstance(question, Question):
         shown = f"{question[:60]!r}" if isinstance(question, str) else type(question).__name__
-        raise Unreadable(
+        raise InvalidTypeError(
             f"missed_question must be one of `questions` (a Question, which carries its gold passages), "
             f"got {shown}; pick it as questions[i], e.g. the i whose .question is your text."
         )

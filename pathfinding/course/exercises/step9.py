@@ -18,7 +18,6 @@ from pathfinding.course.exercises.answers import (
     NOT_YET,
     Feedback,
     Precision,
-    Unreadable,
     WrongModel,
     close_message,
     diagnose,
@@ -26,6 +25,7 @@ from pathfinding.course.exercises.answers import (
     read_number,
     read_numbers,
 )
+from pathfinding.errors import InvalidTypeError
 from pathfinding.experiments.step9 import paper
 
 __all__ = [
@@ -99,12 +99,12 @@ ALLRECALL_GAINS_WRONG = (
 
 def _read_gains(gains) -> np.ndarray | None:
     if not isinstance(gains, dict):
-        raise Unreadable(
+        raise InvalidTypeError(
             f"gains must be a dict with the keys {list(PAPER_DATASETS)}, got {type(gains).__name__}"
         )
     if set(gains) != set(PAPER_DATASETS):
         same_letters = {str(k).lower() for k in gains} == {d.lower() for d in PAPER_DATASETS}
-        raise Unreadable(
+        raise InvalidTypeError(
             f"gains must have exactly the keys {list(PAPER_DATASETS)}, spelt as the tables spell them"
             + (" (the keys are case-sensitive)" if same_letters else "")
             + f"; got {sorted(map(repr, gains))}"
@@ -168,7 +168,7 @@ def check_synonymy_threshold(index, phrase_a: str, phrase_b: str, value) -> Feed
         return NOT_YET
     for p in (phrase_a, phrase_b):
         if p not in index.phrase_ids:
-            raise Unreadable(f"{p!r} is not a node of this index (use the normalised phrase)")
+            raise InvalidTypeError(f"{p!r} is not a node of this index (use the normalised phrase)")
     E = index.node_embeddings
     a, b = index.phrase_ids[phrase_a], index.phrase_ids[phrase_b]
     prod = E[[a]] @ E[[b]].T

@@ -17,7 +17,6 @@ from pathfinding.course.exercises.answers import (
     NOT_YET,
     Feedback,
     Precision,
-    Unreadable,
     WrongModel,
     close_message,
     diagnose,
@@ -25,6 +24,7 @@ from pathfinding.course.exercises.answers import (
     read_number,
     read_numbers,
 )
+from pathfinding.errors import InvalidTypeError
 
 __all__ = [
     "CHANCE_RANK_WRONG",
@@ -112,7 +112,7 @@ def check_restart(mentions, seeds, vector) -> Feedback:
     if got is None:
         return NOT_YET
     if len(got) != n:
-        raise Unreadable(
+        raise InvalidTypeError(
             f"vector must have one entry per node of the graph ({n}), zero for a node that is not a "
             f"seed; got {len(got)} entries"
         )
@@ -405,7 +405,7 @@ def check_defeating_shape(instance) -> Feedback:
     if instance is Ellipsis:
         return NOT_YET
     if not isinstance(instance, PathFindingInstance):
-        raise Unreadable(
+        raise InvalidTypeError(
             "my_instance must be a PathFindingInstance (from make_instance or instance_from_facts), "
             f"got {type(instance).__name__}"
         )
