@@ -582,8 +582,7 @@ check(vcells["ppr"].hit_at_1 < 0.5, idea="a dead end one hop closer to a seed be
 # Answer each before you open `solutions/03_path_finding_vs_path_following_sol.py`.
 #
 # **3.1 Chance, in general.** With `distractors` dead-end chains per seed, what is the answer's expected
-# rank under a ranker that ties every candidate? Answer for 5 distractors, exactly (the mean of the
-# ranks a tie shares; here a whole number).
+# rank under a ranker that ties every candidate? Answer for 5 distractors, exactly (a whole number).
 
 # %%
 from pathfinding.course import exercises
