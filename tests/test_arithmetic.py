@@ -1,17 +1,10 @@
-"""The checks of notebook 1's exercises (pathfinding.course.exercises.arithmetic):
-a measured answer passes in every numeric form (rounded as asked, more digits, a
-fraction), every wrong model listed next to a check is rejected with its own hint, the cheating answers a
-strict teacher would catch fail, and an unreadable answer gets feedback, never a traceback.
-
-The "correct" answers here are measured (PPR runs, brute force, enumeration), not copied from the
-formulas inside pathfinding.course.exercises, so a wrong formula in a check fails these tests.
-"""
+"""The checks of notebook 1's exercises (pathfinding.course.exercises.arithmetic), against answers
+measured with the package: PPR run for one step or to convergence on the toys."""
 
 import math
 from fractions import Fraction
 
 import numpy as np
-import pytest
 
 from pathfinding.core.ppr import personalized_pagerank
 from pathfinding.core.specificity import node_specificity, restart_vector
@@ -19,6 +12,7 @@ from pathfinding.course import exercises as ex
 from pathfinding.course.exercises import arithmetic
 from pathfinding.synthetic.instances import make_instance
 from pathfinding.synthetic.toy import passage_count_matrix, star_pair
+from tests.test_exercises import rejected_with as _rejected_with
 
 
 def _one_step_measured(d, alpha):
@@ -40,51 +34,6 @@ def _margin_measured(r1, r2):
     pi = personalized_pagerank(toy.graph, r, tol=0, max_iter=1)
     dead = np.setdiff1d(toy.candidates, [toy.answer])
     return pi[toy.answer] / pi[dead].max()
-
-
-def _unanswered_is_not_ok(feedback):
-    assert not feedback and "no answer yet" in feedback.message
-
-
-def _rejected_with(feedback, hint):
-    assert not feedback, feedback.message
-    assert hint in feedback.message, feedback.message
-
-
-FUNCTION_EXERCISES = [
-    (ex.check_one_step, arithmetic.ONE_STEP_WRONG, arithmetic.STEP_CASES),
-    (ex.check_stationary, arithmetic.STATIONARY_WRONG, arithmetic.STEP_CASES),
-    (ex.check_margin, arithmetic.MARGIN_WRONG, arithmetic.MARGIN_CASES),
-]
-
-
-@pytest.mark.parametrize(
-    ("check", "model"),
-    [(c, m) for c, models, _ in FUNCTION_EXERCISES for m in models if m.value is not None],
-    ids=lambda x: getattr(x, "name", getattr(x, "__name__", "")),
-)
-def test_a_function_answer_built_on_a_wrong_model_gets_its_hint(check, model):
-    _rejected_with(check(lambda *args: model.value(*args)), model.hint)
-
-
-VALUE_EXERCISES = [
-    (ex.check_specificity_margin, (), arithmetic.SPECIFICITY_MARGIN_WRONG, (arithmetic.SPECIFICITY_COUNTS,)),
-    (ex.check_three_seeds, (), arithmetic.THREE_SEEDS_WRONG, ()),
-]
-
-
-@pytest.mark.parametrize(
-    ("check", "args", "model", "inputs"),
-    [(c, a, m, i) for c, a, models, i in VALUE_EXERCISES for m in models if m.value is not None],
-    ids=lambda x: getattr(x, "name", getattr(x, "__name__", None)),
-)
-def test_a_value_built_on_a_wrong_model_gets_its_hint(check, args, model, inputs):
-    value = model.value(*inputs)
-    _rejected_with(check(*args, value), model.hint_for(inputs))
-    _rejected_with(check(*args, np.float64(value)), model.hint_for(inputs))
-
-
-# --- notebook 1 ------------------------------------------------------------------------------------
 
 
 def test_one_step_right_in_every_form():
@@ -109,7 +58,7 @@ def test_one_step_close_only_for_the_masses_rounded_too_far():
 def test_one_step_restart_and_damping_differ_where_restart_is_not_one_half():
     assert any(a != 0.5 for _, a in arithmetic.STEP_CASES)
     swapped = ex.check_one_step(lambda d, a: _one_step_measured(d, 1 - a))
-    assert "restart_prob=0.15" in swapped.message and "only 1 - restart_prob" in swapped.message
+    assert "one_step(3, 0.15)" in swapped.message and "only 1 - restart_prob" in swapped.message
 
 
 def test_one_step_wrong_shapes_are_feedback():

@@ -3,14 +3,22 @@ notebooks 1-8 is exported, and an unanswered exercise neither passes nor crashes
 are tested in its own file (test_answers, test_arithmetic, test_walk, test_online, test_exercises_step9).
 """
 
+import numpy as np
 import pytest
 
 from pathfinding.course import exercises as ex
+from pathfinding.course.exercises import arithmetic, online, walk
 from pathfinding.synthetic.toy import passage_count_matrix
 
 
 def _unanswered_is_not_ok(feedback):
     assert not feedback and "no answer yet" in feedback.message
+
+
+def rejected_with(feedback, hint):
+    """Assert that a check rejected an answer with ``hint`` in its feedback (the module tests use it)."""
+    assert not feedback, feedback.message
+    assert hint in feedback.message, feedback.message
 
 
 @pytest.mark.parametrize(
@@ -46,3 +54,44 @@ def test_every_check_is_exported_from_the_package():
 
     checks = {n for m in (arithmetic, online, step9, walk) for n in m.__all__ if n.startswith("check_")}
     assert checks <= set(ex.__all__)
+
+
+# --- every wrong model listed next to a check is rejected with its own hint ---------------------------
+
+FUNCTION_EXERCISES = [
+    (ex.check_one_step, arithmetic.ONE_STEP_WRONG, arithmetic.STEP_CASES),
+    (ex.check_stationary, arithmetic.STATIONARY_WRONG, arithmetic.STEP_CASES),
+    (ex.check_margin, arithmetic.MARGIN_WRONG, arithmetic.MARGIN_CASES),
+]
+
+
+@pytest.mark.parametrize(
+    ("check", "model"),
+    [(c, m) for c, models, _ in FUNCTION_EXERCISES for m in models if m.value is not None],
+    ids=lambda x: getattr(x, "name", getattr(x, "__name__", "")),
+)
+def test_a_function_answer_built_on_a_wrong_model_gets_its_hint(check, model):
+    rejected_with(check(lambda *args: model.value(*args)), model.hint)
+
+
+VALUE_EXERCISES = [
+    (ex.check_specificity_margin, (), arithmetic.SPECIFICITY_MARGIN_WRONG, (arithmetic.SPECIFICITY_COUNTS,)),
+    (ex.check_three_seeds, (), arithmetic.THREE_SEEDS_WRONG, ()),
+    (ex.check_hub_threshold, (), walk.HUB_THRESHOLD_WRONG, ()),
+    (ex.check_chance_rank, (5,), walk.CHANCE_RANK_WRONG, (5,)),
+    (ex.check_passage_rank, (4,), walk.PASSAGE_RANK_WRONG, (4,)),
+    (ex.check_break_even, (50_000, 10), online.BREAK_EVEN_WRONG, (50_000, 10)),
+    (ex.check_break_even, (50_000, 30), online.BREAK_EVEN_WRONG, (50_000, 30)),
+    (ex.check_connected_probability, (36, 4, 4), online.CONNECTED_PROBABILITY_WRONG, (36, 4, 4)),
+]
+
+
+@pytest.mark.parametrize(
+    ("check", "args", "model", "inputs"),
+    [(c, a, m, i) for c, a, models, i in VALUE_EXERCISES for m in models if m.value is not None],
+    ids=lambda x: getattr(x, "name", getattr(x, "__name__", None)),
+)
+def test_a_value_built_on_a_wrong_model_gets_its_hint(check, args, model, inputs):
+    value = model.value(*inputs)
+    rejected_with(check(*args, value), model.hint_for(inputs))
+    rejected_with(check(*args, np.float64(value)), model.hint_for(inputs))

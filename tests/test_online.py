@@ -1,11 +1,5 @@
-"""The checks of notebooks 5-7's exercises (pathfinding.course.exercises.online):
-a measured answer passes in every numeric form (rounded as asked, more digits, a
-fraction), every wrong model listed next to a check is rejected with its own hint, the cheating answers a
-strict teacher would catch fail, and an unreadable answer gets feedback, never a traceback.
-
-The "correct" answers here are measured (PPR runs, brute force, enumeration), not copied from the
-formulas inside pathfinding.course.exercises, so a wrong formula in a check fails these tests.
-"""
+"""The checks of notebooks 5-7 (pathfinding.course.exercises.online): the bill against the cost model,
+bridge survival by enumeration, monitors judged on wrong facts, real-text restarts and misses."""
 
 import itertools
 import math
@@ -18,33 +12,7 @@ from pathfinding.core.specificity import node_specificity, restart_vector
 from pathfinding.course import exercises as ex
 from pathfinding.course.costs import CostModel, break_even_queries, offline_share
 from pathfinding.course.exercises import online, walk
-
-
-def _unanswered_is_not_ok(feedback):
-    assert not feedback and "no answer yet" in feedback.message
-
-
-def _rejected_with(feedback, hint):
-    assert not feedback, feedback.message
-    assert hint in feedback.message, feedback.message
-
-
-VALUE_EXERCISES = [
-    (ex.check_break_even, (50_000, 10), online.BREAK_EVEN_WRONG, (50_000, 10)),
-    (ex.check_break_even, (50_000, 30), online.BREAK_EVEN_WRONG, (50_000, 30)),
-    (ex.check_connected_probability, (36, 4, 4), online.CONNECTED_PROBABILITY_WRONG, (36, 4, 4)),
-]
-
-
-@pytest.mark.parametrize(
-    ("check", "args", "model", "inputs"),
-    [(c, a, m, i) for c, a, models, i in VALUE_EXERCISES for m in models if m.value is not None],
-    ids=lambda x: getattr(x, "name", getattr(x, "__name__", None)),
-)
-def test_a_value_built_on_a_wrong_model_gets_its_hint(check, args, model, inputs):
-    value = model.value(*inputs)
-    _rejected_with(check(*args, value), model.hint_for(inputs))
-    _rejected_with(check(*args, np.float64(value)), model.hint_for(inputs))
+from tests.test_exercises import rejected_with as _rejected_with
 
 
 @pytest.mark.parametrize("model", online.HALF_SHARE_WRONG, ids=lambda m: m.name)

@@ -1,11 +1,5 @@
-"""The checks of notebooks 2-4's exercises (pathfinding.course.exercises.walk):
-a measured answer passes in every numeric form (rounded as asked, more digits, a
-fraction), every wrong model listed next to a check is rejected with its own hint, the cheating answers a
-strict teacher would catch fail, and an unreadable answer gets feedback, never a traceback.
-
-The "correct" answers here are measured (PPR runs, brute force, enumeration), not copied from the
-formulas inside pathfinding.course.exercises, so a wrong formula in a check fails these tests.
-"""
+"""The checks of notebooks 2-4 (pathfinding.course.exercises.walk): restart vectors, hub counts, chance
+and passage ranks, and the shapes that do or do not defeat PPR, each measured here."""
 
 from fractions import Fraction
 
@@ -19,33 +13,7 @@ from pathfinding.course.exercises import walk
 from pathfinding.synthetic.instances import instance_from_facts, make_instance
 from pathfinding.synthetic.rankers import RANKERS
 from pathfinding.synthetic.toy import passage_count_matrix
-
-
-def _unanswered_is_not_ok(feedback):
-    assert not feedback and "no answer yet" in feedback.message
-
-
-def _rejected_with(feedback, hint):
-    assert not feedback, feedback.message
-    assert hint in feedback.message, feedback.message
-
-
-VALUE_EXERCISES = [
-    (ex.check_hub_threshold, (), walk.HUB_THRESHOLD_WRONG, ()),
-    (ex.check_chance_rank, (5,), walk.CHANCE_RANK_WRONG, (5,)),
-    (ex.check_passage_rank, (4,), walk.PASSAGE_RANK_WRONG, (4,)),
-]
-
-
-@pytest.mark.parametrize(
-    ("check", "args", "model", "inputs"),
-    [(c, a, m, i) for c, a, models, i in VALUE_EXERCISES for m in models if m.value is not None],
-    ids=lambda x: getattr(x, "name", getattr(x, "__name__", None)),
-)
-def test_a_value_built_on_a_wrong_model_gets_its_hint(check, args, model, inputs):
-    value = model.value(*inputs)
-    _rejected_with(check(*args, value), model.hint_for(inputs))
-    _rejected_with(check(*args, np.float64(value)), model.hint_for(inputs))
+from tests.test_exercises import rejected_with as _rejected_with
 
 
 @pytest.mark.parametrize("model", walk.RESTART_WRONG, ids=lambda m: m.name)

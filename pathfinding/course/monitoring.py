@@ -83,10 +83,15 @@ def drop_facts(instance: PathFindingInstance, fraction: float, *, rng=None) -> P
     n = instance.facts.shape[0]
     n_drop = int(round(fraction * n))
     keep = np.sort(rng.permutation(n)[n_drop:])
+    return _with_facts(instance, instance.facts[keep], [instance.passages[k] for k in keep])
+
+
+def _with_facts(instance: PathFindingInstance, facts, passages) -> PathFindingInstance:
+    """``instance`` with other facts and passages: the same nodes, seeds, answer and candidates."""
     return instance_from_facts(
-        instance.facts[keep],
+        facts,
         instance.node_names,
-        [instance.passages[k] for k in keep],
+        passages,
         seeds=instance.seeds,
         answer=instance.answer,
         candidates=instance.candidates,
@@ -151,15 +156,7 @@ def replace_facts(instance: PathFindingInstance, fraction: float, *, rng=None) -
             if free:
                 facts[k] = (keep, free[rng.integers(len(free))])
                 break
-    return instance_from_facts(
-        facts,
-        instance.node_names,
-        list(instance.passages),
-        seeds=instance.seeds,
-        answer=instance.answer,
-        candidates=instance.candidates,
-        hops=instance.hops,
-    )
+    return _with_facts(instance, facts, list(instance.passages))
 
 
 def _component_labels(facts: np.ndarray, n_nodes: int) -> np.ndarray:

@@ -32,14 +32,16 @@ __all__ = [
     "Feedback",
     "Precision",
     "WrongModel",
-    "call_answer",
     "close_message",
     "diagnose",
     "feedback_on_unreadable",
     "judge",
+    "judge_cases",
+    "judge_value",
     "read_function",
     "read_number",
     "read_numbers",
+    "verdict_feedback",
 ]
 
 
@@ -318,11 +320,67 @@ def read_function(name: str, fn, signature: str) -> Callable | None:
 NOT_YET = Feedback(False, "no answer yet: replace the ... with your answer and run the cell again.")
 
 
-def call_answer(fn, name: str, n: int, *args, entries: str = "") -> tuple[float, ...] | None:
-    """``fn(*args)`` read as ``n`` numbers; None when ``fn`` or its result is unanswered."""
-    if read_function(name, fn, f"{name}{args}") is None:
-        return None
-    return read_numbers(f"{name}{args}", fn(*args), n, entries=entries)
+def _show(got) -> str:
+    if isinstance(got, tuple):
+        return "(" + ", ".join(f"{x:.6g}" for x in got) + ")"
+    return f"{got:.6g}" if isinstance(got, float) else str(got)
+
+
+def verdict_feedback(verdict: str, hint, *, shown, precision, right: str, fallback: str, where: str = ""):
+    """The :class:`Feedback` for a verdict of :func:`diagnose`.
+
+    ``right`` is the message when the answer holds, ``fallback`` the hint for a wrong answer that
+    shows no listed confusion; ``shown`` is the answer as the message quotes it, after ``where`` (the
+    case it was judged at, if any).
+
+    Examples
+    --------
+    >>> verdict_feedback("close", None, shown=0.6, precision=Precision(sig=2), right="", fallback="")
+    not yet: close — keep more digits: 0.6 is the answer rounded too far; give it to 2 significant digits.
+    """
+    if verdict == "right":
+        return Feedback(True, right)
+    if verdict == "close":
+        return Feedback(False, close_message(f"{where}{_show(shown)}", precision))
+    return Feedback(False, f"{where}{_show(shown)}; hint: {hint or fallback}")
+
+
+def judge_value(name: str, value, want, precision: Precision, wrong_models, inputs=(), **messages):
+    """Judge one number: read ``value``, run it through ``wrong_models`` and give the feedback.
+
+    ``messages`` are :func:`verdict_feedback`'s ``right`` and ``fallback``.
+    """
+    got = read_number(name, value)
+    if got is None:
+        return NOT_YET
+    verdict, hint = diagnose(got, want, precision, wrong_models, inputs)
+    return verdict_feedback(verdict, hint, shown=got, precision=precision, **messages)
+
+
+def judge_cases(fn, name: str, cases, want: Callable, wrong_models, precision: Precision, **messages):
+    """Judge a function answer ``fn(*case)`` on every case, and give the feedback of the first it fails.
+
+    ``want(*case)`` is the exact value (a number, or a tuple whose length ``fn`` must return);
+    ``messages`` are :func:`verdict_feedback`'s ``right`` and ``fallback``, and ``entries``, what the
+    numbers are, for a result of the wrong shape.
+    """
+    entries = messages.pop("entries", "")
+    if read_function(name, fn, f"{name}({', '.join('...' for _ in cases[0])})") is None:
+        return NOT_YET
+    for case in cases:
+        exact = want(*case)
+        result = fn(*case)
+        if isinstance(exact, tuple):
+            got = read_numbers(f"{name}{case}", result, len(exact), entries=entries)
+        else:
+            got = read_number(f"{name}{case}", result)
+        if got is None:
+            return NOT_YET
+        verdict, hint = diagnose(got, exact, precision, wrong_models, case)
+        if verdict != "right":
+            where = f"at {name}{case}: "
+            return verdict_feedback(verdict, hint, shown=got, precision=precision, where=where, **messages)
+    return Feedback(True, messages["right"])
 
 
 def feedback_on_unreadable(check: Callable) -> Callable:

@@ -11,16 +11,12 @@ from __future__ import annotations
 import numpy as np
 
 from pathfinding.course.exercises.answers import (
-    NOT_YET,
     Feedback,
     Precision,
     WrongModel,
-    call_answer,
-    close_message,
-    diagnose,
     feedback_on_unreadable,
-    read_function,
-    read_number,
+    judge_cases,
+    judge_value,
 )
 
 __all__ = [
@@ -107,23 +103,14 @@ def check_one_step(fn) -> Feedback:
     >>> print(check_one_step(lambda d, a: (a / d, a * 0.5 / d)).message.split("hint: ")[1][:42])
     restart_prob is the share of a seed's mass
     """
-    p = ONE_STEP_PRECISION
-    for d, alpha in STEP_CASES:
-        got = call_answer(fn, "one_step", 2, d, alpha, entries="(answer mass, dead-end mass)")
-        if got is None:
-            return NOT_YET
-        verdict, hint = diagnose(got, _one_step(d, alpha), p, ONE_STEP_WRONG, (d, alpha))
-        if verdict == "right":
-            continue
-        if verdict == "close":
-            return Feedback(False, close_message(f"at d={d}, restart_prob={alpha}, {got}", p))
-        hint = hint or "write what one seed sends along one edge, then count the answer's inflows."
-        return Feedback(False, f"at d={d}, restart_prob={alpha} your masses are {got}; hint: {hint}")
-    return Feedback(
-        True,
-        "one step gives the answer two inflows of (1 - alpha) * 0.5 / d and a dead end one, "
+    return judge_cases(
+        fn, "one_step", STEP_CASES, _one_step, ONE_STEP_WRONG, ONE_STEP_PRECISION,
+        entries="(answer mass, dead-end mass)",
+        right="one step gives the answer two inflows of (1 - alpha) * 0.5 / d and a dead end one, "
         "for every d and alpha.",
-    )
+        fallback="write what one seed sends along one edge, then count the answer's inflows.",
+    )  # fmt: skip
+
 
 
 def _no_return(d: int, alpha: float) -> tuple[float, float, float]:
@@ -178,21 +165,14 @@ def check_stationary(fn) -> Feedback:
     >>> check_stationary(lambda d, a: (seed(a), 2 * (1 - a) * seed(a) / d, (1 - a) * seed(a) / d))
     correct: seed 1/(2(2 - alpha)), answer twice a dead end, and the mass sums to 1.
     """
-    p = STATIONARY_PRECISION
-    for d, alpha in STEP_CASES:
-        got = call_answer(fn, "stationary", 3, d, alpha, entries="(seed, answer, dead-end mass)")
-        if got is None:
-            return NOT_YET
-        verdict, hint = diagnose(got, _stationary(d, alpha), p, STATIONARY_WRONG, (d, alpha))
-        if verdict == "right":
-            continue
-        if verdict == "close":
-            return Feedback(False, close_message(f"at d={d}, restart_prob={alpha}, {got}", p))
-        hint = hint or (
-            "write one balance equation per kind of node (seed, answer, dead end) and solve for the seed."
-        )
-        return Feedback(False, f"at d={d}, restart_prob={alpha} you have {got}; hint: {hint}")
-    return Feedback(True, "seed 1/(2(2 - alpha)), answer twice a dead end, and the mass sums to 1.")
+    return judge_cases(
+        fn, "stationary", STEP_CASES, _stationary, STATIONARY_WRONG, STATIONARY_PRECISION,
+        entries="(seed, answer, dead-end mass)",
+        right="seed 1/(2(2 - alpha)), answer twice a dead end, and the mass sums to 1.",
+        fallback="write one balance equation per kind of node (seed, answer, dead end) and solve for "
+        "the seed.",
+    )  # fmt: skip
+
 
 
 MARGIN_CASES = ((0.8, 0.2), (0.7, 0.3), (0.5, 0.5))
@@ -241,23 +221,12 @@ def check_margin(fn) -> Feedback:
     >>> check_margin(lambda r1, r2: 1 + r2 / r1)
     correct: the best dead end belongs to the heavier seed, so the margin is 1 + r2/r1, between 1 and 2.
     """
-    p = MARGIN_PRECISION
-    for r1, r2 in MARGIN_CASES:
-        if read_function("margin", fn, "margin(r1, r2)") is None:
-            return NOT_YET
-        got = read_number(f"margin({r1}, {r2})", fn(r1, r2))
-        if got is None:
-            return NOT_YET
-        verdict, hint = diagnose(got, 1 + r2 / r1, p, MARGIN_WRONG, (r1, r2))
-        if verdict == "right":
-            continue
-        if verdict == "close":
-            return Feedback(False, close_message(f"for r1={r1}, r2={r2}, {got:g}", p))
-        hint = hint or "write the answer's mass (two inflows) and the heavier seed's dead end's mass (one)."
-        return Feedback(False, f"for r1={r1}, r2={r2} you have {got:.6g}; hint: {hint}")
-    return Feedback(
-        True, "the best dead end belongs to the heavier seed, so the margin is 1 + r2/r1, between 1 and 2."
-    )
+    return judge_cases(
+        fn, "margin", MARGIN_CASES, lambda r1, r2: 1 + r2 / r1, MARGIN_WRONG, MARGIN_PRECISION,
+        right="the best dead end belongs to the heavier seed, so the margin is 1 + r2/r1, between 1 and 2.",
+        fallback="write the answer's mass (two inflows) and the heavier seed's dead end's mass (one).",
+    )  # fmt: skip
+
 
 
 SPECIFICITY_COUNTS = (20, 10, 2)
@@ -306,22 +275,14 @@ def check_specificity_margin(value) -> Feedback:
     >>> check_specificity_margin(1.3).ok, check_specificity_margin(1.6).ok
     (True, False)
     """
-    got = read_number("value", value)
-    if got is None:
-        return NOT_YET
-    p = MARGIN_PRECISION
     want = 1 / _weights(SPECIFICITY_COUNTS, -1).max()
-    verdict, hint = diagnose(got, want, p, SPECIFICITY_MARGIN_WRONG, (SPECIFICITY_COUNTS,))
-    if verdict == "right":
-        return Feedback(
-            True,
-            f"specificity gives the rarest seed {1 / want:.3f} of the restart, so the margin falls from "
-            f"{len(SPECIFICITY_COUNTS)} to {want:.3g}.",
-        )
-    if verdict == "close":
-        return Feedback(False, close_message(f"{got:g}", p))
-    hint = hint or "the margin is (r1 + r2 + r3)/r1 with r_i = s_i / sum(s), s_i = 1/|P_i|."
-    return Feedback(False, f"{got:.6g}; hint: {hint}")
+    return judge_value(
+        "value", value, want, MARGIN_PRECISION, SPECIFICITY_MARGIN_WRONG, (SPECIFICITY_COUNTS,),
+        right=f"specificity gives the rarest seed {1 / want:.3f} of the restart, so the margin falls from "
+        f"{len(SPECIFICITY_COUNTS)} to {want:.3g}.",
+        fallback="the margin is (r1 + r2 + r3)/r1 with r_i = s_i / sum(s), s_i = 1/|P_i|.",
+    )  # fmt: skip
+
 
 
 THREE_SEEDS_WRONG = (
@@ -350,17 +311,10 @@ def check_three_seeds(ratio) -> Feedback:
     >>> check_three_seeds(3).ok, check_three_seeds(2).ok
     (True, False)
     """
-    got = read_number("ratio", ratio)
-    if got is None:
-        return NOT_YET
-    p = MARGIN_PRECISION
-    verdict, hint = diagnose(got, 3.0, p, THREE_SEEDS_WRONG)
-    if verdict == "right":
-        return Feedback(True, "three inflows against one: the ratio is the number of seeds that meet.")
-    if verdict == "close":
-        return Feedback(False, close_message(f"{got:g}", p))
-    hint = hint or (
-        "divide the answer's mass by the best dead end's after one step (tol=0, max_iter=1); "
-        "count the inflows into each."
-    )
-    return Feedback(False, f"{got:.6g}; hint: {hint}")
+    return judge_value(
+        "ratio", ratio, 3.0, MARGIN_PRECISION, THREE_SEEDS_WRONG,
+        right="three inflows against one: the ratio is the number of seeds that meet.",
+        fallback="divide the answer's mass by the best dead end's after one step (tol=0, max_iter=1); "
+        "count the inflows into each.",
+    )  # fmt: skip
+

@@ -16,9 +16,8 @@ from pathfinding.course.exercises.answers import (
     Feedback,
     Precision,
     WrongModel,
-    close_message,
-    diagnose,
     feedback_on_unreadable,
+    judge_value,
     read_function,
     read_number,
 )
@@ -84,17 +83,12 @@ def check_break_even(n_passages, ratio, value) -> Feedback:
     >>> check_break_even(10_000, 10, 2200)
     not yet: close — keep more digits: 2200 is the answer rounded too far; give it to a whole number.
     """
-    got = read_number("value", value)
-    if got is None:
-        return NOT_YET
     p = QUERIES_PRECISION
-    verdict, hint = diagnose(got, 2 * n_passages / (ratio - 1), p, BREAK_EVEN_WRONG, (n_passages, ratio))
-    if verdict == "right":
-        return Feedback(True, "the index pays for itself after N * 2 / (ratio - 1) queries.")
-    if verdict == "close":
-        return Feedback(False, close_message(f"{got:g}", p))
-    hint = hint or "set offline + per-query cost equal to the iterative bill and solve."
-    return Feedback(False, f"{got:g}; hint: {hint}")
+    return judge_value(
+        "value", value, 2 * n_passages / (ratio - 1), p, BREAK_EVEN_WRONG, (n_passages, ratio),
+        right="the index pays for itself after N * 2 / (ratio - 1) queries.",
+        fallback="set offline + per-query cost equal to the iterative bill and solve.",
+    )  # fmt: skip
 
 
 HALF_SHARE_WRONG = (
@@ -138,21 +132,14 @@ def check_half_share(n_passages, value, *, calls_per_query: int = 1) -> Feedback
     >>> check_half_share(10_000, 20_000).ok, check_half_share(50_000, 50_000, calls_per_query=2).ok
     (True, True)
     """
-    got = read_number("value", value)
-    if got is None:
-        return NOT_YET
     p = QUERIES_PRECISION
     inputs = (n_passages, calls_per_query)
-    verdict, hint = diagnose(got, 2 * n_passages / calls_per_query, p, HALF_SHARE_WRONG, inputs)
-    if verdict == "right":
-        online = "2N NER calls" if calls_per_query == 1 else f"{calls_per_query} calls for each of N queries"
-        return Feedback(
-            True, f"2N calls offline equal {online} online: the iterative retriever does not enter this one."
-        )
-    if verdict == "close":
-        return Feedback(False, close_message(f"{got:g}", p))
-    hint = hint or "set the offline calls equal to the online calls; the iterative retriever does not enter."
-    return Feedback(False, f"{got:g}; hint: {hint}")
+    online = "2N NER calls" if calls_per_query == 1 else f"{calls_per_query} calls for each of N queries"
+    return judge_value(
+        "value", value, 2 * n_passages / calls_per_query, p, HALF_SHARE_WRONG, inputs,
+        right=f"2N calls offline equal {online} online: the iterative retriever does not enter this one.",
+        fallback="set the offline calls equal to the online calls; the iterative retriever does not enter.",
+    )  # fmt: skip
 
 
 # --- Notebook 6: monitoring index recall -----------------------------------------------------------
@@ -207,18 +194,13 @@ def check_connected_probability(n_facts, n_deleted, bridge_facts, value) -> Feed
     >>> check_connected_probability(36, 4, 4, 0.6)
     not yet: close — keep more digits: 0.6 is the answer rounded too far; give it to 2 significant digits.
     """
-    got = read_number("value", value)
-    if got is None:
-        return NOT_YET
     p = PROBABILITY_PRECISION
     inputs = (n_facts, n_deleted, bridge_facts)
-    verdict, hint = diagnose(got, _spared(*inputs), p, CONNECTED_PROBABILITY_WRONG, inputs)
-    if verdict == "right":
-        return Feedback(True, "C(n - b, k) / C(n, k): the deleted facts must all come from the other n - b.")
-    if verdict == "close":
-        return Feedback(False, close_message(f"{got:g}", p))
-    hint = hint or "count the deletions that spare every bridge fact, out of all deletions of k facts."
-    return Feedback(False, f"{got:.6g}; hint: {hint}")
+    return judge_value(
+        "value", value, _spared(*inputs), p, CONNECTED_PROBABILITY_WRONG, inputs,
+        right="C(n - b, k) / C(n, k): the deleted facts must all come from the other n - b.",
+        fallback="count the deletions that spare every bridge fact, out of all deletions of k facts.",
+    )  # fmt: skip
 
 
 @feedback_on_unreadable

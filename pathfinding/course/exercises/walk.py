@@ -21,7 +21,7 @@ from pathfinding.course.exercises.answers import (
     close_message,
     diagnose,
     feedback_on_unreadable,
-    read_number,
+    judge_value,
     read_numbers,
 )
 from pathfinding.errors import InvalidTypeError
@@ -156,17 +156,12 @@ def check_hub_threshold(n_passages) -> Feedback:
     >>> check_hub_threshold(29.0).ok, check_hub_threshold(28).ok
     (True, False)
     """
-    got = read_number("n_passages", n_passages)
-    if got is None:
-        return NOT_YET
-    verdict, hint = diagnose(got, 29, EXACT, HUB_THRESHOLD_WRONG)
-    if verdict == "right":
-        return Feedback(True, "5/(5 + n) < 0.15 first holds at n = 29 (5/34 = 14.7%).")
-    hint = hint or (
-        "with specificity on, each seed's weight is 1/|P_i| before normalising; write the hub's share "
-        "of the two weights and try counts until it drops below 15%."
-    )
-    return Feedback(False, f"{got:g}; hint: {hint}")
+    return judge_value(
+        "n_passages", n_passages, 29, EXACT, HUB_THRESHOLD_WRONG,
+        right="5/(5 + n) < 0.15 first holds at n = 29 (5/34 = 14.7%).",
+        fallback="with specificity on, each seed's weight is 1/|P_i| before normalising; write the hub's "
+        "share of the two weights and try counts until it drops below 15%.",
+    )  # fmt: skip
 
 
 # --- Notebook 3: path-finding versus path-following ------------------------------------------------
@@ -208,17 +203,12 @@ def check_chance_rank(distractors, value) -> Feedback:
     >>> check_chance_rank(5, 6).ok, check_chance_rank(5, 5.5).ok
     (True, False)
     """
-    got = read_number("value", value)
-    if got is None:
-        return NOT_YET
     n = 2 * distractors + 1
-    verdict, hint = diagnose(got, (n + 1) / 2, EXACT, CHANCE_RANK_WRONG, (distractors,))
-    if verdict == "right":
-        return Feedback(
-            True, f"{n} candidates (the answer and {n - 1} dead ends) tie, so the mean rank is ({n} + 1)/2."
-        )
-    hint = hint or "how many candidates are there, and what is the mean of 1..n?"
-    return Feedback(False, f"{got:g}; hint: {hint}")
+    return judge_value(
+        "value", value, (n + 1) / 2, EXACT, CHANCE_RANK_WRONG, (distractors,),
+        right=f"{n} candidates (the answer and {n - 1} dead ends) tie, so the mean rank is ({n} + 1)/2.",
+        fallback="how many candidates are there, and what is the mean of 1..n?",
+    )  # fmt: skip
 
 
 @functools.lru_cache(maxsize=8)
@@ -264,14 +254,11 @@ def check_passage_rank(hops, value) -> Feedback:
     >>> check_passage_rank(2, 19).ok, check_passage_rank(2, 1).ok
     (True, False)
     """
-    got = read_number("value", value)
-    if got is None:
-        return NOT_YET
-    verdict, hint = diagnose(got, _passage_rank(hops), EXACT, PASSAGE_RANK_WRONG, (hops,))
-    if verdict == "right":
-        return Feedback(True, "every passage nearer a seed outranks the answer's: mass decays with depth.")
-    hint = hint or "count the passages whose nearer node is closer to a seed than the answer."
-    return Feedback(False, f"{got:g}; hint: {hint}")
+    return judge_value(
+        "value", value, _passage_rank(hops), EXACT, PASSAGE_RANK_WRONG, (hops,),
+        right="every passage nearer a seed outranks the answer's: mass decays with depth.",
+        fallback="count the passages whose nearer node is closer to a seed than the answer.",
+    )  # fmt: skip
 
 
 # --- Notebook 4: what defeats PPR --------------------------------------------------------------------
@@ -471,14 +458,9 @@ def check_slip_branching(value, *, seeds: int = 2) -> Feedback:
     >>> check_slip_branching(3).ok, check_slip_branching(5, seeds=3).ok
     (True, True)
     """
-    got = read_number("value", value)
-    if got is None:
-        return NOT_YET
     want = _first_slip(seeds)
-    verdict, hint = diagnose(got, want, EXACT, SLIP_BRANCHING_WRONG, (seeds,))
-    if verdict == "right":
-        return Feedback(
-            True, f"at {want} leaves the bridge node forwards 1/{2 + want} and the factor {seeds} is eaten."
-        )
-    hint = hint or "a smaller branching already defeats it: try each value from 1 up."
-    return Feedback(False, f"{got:g}; hint: {hint}")
+    return judge_value(
+        "value", value, want, EXACT, SLIP_BRANCHING_WRONG, (seeds,),
+        right=f"at {want} leaves the bridge node forwards 1/{2 + want} and the factor {seeds} is eaten.",
+        fallback="a smaller branching already defeats it: try each value from 1 up.",
+    )  # fmt: skip

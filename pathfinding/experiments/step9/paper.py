@@ -45,11 +45,14 @@ CITATION = "Gutiérrez et al., HippoRAG, NeurIPS 2024, arXiv:2405.14831"
 DATASETS = ("MuSiQue", "2Wiki", "HotpotQA", "Average")
 
 
-def _row(metrics: tuple[str, str], values: tuple[float, ...]) -> dict[str, float]:
-    cols = [f"{d} {m}" for d in DATASETS for m in metrics]
+def _columns(cols: list[str], values: tuple) -> dict:
     if len(cols) != len(values):
         raise InvalidValueError(f"a paper row needs {len(cols)} values, got {len(values)}")
     return dict(zip(cols, values, strict=True))
+
+
+def _row(metrics: tuple[str, str], values: tuple[float, ...]) -> dict[str, float]:
+    return _columns([f"{d} {m}" for d in DATASETS for m in metrics], values)
 
 
 _R = ("R@2", "R@5")
@@ -120,10 +123,7 @@ _COUNTS = ("nodes", "edges", "triples", "ColBERTv2 synonym edges")
 
 
 def _counts(*values: int) -> dict[str, int]:
-    cols = [f"{d} {c}" for c in _COUNTS for d in DATASETS[:3]]
-    if len(cols) != len(values):
-        raise InvalidValueError(f"a Table 8 row needs {len(cols)} values, got {len(values)}")
-    return dict(zip(cols, values, strict=True))
+    return _columns([f"{d} {c}" for c in _COUNTS for d in DATASETS[:3]], values)
 
 
 TABLE_8 = {
