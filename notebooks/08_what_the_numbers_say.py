@@ -227,7 +227,7 @@ check(ratio > 6, idea="the paper's MuSiQue corpus is more than six times ours: m
 # * **Which questions.** Ours are the 100 training questions the authors used to tune $\tau$ and
 #   the damping factor (§3.4), and the package's own defaults were chosen on the same 100
 #   (FINDINGS says so in its real-text section). A tuning set is the most optimistic place to
-#   measure, but by how much is not measured here: no held-out MuSiQue questions are vendored.
+#   measure, but by how much is not measured here: the package has no held-out MuSiQue questions.
 # * **How many passages.** Recall@5 is a race against distractors. Our corpus is the 20 candidate
 #   passages of each of 100 questions; the paper's is those of 1,000 questions, six times as many
 #   passages. Measured below on our own questions: keeping every supporting passage and dropping a
@@ -391,12 +391,12 @@ print(f"AR@5: {d[3][0]:+.1f} [{d[3][1]:+.1f}, {d[3][2]:+.1f}] points")
 #
 # Figure 1 and Table 7 of the paper, and the chapter: *Which Stanford professor works on the
 # neuroscience of Alzheimer's?* The HippoRAG v1 repository ships its corpus
-# (`data/case_study_university*.json` on tag v1.0.0, vendored here with its source in
-# `pathfinding/data/hipporag/MANIFEST.md`): 43 passages about Stanford professors and about
-# Alzheimer's researchers elsewhere. (Its question file words the question "Which Stanford
-# University professor works on Alzheimer's?"; we ask it as the chapter does.) No passage says
-# "Stanford" and "Alzheimer's" together; Thomas Südhof's two passages say one each. Table 7 lists
-# what each method returned first:
+# (`data/case_study_university*.json` on tag v1.0.0; `pathfinding data list` shows where it comes
+# from and where your copy is): 43 passages about Stanford professors and about Alzheimer's
+# researchers elsewhere. (Its question file words the question "Which Stanford University
+# professor works on Alzheimer's?"; we ask it as the chapter does.) No passage says "Stanford" and
+# "Alzheimer's" together; Thomas Südhof's two passages say one each. Table 7 lists what each
+# method returned first:
 
 # %%
 question, corpus = load_university()

@@ -76,7 +76,8 @@ _EXPORTS = {
     # Every public exception
     **dict.fromkeys(
         ["PathfindingError", "ValidationError", "InvalidValueError", "InvalidTypeError", "FormatError",
-         "LLMError", "LLMFatalError", "ConvergenceWarning", "CheckFailed"],
+         "LLMError", "LLMFatalError", "DataError", "DataNotFoundError", "DataDownloadError",
+         "ConvergenceWarning", "CheckFailed"],
         "pathfinding.errors",
     ),
 }

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-__all__ = ["positive_int", "whole_number"]
+__all__ = ["positive_int", "positive_seconds", "whole_number"]
 
 
 def whole_number(low: int):
@@ -28,3 +28,14 @@ def whole_number(low: int):
 
 positive_int = whole_number(1)
 """An argparse ``type`` for whole numbers >= 1."""
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse ``type`` for a duration in seconds > 0, with a message naming the value."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
+    return value

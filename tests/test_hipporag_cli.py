@@ -18,12 +18,13 @@ import pytest
 
 from pathfinding.cli import build_parser, main
 from pathfinding.errors import FormatError
+from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.evaluate import all_recall_at_k, recall_at_k
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.index.encoder import CharNgramEncoder, char_ngrams
 from pathfinding.hipporag.index.maintenance import delete_passages
 from pathfinding.hipporag.index.persistence import load_index, save_index
-from pathfinding.hipporag.io import Passage, load_corpus, load_openie, vendored
+from pathfinding.hipporag.io import Passage, load_corpus, load_openie
 from pathfinding.hipporag.io.questions import match_supporting, read_eval_questions
 from pathfinding.hipporag.lexical import BM25Ranker
 from pathfinding.hipporag.querycache import cache_path, load_for_query
@@ -36,8 +37,8 @@ QUESTION = "Who founded the Journal of Psychotherapy Integration?"
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
     d = tmp_path_factory.mktemp("cli")
-    corpus = json.loads(gzip.decompress(vendored("corpus").read_bytes()))
-    openie = json.loads(gzip.decompress(vendored("openie").read_bytes()))
+    corpus = json.loads(fetch("musique_corpus").read_bytes())
+    openie = json.loads(fetch("musique_openie").read_bytes())
     (d / "c1.json").write_text(json.dumps(corpus[:30]))
     (d / "c2.json").write_text(json.dumps(corpus[30:36]))
     (d / "openie.json").write_text(json.dumps({"docs": openie["docs"][:36]}))
@@ -574,7 +575,7 @@ def _must_not_build():
 
 
 def test_query_cache_is_used_and_invalidated(tmp_path, capsys):
-    corpus = json.loads(gzip.decompress(vendored("corpus").read_bytes()))[:40]
+    corpus = json.loads(fetch("musique_corpus").read_bytes())[:40]
     (tmp_path / "c.json").write_text(json.dumps(corpus))
     idx = tmp_path / "i.hippo"
     assert (
@@ -593,7 +594,7 @@ def test_query_cache_is_used_and_invalidated(tmp_path, capsys):
     for key in ("fact_linker", "bm25", ("with_passages", True), ("prepared", True), "nearest_rows"):
         fast.derived(key, _must_not_build)  # loaded from the cache: nothing left to derive
     assert list(fast.triples) == full.triples  # read from the index on first use
-    questions = [q["question"] for q in json.loads(gzip.decompress(vendored("questions").read_bytes()))[:15]]
+    questions = [q["question"] for q in json.loads(fetch("musique_questions").read_bytes())[:15]]
     for kw in ({}, {"facts": 0, "passage_weight": 0.0}):
         a, b = HippoRetriever(full, **kw), HippoRetriever(fast, **kw)
         for q in questions + [q.lower() for q in questions]:
@@ -654,7 +655,7 @@ def _choices(parser):
 
 def test_every_command_is_registered():
     full = build_parser()
-    top = {"instance", "rank", "findings", "realtext", "bench", "realtext-bench", "hipporag"}
+    top = {"instance", "rank", "data", "findings", "realtext", "bench", "realtext-bench", "hipporag"}
     assert _choices(full) == top
     group = full._subparsers._group_actions[0].choices["hipporag"]
     engine = {"index", "query", "add", "delete", "eval", "openie"}

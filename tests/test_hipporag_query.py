@@ -11,19 +11,16 @@ MuSiQue against a full scan.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
 from pathfinding.errors import InvalidValueError
+from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.io import load_query_ner
 from pathfinding.hipporag.query import EXTRACTORS, capitalised_spans, link_entities, ner_lookup, node_ngrams
 from pathfinding.hipporag.text import normalize_phrase
-
-DATA = Path(__file__).parent / "data" / "hipporag"
 
 
 @pytest.mark.parametrize(
@@ -196,7 +193,7 @@ def test_link_entities_nearest_node(sample):
 
 
 def test_ner_lookup_from_tsv():
-    rows, _ = load_query_ner(DATA / "hotpotqa_queries_head.tsv")
+    rows, _ = load_query_ner(fetch("hotpotqa_query_ner"))
     extract = ner_lookup(rows)
     assert extract(rows[0].query) == ["Scott Derrickson", "Ed Wood"]
     with pytest.raises(InvalidValueError, match="no query-NER row"):

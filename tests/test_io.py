@@ -4,19 +4,15 @@ damaged archives; the vendored files, byte-identical to upstream (sha256 in MANI
 """
 
 import gzip
-import hashlib
 import json
-import re
-from importlib import resources
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from pathfinding.errors import FormatError, InvalidValueError
+from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.index.build import index_from_openie
 from pathfinding.hipporag.io import (
-    VENDORED_FILES,
     LoadReport,
     OpenIEPassage,
     Passage,
@@ -28,7 +24,6 @@ from pathfinding.hipporag.io import (
     need,
     read_json,
     read_text,
-    vendored,
 )
 from pathfinding.hipporag.io.formats import load_2wiki_questions, load_hotpotqa_questions
 from pathfinding.hipporag.io.questions import (
@@ -76,15 +71,6 @@ def test_merging_reports_adds_counts_and_keeps_three_examples():
     assert rep.examples == {"both": ["[0]", "[1]", "(a)"], "mine": ["[2]"], "theirs": ["(d)"]}
     assert (rep.source, rep.n_records) == ("f", 4)
     assert other.issues == {"both": 3, "theirs": 1}  # the merged report is left as it was
-
-
-def test_vendored_takes_a_short_name_or_a_file_name_and_names_an_unknown_one():
-    assert vendored("sample_corpus").name == "sample_corpus.json.gz"
-    assert vendored("sample_corpus.json.gz").name == "sample_corpus.json.gz"
-    with pytest.raises(
-        FileNotFoundError, match=r"no vendored HippoRAG file 'nope'; expected one of \['corpus', "
-    ):
-        vendored("nope")
 
 
 def test_gzip_is_recognised_by_name_or_by_its_magic_bytes(tmp_path):
@@ -784,9 +770,6 @@ def test_musique_questions_by_hand(tmp_path):
     assert rep.source.endswith("c.json") and rep.examples == {"duplicate_passage": ["[1]"]}
 
 
-DATA = Path(__file__).parent / "data" / "hipporag"
-
-
 def _doc(title, text, triples, ents=("A",)):
     return {
         "title": title,
@@ -901,8 +884,8 @@ def test_questions_both_paragraph_spellings(tmp_path):
 
 
 def test_query_ner_released_rows():
-    rows, report = load_query_ner(DATA / "hotpotqa_queries_head.tsv")
-    assert len(rows) == 3 and report.n_issues == 0
+    rows, report = load_query_ner(fetch("hotpotqa_query_ner"))
+    assert len(rows) == 7405 and report.issues == {"no_entities": 2}  # two released rows have none
     assert rows[0].query == "Were Scott Derrickson and Ed Wood of the same nationality?"
     assert rows[0].entities == ("Scott Derrickson", "Ed Wood")
     assert rows[1].entities == ("Corliss Archer", "Kiss and Tell")
@@ -1000,44 +983,3 @@ def test_non_utf8_is_a_format_error(tmp_path):
         load_corpus(path)
 
 
-DATA_DIR = resources.files("pathfinding").joinpath("data", "hipporag")
-
-
-def _manifest_sha256() -> dict[str, str]:
-    text = DATA_DIR.joinpath("MANIFEST.md").read_text(encoding="utf-8")
-    rows = re.findall(r"^\| `([^`]+\.gz)` \|.*\| ([0-9a-f]{64}) \|$", text, flags=re.M)
-    return dict(rows)
-
-
-def test_manifest_lists_every_vendored_file():
-    assert sorted(_manifest_sha256()) == sorted(VENDORED_FILES.values())
-
-
-@pytest.mark.parametrize("name", sorted(VENDORED_FILES.values()))
-def test_sha256_of_uncompressed_matches_manifest(name):
-    raw = gzip.decompress(DATA_DIR.joinpath(name).read_bytes())
-    assert hashlib.sha256(raw).hexdigest() == _manifest_sha256()[name]
-
-
-@pytest.mark.parametrize("name", sorted(VENDORED_FILES.values()))
-def test_gzip_is_byte_stable(name):
-    head = DATA_DIR.joinpath(name).read_bytes()[:10]
-    assert head[4:8] == b"\x00\x00\x00\x00", "gzip mtime must be 0"
-
-
-def test_vendored_files_load_and_align():
-    corpus, c_rep = load_corpus(vendored("corpus"))
-    docs, o_rep = load_openie(vendored("openie"), corpus=corpus)
-    questions, q_rep = load_questions(vendored("questions"))
-    assert (len(corpus), len(docs), len(questions)) == (1890, 1890, 100)
-    assert "misaligned_passage" not in o_rep.issues
-    assert o_rep.issues == {"triple_not_three": 185, "passage_no_triples": 2}
-    assert sum(len(d.triples) for d in docs) == 17419 - 185
-    assert c_rep.n_issues == 0 and q_rep.n_issues == 0
-    keys = {p.key for p in corpus}
-    assert all(s in keys for q in questions for s in q.supporting)
-
-
-def test_unknown_vendored_name():
-    with pytest.raises(FileNotFoundError, match="no vendored HippoRAG file 'nope'"):
-        vendored("nope")

@@ -275,7 +275,7 @@ def check_missed_question(retriever, question, corpus, *, k: int = 5) -> Feedbac
     """Exercise 7.2: a question whose supporting passages ``retriever`` misses in its top ``k``.
 
     ``retriever`` is a :class:`~pathfinding.hipporag.HippoRetriever`, ``question`` one
-    :class:`~pathfinding.hipporag.io.Question` of the vendored set (``questions[i]``, not its text: the
+    :class:`~pathfinding.hipporag.io.Question` of the MuSiQue tuning set (``questions[i]``, not its text: the
     check needs its gold passages) and ``corpus`` its passages. Passes when at least one supporting
     passage is outside the top ``k``; the feedback names the linked seeds and the missed gold titles,
     so the student can say why.

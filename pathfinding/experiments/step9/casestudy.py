@@ -2,8 +2,8 @@
 
 "Which Stanford professor works on the neuroscience of Alzheimer's?" (:data:`CHAPTER_QUESTION`:
 Figure 1, Table 7 and §5.3 of the paper, and the chapter) on the 43-passage university case study
-of the HippoRAG v1 release, vendored in ``pathfinding/data/hipporag``. No OpenIE is released for
-it, so the triples come from the caller: the no-model extractor
+of the HippoRAG v1 release (fetched by :mod:`pathfinding.hipporag.datasets`). No OpenIE is released
+for it, so the triples come from the caller: the no-model extractor
 (:mod:`~pathfinding.hipporag.extract.cooccurrence`) or triples written by hand. :func:`walk` builds
 the index, runs HippoRAG v1's retrieval and reports what the course asks of it: where the
 professor's passages land, how far the meet node is from each query node, and how much mass it
@@ -22,9 +22,10 @@ from scipy.sparse.csgraph import shortest_path
 from pathfinding.core.ppr import personalized_pagerank
 from pathfinding.core.specificity import restart_vector
 from pathfinding.errors import InvalidValueError
+from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.index.model import HippoIndex
-from pathfinding.hipporag.io import Passage, Question, load_corpus, load_questions, vendored
+from pathfinding.hipporag.io import Passage, Question, load_corpus, load_questions
 from pathfinding.hipporag.query import capitalised_spans, link_entities
 from pathfinding.hipporag.retrieve import HippoRetriever
 
@@ -181,7 +182,7 @@ def hand_triples() -> list[list[tuple[str, str, str]]]:
 
 @functools.lru_cache(maxsize=1)
 def load_university() -> tuple[Question, list[Passage]]:
-    """The vendored university case study: its one question and its 43 passages.
+    """The university case study of the HippoRAG release: its one question and its 43 passages.
 
     Examples
     --------
@@ -189,8 +190,8 @@ def load_university() -> tuple[Question, list[Passage]]:
     >>> question.question, len(corpus), corpus[0].title
     ("Which Stanford University professor works on Alzheimer's?", 43, 'Thomas C. Südhof')
     """
-    questions, _ = load_questions(vendored("university_questions"))
-    corpus, _ = load_corpus(vendored("university_corpus"))
+    questions, _ = load_questions(fetch("university_questions"))
+    corpus, _ = load_corpus(fetch("university_corpus"))
     return questions[0], corpus
 
 

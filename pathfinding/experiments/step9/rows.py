@@ -1,6 +1,6 @@
 """Step 9: the package's own rows, set beside the paper's tables (notebook 08).
 
-:func:`package_row` measures one row on the vendored MuSiQue tuning set (100 questions as written):
+:func:`package_row` measures one row on the MuSiQue tuning set (100 questions as written):
 BM25, the default retriever, HippoRAG v1 and the rows that change one thing each, as the paper's
 Table 5 does (its two ablations and two PPR alternatives, a weaker extractor, and P as the paper
 defines it). :func:`distractor_rows` measures v1 on smaller corpora (every supporting passage kept,

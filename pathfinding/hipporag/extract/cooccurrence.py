@@ -15,7 +15,7 @@ punctuation and, for Japanese, between hiragana (particles and endings). :func:`
 per passage, why it gave no triple.
 
 This is the chapter's REBEL ablation (extractor quality bounds retrieval) in miniature:
-:func:`cooccurrence_findings_section` measures retrieval on the vendored MuSiQue set with these
+:func:`cooccurrence_findings_section` measures retrieval on the MuSiQue tuning set with these
 triples, with the released GPT-3.5 triples and with BM25.
 """
 

@@ -1,4 +1,4 @@
-"""Loaders for the file formats of the HippoRAG release, and the vendored MuSiQue tuning set.
+"""Loaders for the file formats of the HippoRAG release.
 
 Four formats, each read by one function (the HotpotQA and 2WikiMultihopQA question files are read by
 :mod:`pathfinding.hipporag.io.formats`):
@@ -22,9 +22,8 @@ counted in a :class:`LoadReport` returned beside the data (and printed by the CL
 without a trace.
 
 Files ending in ``.gz`` (or starting with gzip's magic bytes) are decompressed transparently; a
-damaged archive is a :class:`FormatError` like any other unreadable file. :func:`vendored` finds the
-copies shipped inside the package (``pathfinding/data/hipporag``), so nothing is read from outside
-the checkout.
+damaged archive is a :class:`FormatError` like any other unreadable file. The release's files
+themselves are not shipped: :func:`pathfinding.hipporag.datasets.fetch` returns a verified local copy.
 """
 
 from __future__ import annotations
@@ -37,7 +36,6 @@ import os
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 
 from pathfinding._lazy import lazy_exports
 from pathfinding.errors import FormatError
@@ -52,22 +50,10 @@ _EXPORTS = {
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 __all__ = [
-    "LoadReport", "OpenIEPassage", "Passage", "Question", "QueryNER", "VENDORED_FILES", "check_alignment",
-    "load_corpus", "load_openie", "load_query_ner", "load_questions", "need", "read_json", "read_text",
-    "vendored",
+    "LoadReport", "OpenIEPassage", "Passage", "Question", "QueryNER", "check_alignment",
+    "load_corpus", "load_openie", "load_query_ner", "load_questions", "need", "read_json", "read_text"
 ]
 __all__ += sorted(_EXPORTS)
-
-VENDORED_FILES = {
-    "questions": "musique_train.json.gz",
-    "corpus": "musique_train_corpus.json.gz",
-    "openie": "openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json.gz",
-    "sample_questions": "sample.json.gz",
-    "sample_corpus": "sample_corpus.json.gz",
-    "university_questions": "case_study_university.json.gz",
-    "university_corpus": "case_study_university_corpus.json.gz",
-}
-"""Short name -> file name of the data shipped in ``pathfinding/data/hipporag``."""
 
 
 @dataclass
@@ -169,49 +155,13 @@ class QueryNER:
     entities: tuple[str, ...]
 
 
-def vendored(name: str):
-    """The path of a data file shipped with the package.
-
-    Parameters
-    ----------
-    name : str
-        A key of :data:`VENDORED_FILES` (``"questions"``, ``"corpus"``, ``"openie"``,
-        ``"sample_questions"``, ``"sample_corpus"``, ``"university_questions"``,
-        ``"university_corpus"``) or a file name in ``pathfinding/data/hipporag``.
-
-    Returns
-    -------
-    importlib.resources.abc.Traversable
-        Usable with every loader of this module (and with ``open()`` when installed from a wheel or
-        a checkout, which is always a real directory).
-
-    Raises
-    ------
-    FileNotFoundError
-        If no such file is shipped.
-
-    Examples
-    --------
-    >>> vendored("corpus").name
-    'musique_train_corpus.json.gz'
-    """
-    fname = VENDORED_FILES.get(name, name)
-    path = resources.files("pathfinding").joinpath("data", "hipporag", fname)
-    if not path.is_file():
-        raise FileNotFoundError(
-            f"no vendored HippoRAG file {name!r}; expected one of {sorted(VENDORED_FILES)} "
-            f"or a file name in pathfinding/data/hipporag"
-        )
-    return path
-
-
 def read_text(path) -> tuple[str, str]:
     """A text file's content (gzip or plain, UTF-8) and the name errors should use."""
     name = str(path)
     if isinstance(path, str | os.PathLike):
         with open(path, "rb") as fh:
             raw = fh.read()
-    else:  # an importlib.resources Traversable
+    else:  # a Traversable (importlib.resources, zipfile.Path)
         raw = path.read_bytes()
     if name.endswith(".gz") or raw[:2] == b"\x1f\x8b":  # the name, or gzip's magic bytes
         # A damaged archive is a bad file like any other: name it instead of leaking gzip/zlib errors.
@@ -281,7 +231,8 @@ def load_openie(path, *, corpus: Sequence[Passage] | None = None) -> tuple[list[
 
     Examples
     --------
-    >>> docs, report = load_openie(vendored("openie"))
+    >>> from pathfinding.hipporag.datasets import fetch
+    >>> docs, report = load_openie(fetch("musique_openie"))
     >>> len(docs), report.issues["triple_not_three"], report.issues["passage_no_triples"]
     (1890, 185, 2)
     """
@@ -428,7 +379,8 @@ def load_corpus(path) -> tuple[list[Passage], LoadReport]:
 
     Examples
     --------
-    >>> corpus, report = load_corpus(vendored("corpus"))
+    >>> from pathfinding.hipporag.datasets import fetch
+    >>> corpus, report = load_corpus(fetch("musique_corpus"))
     >>> len(corpus), report.n_issues
     (1890, 0)
     >>> import os, tempfile
@@ -494,7 +446,8 @@ def load_questions(path) -> tuple[list[Question], LoadReport]:
 
     Examples
     --------
-    >>> qs, report = load_questions(vendored("questions"))
+    >>> from pathfinding.hipporag.datasets import fetch
+    >>> qs, report = load_questions(fetch("musique_questions"))
     >>> len(qs), sum(len(q.supporting) for q in qs), report.n_issues
     (100, 237, 0)
     """
