@@ -1,4 +1,4 @@
-"""argparse types shared by every command: whole numbers and seconds, with messages that name the value.
+"""argparse types shared by every command: numbers and seconds, with messages that name the value.
 
 Standard library only, so a command line that starts with them loads no numerical library before it
 knows what it will run.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 
-__all__ = ["positive_int", "positive_seconds", "seconds", "whole_number"]
+__all__ = ["positive_int", "positive_seconds", "seconds", "unit_interval", "whole_number"]
 
 
 def whole_number(low: int):
@@ -49,3 +49,14 @@ def seconds(*, positive: bool = False):
 
 positive_seconds = seconds(positive=True)
 """An argparse ``type`` for a duration in seconds > 0."""
+
+
+def unit_interval(text: str) -> float:
+    """An argparse ``type`` accepting a number in [0, 1], with a message naming the value."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}") from None
+    if not 0.0 <= value <= 1.0:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}")
+    return value

@@ -34,9 +34,9 @@ _EXPORTS = {
         "pathfinding.hipporag.evaluate",
     ),
     **dict.fromkeys(["load_2wiki_questions", "load_hotpotqa_questions"], "pathfinding.hipporag.io.formats"),
+    **dict.fromkeys(["LoadReport", "Passage", "Question"], "pathfinding.hipporag.io.records"),
     **dict.fromkeys(
-        ["LoadReport", "Passage", "Question", "load_corpus", "load_openie", "load_query_ner",
-         "load_questions",],
+        ["load_corpus", "load_openie", "load_query_ner", "load_questions"],
         "pathfinding.hipporag.io",
     ),
     **dict.fromkeys(

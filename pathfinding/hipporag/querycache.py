@@ -33,9 +33,10 @@ import scipy.sparse as sp
 from pathfinding.errors import FormatError
 from pathfinding.hipporag.container import DIGEST, ArrayBlock, Container, Layout, pack
 from pathfinding.hipporag.index.model import HippoIndex, IndexStats, prepared_key
-from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, words
+from pathfinding.hipporag.lexical import BM25Ranker, FactLinker
 from pathfinding.hipporag.query import NEAREST_ROWS_KEY
 from pathfinding.hipporag.retrieve import BM25_KEY, FACT_LINKER_KEY, HippoRetriever, passage_graph_key
+from pathfinding.hipporag.text import words
 
 __all__ = ["CACHE_SUFFIX", "CACHE_VERSION", "cache_path", "load_for_query", "write_cache"]
 
@@ -55,7 +56,10 @@ def cache_path(index_path) -> str:
     return os.fspath(index_path) + CACHE_SUFFIX
 
 
-_PROBE = "Thomas Südhof met Jürgen in Łódź and 東京都; the U.S. film's 2nd cut, e-mail x1"
+_PROBE = (
+    "Thomas Südhof met Jürgen in Łódź and 東京都; the U.S. film's 2nd cut, e-mail x1, "
+    "गांधी in İstanbul'da, Straße"
+)
 """Text whose BM25 tokens go into the cache key: a package whose tokenizer tokenizes differently
 (another script, another rule) does not read BM25 state written by the old one."""
 
