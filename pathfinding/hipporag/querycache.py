@@ -22,7 +22,8 @@ read-only folder) is simply skipped.
 The loaded objects are handed to the index under the keys its users derive them with
 (:meth:`~pathfinding.hipporag.index.model.HippoIndex.derived`: ``"fact_linker"`` and ``"bm25"`` in
 :mod:`~pathfinding.hipporag.retrieve`, ``("with_passages", True)`` and ``("prepared", True)`` for the
-walk, ``"nearest_rows"`` in :mod:`~pathfinding.hipporag.query`); anything the cache does not hold is
+walk, ``"nearest_rows"`` in :mod:`~pathfinding.hipporag.query`, ``"casing"`` in
+:mod:`~pathfinding.hipporag.casing`); anything the cache does not hold is
 derived on first use as without it, so a retriever that needs something new stays correct, only
 slower.
 """
@@ -47,7 +48,7 @@ from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, words
 __all__ = ["CACHE_SUFFIX", "CACHE_VERSION", "cache_path", "load_for_query", "write_cache"]
 
 CACHE_SUFFIX = ".query-cache"
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 _MAGIC = b"PFHIPQRY"
 _PREFIX = struct.Struct("<8sIQQ")
 _DIGEST = 32
@@ -142,6 +143,7 @@ def write_cache(index: HippoIndex, index_path) -> str:
     ``index`` must be the index stored in ``index_path`` (the cache is keyed to that file).
     Returns the cache's path. The file is written beside it and renamed, as the index is.
     """
+    from pathfinding.hipporag.casing import casing_model
     from pathfinding.hipporag.index.nearest import NearestRows
     from pathfinding.hipporag.index.persistence import encoder_spec
     from pathfinding.hipporag.retrieve import HippoRetriever
@@ -163,6 +165,11 @@ def write_cache(index: HippoIndex, index_path) -> str:
     if index.passages:
         derived["bm25"] = _bm25(w, "bm25", r.bm25)
         derived["with_passages:1"] = w.graph("wp1", r.graph_with_passages())
+    params, keys, forms, counts = casing_model(index).get_state()
+    derived["casing"] = {
+        "params": params, "keys": keys, "forms": forms,
+        "arrays": {name: w.add(f"casing.{name}", a) for name, a in counts.items()},
+    }  # fmt: skip
     if sp.issparse(index.node_embeddings):
         X, postings = index.derived("nearest_rows", lambda: NearestRows(index.node_embeddings)).get_state()
         derived["nearest_rows"] = {"X": w.matrix("nearest.X", X), "postings": w.matrix("nearest.P", postings)}
@@ -378,6 +385,10 @@ def _from_cache(block: _Block, index_path: str, encoder) -> HippoIndex:
         given[("with_passages", True)] = block.graph(d["with_passages:1"])
         _check(given["bm25"].n_passages == n_pass, "passage BM25 size")
         _check(given[("with_passages", True)].n_nodes == n + n_pass, "graph with passages size")
+    if "casing" in d:
+        from pathfinding.hipporag.index.persistence import decode_casing
+
+        given["casing"] = decode_casing(d["casing"], block.array, index_path, h["settings"])
     if "nearest_rows" in d:
         nr = d["nearest_rows"]
         X, postings = block.matrix(nr["X"]), block.matrix(nr["postings"])

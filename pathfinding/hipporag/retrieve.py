@@ -21,20 +21,31 @@ weight 0.1, ``passage_weight=0.2``, guess weight 0.65) is never left to the grap
 graph has little to say. The rule, per question:
 
 * no seed at all: the BM25 ranking (``fell_back=True``);
-* a seed linked from a *capitalised* span (a name its writer marked): the walk's ranking;
-* otherwise (seeds only from matched facts or from phrases guessed in a question without
-  capitals): weighted reciprocal-rank fusion of the walk and BM25,
-  ``lam / (c + rank_walk) + (1 - lam) / (c + rank_bm25)`` with ``lam = guess_weight`` and
-  ``c = fusion_c``; a passage neither ranks (score 0) adds nothing. It is BM25's order when
-  ``lam = 0`` and the walk's when ``lam = 1``.
+* a seed linked from a *capitalised* span whose capitals the writer typed: the walk's ranking;
+* otherwise: weighted reciprocal-rank fusion of the walk and BM25,
+  ``lam / (c + rank_walk) + (1 - lam) / (c + rank_bm25)`` with ``c = fusion_c`` and
+  ``lam = restored_weight`` when a seed is a name whose capitals were read from the corpus
+  (:mod:`~pathfinding.hipporag.casing`: a question typed in lower case, in capitals or with stray
+  capitals), else ``lam = guess_weight`` (seeds only from matched facts or from phrases guessed in
+  a question without names); a passage neither ranks (score 0) adds nothing. It is BM25's order
+  when ``lam = 0`` and the walk's when ``lam = 1``.
+
+Before the extractor, the question is read through the index's casing model
+(:func:`~pathfinding.hipporag.casing.read_question`; ``casing=False`` skips it): a name the writer
+typed without capitals gets the corpus's form, so a lower-cased question finds the spans its cased
+twin finds. :attr:`Retrieval.reading` shows what was read.
 
 The constants were chosen on the MuSiQue tuning set only (:mod:`pathfinding.experiments.realtext`):
 on a grid ``lam`` in 0.5, 0.55, ..., 0.9 and ``c`` in 10, 30, 60, for each ``c`` the smallest
 ``lam`` whose lower-cased R@5 is at least BM25 + 5 points, and of those the one with the largest
 mean lower-cased gain over k = 1, 2, 5, 10 (:func:`pathfinding.experiments.sensitivity.chosen_fusion`
-reruns that choice).
-``HippoRetriever(index, extractor="capitalised", facts=0, passage_weight=0, guess_weight=1)`` is v1
-with capitalised spans. The BM25 fallback for a question with no seed is our choice, not v1's: with
+reruns that choice; it was made before questions were read through the casing model, which now
+gives most lower-cased questions names). ``restored_weight`` was chosen by the same kind of rule on
+the same questions, read through the casing model: the smallest ``lam`` in 0.65, 0.7, ..., 1 whose
+lower-cased R@5 is at least BM25 + 15 points, the target of the cased questions
+(:func:`pathfinding.experiments.casing.chosen_restored_weight`).
+``HippoRetriever(index, extractor="capitalised", facts=0, passage_weight=0, guess_weight=1,
+casing=False)`` is v1 with capitalised spans. The BM25 fallback for a question with no seed is our choice, not v1's: with
 the paper's settings (``doc_ensemble=False``) v1 gives every passage the same
 score when query NER finds no entity, and its reversed stable sort returns them by decreasing
 passage id (``src/hipporag.py``, ``rank_docs``); its dense retriever enters only with
@@ -58,6 +69,7 @@ from pathfinding._validation import check_float, check_int
 from pathfinding.core.ppr import PPRGraph, ppr_top_k, prepare_graph
 from pathfinding.core.scoring import NODE_SCORERS, passage_scores
 from pathfinding.errors import InvalidTypeError, InvalidValueError
+from pathfinding.hipporag.casing import CasingModel, Reading, casing_model, read_question
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, top_k
 from pathfinding.hipporag.query import EXTRACTORS, has_capitals, link_entities
@@ -102,8 +114,11 @@ class Retrieval:
         word with the question).
     walk_weight : float
         The walk's weight in the rank fusion with BM25: 1 (the walk alone) when a seed came from a
-        capitalised span, the retriever's ``guess_weight`` when the seeds were guesses, 0 for the
-        BM25 fallback.
+        span the writer capitalised, the retriever's ``restored_weight`` when a seed is a name read
+        from the corpus, its ``guess_weight`` when the seeds were guesses, 0 for the BM25 fallback.
+    reading : Reading or None
+        The question as the extractor read it (:func:`~pathfinding.hipporag.casing.read_question`);
+        None when the entities were given, the extractor is a callable, or casing is off.
     """
 
     passages: np.ndarray
@@ -114,6 +129,7 @@ class Retrieval:
     walk_error: float = 0.0
     note: str = ""
     walk_weight: float = 1.0
+    reading: Reading | None = None
 
 
 class HippoRetriever:
@@ -156,6 +172,14 @@ class HippoRetriever:
         came from a capitalised span (in [0, 1]; 1 turns the fusion off, 0 gives BM25's order).
     fusion_c : float, default 10
         The rank offset ``c`` of the fusion (> 0).
+    restored_weight : float, default 0.85
+        The walk's weight ``lam`` in the fusion when no seed came from a capital the writer typed
+        but one is a name read from the corpus (in [0, 1]).
+    casing : bool or CasingModel, default True
+        Read the question through the index's casing model
+        (:func:`~pathfinding.hipporag.casing.casing_model`) before a named extractor; a
+        :class:`~pathfinding.hipporag.casing.CasingModel` reads it through that one; False reads
+        the question as typed (and every capitalised entity counts as typed).
     bm25 : BM25Ranker, optional
         Passage scorer for the fallback, the hybrid and the fusion; built from ``index.passages``
         when needed.
@@ -170,8 +194,9 @@ class HippoRetriever:
     >>> r = HippoRetriever(idx).retrieve("Where was the film by Ed Wood shot?", k=3)
     >>> r.passages, r.fell_back
     (array([0, 1, 2]), False)
-    >>> HippoRetriever(idx).retrieve("where was the film by ed wood shot?", k=3).passages
-    array([0, 1, 2])
+    >>> r = HippoRetriever(idx).retrieve("where was the film by ed wood shot?", k=3)
+    >>> r.passages, r.reading.text, r.walk_weight
+    (array([0, 1, 2]), 'where was the film by Ed Wood shot?', 0.85)
     """
 
     def __init__(
@@ -190,6 +215,8 @@ class HippoRetriever:
         link_top_k: int = 1,
         guess_weight: float = 0.65,
         fusion_c: float = 10.0,
+        restored_weight: float = 0.85,
+        casing: bool | CasingModel = True,
         bm25: BM25Ranker | None = None,
     ):
         if not isinstance(index, HippoIndex):
@@ -203,6 +230,7 @@ class HippoRetriever:
             self._extract = lambda q: fn(q, index)
         elif extractor is None or callable(extractor):
             self._extract = extractor
+            casing = False  # a caller's extractor reads the question as typed
         else:
             raise InvalidTypeError(
                 f"extractor must be a name, a callable or None, got {type(extractor).__name__}"
@@ -225,6 +253,12 @@ class HippoRetriever:
         self.link_top_k = check_int("link_top_k", link_top_k, low=1)
         self.guess_weight = check_float("guess_weight", guess_weight, low=0.0, high=1.0)
         self.fusion_c = check_float("fusion_c", fusion_c, low=0.0, high=np.inf, low_open=True, high_open=True)
+        self.restored_weight = check_float("restored_weight", restored_weight, low=0.0, high=1.0)
+        if not isinstance(casing, bool | np.bool_ | CasingModel):
+            raise InvalidTypeError(
+                f"casing must be True, False or a CasingModel, got {type(casing).__name__}"
+            )
+        self.casing = casing if isinstance(casing, CasingModel) else bool(casing)
         self._bm25 = bm25
         self._facts = index.derived("fact_linker", lambda: FactLinker(index)) if self.facts else None
         self._graph = index.prepared(synonymy=self.synonymy)
@@ -254,16 +288,30 @@ class HippoRetriever:
         """Raw restart weight of every node (before specificity): entity links and fact seeds."""
         return self._seeds(question, entities)[0]
 
-    def _seeds(self, question: str, entities: Sequence[str]) -> tuple[np.ndarray, bool]:
-        """Seed weights, and whether an entity with a capital letter was linked (a named seed)."""
+    def read(self, question: str) -> Reading | None:
+        """The question as the extractor reads it (None when casing is off)."""
+        if self.casing is False:
+            return None
+        model = self.casing if isinstance(self.casing, CasingModel) else casing_model(self.index)
+        return read_question(question, model)
+
+    def _seeds(self, question: str, entities: Sequence[str], reading: Reading | None = None):
+        """Seed weights, and the walk's weight in the fusion: 1 when an entity whose capitals the
+        writer typed was linked, ``restored_weight`` when one read from the corpus was, else
+        ``guess_weight``."""
         w = np.zeros(self.index.n_nodes)
         link = link_entities(self.index, list(entities), top_k=self.link_top_k)
         w[link.nodes] = 1.0
-        named = any(has_capitals(e) for e in link.entities)
+        if reading is None:  # read as typed: every capital is the writer's
+            origins = {"typed" for e in link.entities if has_capitals(e)}
+        else:
+            origins = {reading.origin(e) for e in link.entities}
+        lam = self.restored_weight if "corpus" in origins else self.guess_weight
+        lam = 1.0 if "typed" in origins else lam
         if self._facts is not None:
             nodes, rel = self._facts.seeds(question, n_facts=self.facts)
             w[nodes] = np.maximum(w[nodes], self.fact_weight * rel)
-        return w, named
+        return w, lam
 
     def fuse(self, walk_scores, bm25_scores, walk_weight: float) -> np.ndarray:
         """Weighted reciprocal-rank fusion of two passage scorings (the rule in the module docstring).
@@ -332,11 +380,17 @@ class HippoRetriever:
                 raise InvalidValueError(
                     "this retriever has no extractor and no fact seeds: pass entities=[...]"
                 )
-            entities = self._extract(question) if self._extract is not None else []
+            reading = self.read(question) if self._extract is not None else None
+            if self._extract is None:
+                entities = []
+            else:
+                entities = self._extract(question if reading is None else reading.text)
         elif isinstance(entities, str):
             raise InvalidTypeError(f"entities must be a sequence of strings, got the string {entities!r}")
+        else:
+            reading = None
         entities = tuple(entities)
-        w, named = self._seeds(question, entities)
+        w, lam = self._seeds(question, entities, reading)
         if self.specificity:
             w *= self.index.specificity
         seeds = np.flatnonzero(w != 0)  # on the mask: several times faster than on the floats
@@ -344,15 +398,16 @@ class HippoRetriever:
             scores = self.bm25.scores(question)
             if not np.any(scores > 0):  # nothing to rank by: no ranking, rather than ids in order
                 empty = np.zeros(0, np.int64)
-                return Retrieval(empty, np.zeros(0), entities, seeds, True, note=NO_MATCH, walk_weight=0.0)
+                return Retrieval(
+                    empty, np.zeros(0), entities, seeds, True, note=NO_MATCH, walk_weight=0.0, reading=reading
+                )
             ids = top_k(scores, k)
-            return Retrieval(ids, scores[ids], entities, seeds, True, walk_weight=0.0)
-        lam = 1.0 if named else self.guess_weight
+            return Retrieval(ids, scores[ids], entities, seeds, True, walk_weight=0.0, reading=reading)
         if lam < 1.0:
             ids, scores, error = self._fused_top(question, w, lam, k)
-            return Retrieval(ids, scores, entities, seeds, False, error, walk_weight=lam)
+            return Retrieval(ids, scores, entities, seeds, False, error, walk_weight=lam, reading=reading)
         ids, scores, error = self._walk_top(question, w, k)
-        return Retrieval(ids, scores, entities, seeds, False, error)
+        return Retrieval(ids, scores, entities, seeds, False, error, reading=reading)
 
     def _walk_scores(self, question: str, w: np.ndarray) -> np.ndarray:
         """Every passage's walk score, the walk run to ``tol`` (raw seed weights ``w``)."""

@@ -20,6 +20,11 @@ The default :class:`~pathfinding.hipporag.index.encoder.CharNgramEncoder` is sav
 list and IDF array) and rebuilt without refitting. Any other encoder is code, which this format does
 not store: the file records its class name, and :func:`load_index` needs it again as
 ``load_index(path, encoder=...)`` (checked against the stored embeddings).
+
+The index's casing model (:func:`~pathfinding.hipporag.casing.casing_model`, derived from the
+passages) is saved as its texts in the header and its counts in the array block, so a loaded index
+reads questions without counting its corpus again; a file written without one derives it on first
+use.
 """
 
 from __future__ import annotations
@@ -33,12 +38,16 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError
+from pathfinding.hipporag.casing import CasingModel, casing_model
 from pathfinding.hipporag.index.build import assemble_index, check_unit_rows
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.io import FormatError
+from pathfinding.hipporag.text import index_normalization
 
-__all__ = ["FORMAT_VERSION", "MAGIC", "decode_encoder", "encoder_spec", "load_index", "save_index"]
+__all__ = [
+    "FORMAT_VERSION", "MAGIC", "decode_casing", "decode_encoder", "encoder_spec", "load_index", "save_index",
+]
 
 MAGIC = b"PFHIPIDX"
 FORMAT_VERSION = 1
@@ -56,7 +65,7 @@ class _Writer:
         self.table: dict[str, dict] = {}
         self.size = 0
 
-    def add(self, name: str, a) -> None:
+    def add(self, name: str, a) -> str:
         a = np.ascontiguousarray(a)
         a = a.astype(a.dtype.newbyteorder("<"), copy=False)
         if a.dtype.str not in _DTYPES:
@@ -66,6 +75,7 @@ class _Writer:
         pad = (-len(raw)) % 8
         self.chunks.append(raw + b"\0" * pad)
         self.size += len(raw) + pad
+        return name
 
     def add_matrix(self, name: str, M) -> dict:
         if sp.issparse(M):
@@ -112,6 +122,9 @@ def save_index(index: HippoIndex, path) -> None:
     matrices["node_embeddings"] = w.add_matrix("node_embeddings", index.node_embeddings)
     w.add("dropped", np.asarray(index.dropped, dtype=np.int64))
     encoder = encoder_spec(index.encoder, w.add)
+    params, keys, forms, counts = casing_model(index).get_state()
+    casing = {"params": params, "keys": keys, "forms": forms}
+    casing["arrays"] = {name: w.add(f"casing.{name}", a) for name, a in counts.items()}
     header = {
         "settings": index.settings,
         "phrases": index.phrases,
@@ -119,6 +132,7 @@ def save_index(index: HippoIndex, path) -> None:
         "triples": [[list(t) for t in doc] for doc in index.triples],
         "matrices": matrices,
         "encoder": encoder,
+        "casing": casing,
         "arrays": w.table,
     }
     head = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
@@ -285,7 +299,8 @@ def load_index(path, *, encoder=None) -> HippoIndex:
     if E.shape[0] != n:
         raise FormatError(f"{name}: node_embeddings has {E.shape[0]} rows, expected {n}")
     enc = decode_encoder(enc_spec, rd.array, name, encoder, phrases, E)
-    return assemble_index(
+    casing = decode_casing(header.get("casing"), rd.array, name, settings)
+    index = assemble_index(
         phrases=phrases,
         triples=triples,
         dropped=dropped,
@@ -297,6 +312,28 @@ def load_index(path, *, encoder=None) -> HippoIndex:
         passages=passages,
         settings=settings,
     )
+    if casing is not None:
+        index.derived("casing", lambda: casing)
+    return index
+
+
+def decode_casing(spec, array, name: str, settings: dict) -> CasingModel | None:
+    """The casing model a header's ``"casing"`` record describes (``array(name)`` reads the saved
+    counts), or None for a file written without one."""
+    if spec is None:
+        return None
+    try:
+        model = CasingModel.from_state(
+            spec["params"], spec["keys"], spec["forms"], {k: array(v) for k, v in spec["arrays"].items()}
+        )
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise FormatError(f"{name}: the casing model is malformed ({exc})") from None
+    if model.normalization != index_normalization(settings):
+        raise FormatError(
+            f"{name}: the casing model was normalised by the rule {model.normalization!r}, the index by "
+            f"{index_normalization(settings)!r}"
+        )
+    return model
 
 
 def decode_encoder(spec: dict, array, name: str, encoder, phrases, E):
