@@ -45,8 +45,8 @@ the same questions, read through the casing model: the smallest ``lam`` in 0.65,
 lower-cased R@5 is at least BM25 + 15 points, the target of the cased questions
 (:func:`pathfinding.experiments.casing.chosen_restored_weight`).
 ``HippoRetriever(index, extractor="capitalised", facts=0, passage_weight=0, guess_weight=1,
-casing=False)`` is v1 with capitalised spans. The BM25 fallback for a question with no seed is our choice, not v1's: with
-the paper's settings (``doc_ensemble=False``) v1 gives every passage the same
+casing=False)`` is v1 with capitalised spans. The BM25 fallback for a question with no seed is
+our choice, not v1's: with the paper's settings (``doc_ensemble=False``) v1 gives every passage the same
 score when query NER finds no entity, and its reversed stable sort returns them by decreasing
 passage id (``src/hipporag.py``, ``rank_docs``); its dense retriever enters only with
 ``doc_ensemble`` or ``dpr_only``.
