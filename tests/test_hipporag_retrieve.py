@@ -107,15 +107,20 @@ def test_hybrid_walk_runs_to_tol_when_a_tie_blocks_the_certificate():
     assert far.passages.tolist() == [2] and far.walk_error > ret.tol  # no tie: certified early
 
 
-def test_default_retriever_is_case_blind_without_capitals(sample):
+def test_default_retriever_reads_a_lower_case_question_through_the_corpus(sample):
     _, idx, questions = sample
     ret = HippoRetriever(idx)
     lower = ret.retrieve(questions[0].question.lower(), k=3)
-    # no capitals: the question's multi-word node phrases are the guessed entities, and the walk is
-    # fused with BM25 at the guess weight
-    assert not lower.fell_back and lower.entities == ("stanford university",)
-    assert lower.walk_weight == ret.guess_weight < 1
+    # the corpus writes "Stanford University" as a name: the lower-cased question finds it, and the
+    # walk from a name read from the corpus is fused with BM25 at the restored weight
+    assert not lower.fell_back and lower.entities == ("Stanford University",)
+    assert lower.walk_weight == ret.restored_weight < 1
+    assert lower.reading.origin("Stanford University") == "corpus"
     assert "stanford university" in [idx.phrases[s] for s in lower.seeds]
+    # read as typed, no capitals: the multi-word node phrases are guesses, fused at the guess weight
+    typed = HippoRetriever(idx, casing=False).retrieve(questions[0].question.lower(), k=3)
+    assert typed.entities == ("stanford university",) and typed.reading is None
+    assert typed.walk_weight == ret.guess_weight < ret.restored_weight
     # fact seeds come from BM25, which lower-cases: same seeds for any casing of a fact-only query
     a, b = (
         FactLinker(idx).seeds("WHO STUDIES OPTOGENETICS?"),

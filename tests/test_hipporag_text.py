@@ -192,7 +192,11 @@ def test_named_seed_walks_alone_guessed_seeds_are_fused(small):
     ret = HippoRetriever(idx, bm25=bm)
     assert ret.retrieve("Where was the film by Ed Wood shot?").walk_weight == 1.0
     lower = ret.retrieve("where was the film by ed wood shot?")
-    assert not lower.fell_back and lower.walk_weight == ret.guess_weight == 0.65
+    # the corpus names Ed Wood: a name read from the corpus is fused at the restored weight
+    assert not lower.fell_back and lower.walk_weight == ret.restored_weight == 0.85
+    assert lower.entities == ("Ed Wood",)
+    typed = HippoRetriever(idx, bm25=bm, casing=False).retrieve("where was the film by ed wood shot?")
+    assert not typed.fell_back and typed.walk_weight == ret.guess_weight == 0.65
     assert default_entities("where was the film by ed wood shot?", idx) == ["ed wood"]
 
 

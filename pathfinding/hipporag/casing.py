@@ -343,12 +343,10 @@ class CasingModel:
                             lower[phrase] += 1
         keep = sorted(set(named) | {k for k, c in lower.items() if c >= STRAY_MIN})
         forms = [min(named[k].items(), key=lambda fc: (-fc[1], fc[0]))[0] if k in named else "" for k in keep]
-        total = [sum(named[k].values()) if k in named else 0 for k in keep]
-        first = [initial.get(k, 0) for k in keep]
-        return cls(
-            keep, forms, np.subtract(total, first, dtype=np.int64), first, [lower.get(k, 0) for k in keep],
-            normalization=normalization,
-        )  # fmt: skip
+        total = np.array([sum(named[k].values()) if k in named else 0 for k in keep], dtype=np.int64)
+        first = np.array([initial.get(k, 0) for k in keep], dtype=np.int64)
+        low = np.array([lower.get(k, 0) for k in keep], dtype=np.int64)
+        return cls(keep, forms, total - first, first, low, normalization=normalization)
 
 
 def _runs(toks: list[WordToken]) -> list[list[int]]:

@@ -121,10 +121,10 @@ def save_index(index: HippoIndex, path) -> None:
     matrices = {name: w.add_matrix(name, getattr(index, name)) for name in _SPARSE}
     matrices["node_embeddings"] = w.add_matrix("node_embeddings", index.node_embeddings)
     w.add("dropped", np.asarray(index.dropped, dtype=np.int64))
-    encoder = encoder_spec(index.encoder, w.add)
     params, keys, forms, counts = casing_model(index).get_state()
     casing = {"params": params, "keys": keys, "forms": forms}
     casing["arrays"] = {name: w.add(f"casing.{name}", a) for name, a in counts.items()}
+    encoder = encoder_spec(index.encoder, w.add)
     header = {
         "settings": index.settings,
         "phrases": index.phrases,
