@@ -200,6 +200,17 @@ def test_a_lower_case_run_in_a_trusted_question_needs_a_strong_majority():
     assert read_question("did ed meet young guns?", m).text == "did ed meet Young Guns?"  # no choice made
 
 
+def test_a_word_seen_once_opening_a_sentence_is_not_a_name():
+    once = CasingModel.from_passages(["Founded in 1990, the club plays in Leeds."])
+    assert once.evidence("founded").initial == 1 and once.evidence("founded").share == 1.0
+    assert read_question("who founded the club?", once).text == "who founded the club?"
+    twice = CasingModel.from_passages(["Senet is a game.", "Senet\nSenet was played in Egypt."])
+    assert read_question("who played senet?", twice).text == "who played Senet?"
+    # a run of words opening a sentence once is a name: its other words' capitals say so
+    run = CasingModel.from_passages(["Haymo of Faversham was a friar."])
+    assert read_question("who was haymo of faversham?", run).text == "who was Haymo of Faversham?"
+
+
 def test_a_stray_capital_is_lowered_a_capital_beside_another_is_kept(model):
     r = read_question("Did Bela Lugosi meet a Young director?", model)
     assert r.text == "Did Bela Lugosi meet a young director?"

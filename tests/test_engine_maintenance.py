@@ -256,3 +256,22 @@ def test_an_index_that_cannot_be_updated_is_named():
         r"with build_index instead$",
     ):
         delete_passages(text_p, [0])
+
+
+def test_the_casing_model_follows_the_passages_through_add_and_delete():
+    """The casing model is derived from the passages: an added passage's names are read in the next
+    question, a deleted passage's are not, and each equals a fresh build's."""
+    from pathfinding.hipporag.casing import casing_model, read_question
+
+    idx = build_index(TRIPLES, passages=["Ed Wood directed Plan 9.", "Plan 9 was filmed in Burbank."])
+    q = "who starred with bela lugosi?"
+    assert read_question(q, casing_model(idx)).text == q
+    bigger = add_passages(idx, [[("Bela Lugosi", "starred in", "Plan 9")]], ["Plan 9 starred Bela Lugosi."])
+    assert read_question(q, casing_model(bigger)).text == "who starred with Bela Lugosi?"
+    fresh = build_index([*TRIPLES, [("Bela Lugosi", "starred in", "Plan 9")]],
+                        passages=["Ed Wood directed Plan 9.", "Plan 9 was filmed in Burbank.",
+                                  "Plan 9 starred Bela Lugosi."])  # fmt: skip
+    assert casing_model(bigger) == casing_model(fresh)
+    smaller = delete_passages(bigger, [2])
+    assert casing_model(smaller) == casing_model(idx)
+    assert casing_model(smaller).evidence("bela lugosi") is None

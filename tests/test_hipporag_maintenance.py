@@ -6,6 +6,7 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pathfinding.hipporag.casing import casing_model
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.maintenance import add_passages, delete_passages, renumber_after_delete
@@ -36,6 +37,7 @@ def assert_same_index(a, b):
     assert a.stats == b.stats
     assert a.passages == b.passages and a.triples == b.triples and a.settings == b.settings
     np.testing.assert_array_equal(a.dropped, b.dropped)
+    assert casing_model(a) == casing_model(b)  # derived state: rebuilt from the new passages
 
 
 def assert_same_retrieval(a, b, queries):
@@ -75,7 +77,7 @@ def test_random_add_delete_sequences_equal_a_fresh_build(initial, ops, frozen, t
     base = {"tau": tau, "max_synonyms": max_synonyms, "synonymy": synonymy}
     first = {"encoder": FROZEN, "fit_encoder": False} if frozen else {}
     corpus = list(initial)
-    texts = [f"text {j}: {c}" for j, c in enumerate(corpus)]
+    texts = [f"Text {j} names {c}" for j, c in enumerate(corpus)]
     try:
         idx = build_index(corpus, passages=texts, **base, **first)
     except ValueError:
@@ -88,7 +90,7 @@ def test_random_add_delete_sequences_equal_a_fresh_build(initial, ops, frozen, t
             else {**base, "encoder": idx.encoder, "fit_encoder": False}
         )
         if op == "add":
-            new_texts = [f"new {len(corpus) + i}" for i in range(len(arg))]
+            new_texts = [f"New {len(corpus) + i} names {c}" for i, c in enumerate(arg)]
             corpus, texts = corpus + arg, texts + new_texts
             idx = add_passages(idx, arg, new_texts, refit=refit)
         else:

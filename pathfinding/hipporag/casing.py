@@ -28,7 +28,8 @@ Reading a question (:func:`read_question`)
     2. *Names from the corpus.* Runs of whole words, longest first, that the corpus writes as a
        name in at least :data:`SHARE` of their occurrences get the corpus's form; in a question
        whose capitals count, a run with a word the writer typed in lower case needs
-       :data:`TRUSTED_SHARE` (the writer chose lower case there).
+       :data:`TRUSTED_SHARE` (the writer chose lower case there). A single word the corpus
+       capitalises only where a sentence opens must be seen so :data:`OPENING_MIN` times.
     3. *The writer's capitals.* Where they count, they are kept, except a stray one: a capitalised
        word standing alone that the corpus writes in lower case (at least :data:`STRAY_MIN` times)
        and almost never as a name (share below :data:`STRAY_SHARE`), "Who Directed the film".
@@ -61,6 +62,7 @@ from pathfinding.hipporag.text import NORMALIZATIONS, index_normalization, norma
 
 __all__ = [
     "MAX_WORDS",
+    "OPENING_MIN",
     "SHARE",
     "STRAY_MIN",
     "STRAY_SHARE",
@@ -81,6 +83,9 @@ often a name than not."""
 TRUSTED_SHARE = 0.9
 """The same, for a run with a word typed in lower case in a question whose writer marks names with
 capitals."""
+OPENING_MIN = 2
+"""A single word the corpus capitalises only where a sentence opens is a name only if seen so this
+often (once is what any word opening a sentence looks like)."""
 STRAY_SHARE = 0.1
 """A lone capitalised word is a stray capital when the corpus writes it as a name less often than this..."""
 STRAY_MIN = 3
@@ -581,6 +586,8 @@ def read_question(question: str, model: CasingModel) -> Reading:
             chosen = trusted and any(not (t.capital or t.digit) and t.text.lower() not in _CONNECTORS
                                      for t in toks[i:j])  # fmt: skip
             if ev is None or not ev.form or ev.share < (TRUSTED_SHARE if chosen else SHARE):
+                continue
+            if length == 1 and ev.capitalised == 0 and ev.initial < OPENING_MIN:
                 continue
             typed = any(typed_cap[i:j])
             form = ev.form.split()
