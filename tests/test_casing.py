@@ -221,6 +221,9 @@ def test_a_stray_capital_is_lowered_a_capital_beside_another_is_kept(model):
     assert read_question("Did Bela Lugosi star in a Film?", model).text.endswith("a Film?")
     # beside another capital it may be part of a name the corpus does not know: kept
     assert read_question("Did Bela Lugosi meet Young Guns?", model).text.endswith("Young Guns?")
+    # nor beside a number: "Plan 9", even where the corpus writes "plan" in lower case
+    m = CasingModel.from_passages(["A plan, a plan, a plan."])
+    assert read_question("Who made Plan 9 and a Plan?", m).text == "Who made Plan 9 and a plan?"
     # an acronym is the writer's on purpose
     assert read_question("Did Bela Lugosi meet a YOUNG director?", model).text.endswith("a YOUNG director?")
 
