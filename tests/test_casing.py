@@ -276,9 +276,11 @@ def test_casing_off_or_a_model_of_ones_own(index):
     own = CasingModel.from_passages(["Dracula starred Bela Lugosi."])
     got = HippoRetriever(index, casing=own).retrieve("which film by ed wood stars bela lugosi?")
     assert got.entities == ("Bela Lugosi",) and got.walk_weight == 0.85
-    # a caller's extractor reads the question as typed
+    # a caller's extractor, and every named one but the default, reads the question as typed
     mine = HippoRetriever(index, extractor=lambda q: ["Ed Wood"]).retrieve("which film by ed wood?")
     assert mine.reading is None and mine.walk_weight == 1.0
+    v1 = HippoRetriever(index, extractor="capitalised").retrieve("which film by ed wood?")
+    assert v1.reading is None and v1.entities == ()
     # entities given to retrieve: no reading, their capitals are the caller's
     given_ = HippoRetriever(index).retrieve("which film?", entities=["Ed Wood"])
     assert given_.reading is None and given_.walk_weight == 1.0

@@ -67,7 +67,7 @@ COMMAND = "python -m pathfinding realtext --seed {seed}"
 CASES = {"cased": lambda q: q, "lower": str.lower}
 """How each question is typed: as in the dataset, and lower-cased."""
 
-V1 = {"extractor": "capitalised", "facts": 0, "passage_weight": 0.0, "guess_weight": 1.0, "casing": False}
+V1 = {"extractor": "capitalised", "facts": 0, "passage_weight": 0.0, "guess_weight": 1.0}
 """HippoRetriever settings that give HippoRAG v1's shape."""
 V1_NAME = "v1[capitalised]"
 

@@ -30,7 +30,7 @@ graph has little to say. The rule, per question:
   a question without names); a passage neither ranks (score 0) adds nothing. It is BM25's order
   when ``lam = 0`` and the walk's when ``lam = 1``.
 
-Before the extractor, the question is read through the index's casing model
+Before the default extractor, the question is read through the index's casing model
 (:func:`~pathfinding.hipporag.casing.read_question`; ``casing=False`` skips it): a name the writer
 typed without capitals gets the corpus's form, so a lower-cased question finds the spans its cased
 twin finds. :attr:`Retrieval.reading` shows what was read.
@@ -44,8 +44,9 @@ gives most lower-cased questions names). ``restored_weight`` was chosen by the s
 the same questions, read through the casing model: the smallest ``lam`` in 0.65, 0.7, ..., 1 whose
 lower-cased R@5 is at least BM25 + 15 points, the target of the cased questions
 (:func:`pathfinding.experiments.casing.chosen_restored_weight`).
-``HippoRetriever(index, extractor="capitalised", facts=0, passage_weight=0, guess_weight=1,
-casing=False)`` is v1 with capitalised spans. The BM25 fallback for a question with no seed is
+``HippoRetriever(index, extractor="capitalised", facts=0, passage_weight=0, guess_weight=1)`` is
+v1 with capitalised spans (the other named extractors read the question as typed). The BM25
+fallback for a question with no seed is
 our choice, not v1's: with the paper's settings (``doc_ensemble=False``) v1 gives every passage the same
 score when query NER finds no entity, and its reversed stable sort returns them by decreasing
 passage id (``src/hipporag.py``, ``rank_docs``); its dense retriever enters only with
@@ -118,7 +119,7 @@ class Retrieval:
         from the corpus, its ``guess_weight`` when the seeds were guesses, 0 for the BM25 fallback.
     reading : Reading or None
         The question as the extractor read it (:func:`~pathfinding.hipporag.casing.read_question`);
-        None when the entities were given, the extractor is a callable, or casing is off.
+        None when the entities were given, the extractor is not the default, or casing is off.
     """
 
     passages: np.ndarray
@@ -177,9 +178,10 @@ class HippoRetriever:
         but one is a name read from the corpus (in [0, 1]).
     casing : bool or CasingModel, default True
         Read the question through the index's casing model
-        (:func:`~pathfinding.hipporag.casing.casing_model`) before a named extractor; a
+        (:func:`~pathfinding.hipporag.casing.casing_model`) before the default extractor; a
         :class:`~pathfinding.hipporag.casing.CasingModel` reads it through that one; False reads
-        the question as typed (and every capitalised entity counts as typed).
+        the question as typed (and every capitalised entity counts as typed). The other
+        extractors, named or yours, always read the question as typed.
     bm25 : BM25Ranker, optional
         Passage scorer for the fallback, the hybrid and the fusion; built from ``index.passages``
         when needed.
@@ -230,7 +232,6 @@ class HippoRetriever:
             self._extract = lambda q: fn(q, index)
         elif extractor is None or callable(extractor):
             self._extract = extractor
-            casing = False  # a caller's extractor reads the question as typed
         else:
             raise InvalidTypeError(
                 f"extractor must be a name, a callable or None, got {type(extractor).__name__}"
@@ -259,6 +260,8 @@ class HippoRetriever:
                 f"casing must be True, False or a CasingModel, got {type(casing).__name__}"
             )
         self.casing = casing if isinstance(casing, CasingModel) else bool(casing)
+        if extractor != "default":  # v1's capitalised spans, the other extractors: as typed
+            self.casing = False
         self._bm25 = bm25
         self._facts = index.derived("fact_linker", lambda: FactLinker(index)) if self.facts else None
         self._graph = index.prepared(synonymy=self.synonymy)
