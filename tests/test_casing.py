@@ -7,14 +7,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError
-from pathfinding.hipporag.casing import (
-    CasingModel,
-    casing_model,
-    read_question,
-    word_tokens,
-)
+from pathfinding.hipporag.casing import CasingModel, casing_model, word_tokens
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.query import capitalised_spans
+from pathfinding.hipporag.reading import read_question
 from pathfinding.hipporag.retrieve import HippoRetriever
 
 TEXTS = [

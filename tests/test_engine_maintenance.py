@@ -261,7 +261,8 @@ def test_an_index_that_cannot_be_updated_is_named():
 def test_the_casing_model_follows_the_passages_through_add_and_delete():
     """The casing model is derived from the passages: an added passage's names are read in the next
     question, a deleted passage's are not, and each equals a fresh build's."""
-    from pathfinding.hipporag.casing import casing_model, read_question
+    from pathfinding.hipporag.casing import casing_model
+    from pathfinding.hipporag.reading import read_question
 
     idx = build_index(TRIPLES, passages=["Ed Wood directed Plan 9.", "Plan 9 was filmed in Burbank."])
     q = "who starred with bela lugosi?"

@@ -14,8 +14,8 @@ The engine, in the order a query meets it:
 * :mod:`~pathfinding.hipporag.extract` -- Step 2, OpenIE;
 * :mod:`~pathfinding.hipporag.index` -- Step 3, the index: build, encoder, synonymy neighbours,
   add and delete, save and load;
-* :mod:`~pathfinding.hipporag.casing` -- a question's names read from how the corpus writes them
-  (lower-case, all-capitals and stray-capital questions);
+* :mod:`~pathfinding.hipporag.casing` and :mod:`~pathfinding.hipporag.reading` -- a question's
+  names read from how the corpus writes them (lower-case, all-capitals and stray-capital questions);
 * :mod:`~pathfinding.hipporag.query` -- Step 4, query entities and linking;
 * :mod:`~pathfinding.hipporag.lexical` -- BM25 over passages and over facts;
 * :mod:`~pathfinding.hipporag.retrieve` -- Steps 5-7, seeds to restart vector to PPR to ranked passages;
@@ -58,7 +58,8 @@ _EXPORTS = {
     "ChatClient": "pathfinding.hipporag.extract.llm",
     **dict.fromkeys(["llm_query_ner", "run_openie", "write_openie"], "pathfinding.hipporag.extract.openie"),
     "FactLinker": "pathfinding.hipporag.lexical",
-    **dict.fromkeys(["CasingModel", "casing_model", "read_question"], "pathfinding.hipporag.casing"),
+    **dict.fromkeys(["CasingModel", "casing_model"], "pathfinding.hipporag.casing"),
+    "read_question": "pathfinding.hipporag.reading",
     **dict.fromkeys(
         ["EXTRACTORS", "capitalised_spans", "link_entities", "ner_lookup", "node_ngrams"],
         "pathfinding.hipporag.query",

@@ -25,13 +25,13 @@ graph has little to say. The rule, per question:
 * otherwise: weighted reciprocal-rank fusion of the walk and BM25,
   ``lam / (c + rank_walk) + (1 - lam) / (c + rank_bm25)`` with ``c = fusion_c`` and
   ``lam = restored_weight`` when a seed is a name whose capitals were read from the corpus
-  (:mod:`~pathfinding.hipporag.casing`: a question typed in lower case, in capitals or with stray
+  (:mod:`~pathfinding.hipporag.reading`: a question typed in lower case, in capitals or with stray
   capitals), else ``lam = guess_weight`` (seeds only from matched facts or from phrases guessed in
   a question without names); a passage neither ranks (score 0) adds nothing. It is BM25's order
   when ``lam = 0`` and the walk's when ``lam = 1``.
 
 Before the default extractor, the question is read through the index's casing model
-(:func:`~pathfinding.hipporag.casing.read_question`; ``casing=False`` skips it): a name the writer
+(:func:`~pathfinding.hipporag.reading.read_question`; ``casing=False`` skips it): a name the writer
 typed without capitals gets the corpus's form, so a lower-cased question finds the spans its cased
 twin finds. :attr:`Retrieval.reading` shows what was read.
 
@@ -70,10 +70,11 @@ from pathfinding._validation import check_float, check_int
 from pathfinding.core.ppr import PPRGraph, ppr_top_k, prepare_graph
 from pathfinding.core.scoring import NODE_SCORERS, passage_scores
 from pathfinding.errors import InvalidTypeError, InvalidValueError
-from pathfinding.hipporag.casing import CasingModel, Reading, casing_model, read_question
+from pathfinding.hipporag.casing import CasingModel, casing_model
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, top_k
 from pathfinding.hipporag.query import EXTRACTORS, has_capitals, link_entities
+from pathfinding.hipporag.reading import Reading, read_question
 
 __all__ = ["BM25Ranker", "HippoRetriever", "NO_MATCH", "Retrieval", "SCORERS", "top_k"]
 
@@ -118,7 +119,7 @@ class Retrieval:
         span the writer capitalised, the retriever's ``restored_weight`` when a seed is a name read
         from the corpus, its ``guess_weight`` when the seeds were guesses, 0 for the BM25 fallback.
     reading : Reading or None
-        The question as the extractor read it (:func:`~pathfinding.hipporag.casing.read_question`);
+        The question as the extractor read it (:func:`~pathfinding.hipporag.reading.read_question`);
         None when the entities were given, the extractor is not the default, or casing is off.
     """
 
