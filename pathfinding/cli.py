@@ -9,7 +9,7 @@ import sys
 
 from pathfinding._argtypes import positive_int, whole_number
 
-__all__ = ["main", "positive_int", "whole_number"]
+__all__ = ["main"]
 
 # Modules that provide ``add_parser(subparsers)`` for their own subcommands. Each registers parsers
 # only and imports its work when a command runs.
@@ -117,14 +117,15 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status.
 
-    A rejected argument (a :class:`~pathfinding.errors.ValidationError`, or a file that cannot be
-    read or written: an ``OSError`` naming it) prints one line and returns 2; argparse's own
+    A rejected argument or an endpoint that refused or never answered (any
+    :class:`~pathfinding.errors.PathfindingError`), or a file that cannot be read or written (an
+    ``OSError`` naming it) prints one line and returns 2; argparse's own
     rejections are one line too, and exit with status 2 as argparse does. Any other exception is a
     bug and keeps its traceback. A reader that stops early
     (``pathfinding instance | head -1``) ends the command quietly with status 141, as SIGPIPE does
     for Unix tools.
     """
-    from pathfinding.errors import ValidationError
+    from pathfinding.errors import PathfindingError
 
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -137,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return BROKEN_PIPE_STATUS
-    except ValidationError as exc:
+    except PathfindingError as exc:
         print(f"{_command_name(args)}: error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:

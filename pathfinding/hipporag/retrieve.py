@@ -43,7 +43,7 @@ reruns that choice; it was made before questions were read through the casing mo
 gives most lower-cased questions names). ``restored_weight`` was chosen by the same kind of rule on
 the same questions, read through the casing model: the smallest ``lam`` in 0.65, 0.7, ..., 1 whose
 lower-cased R@5 is at least BM25 + 15 points, the target of the cased questions
-(:func:`pathfinding.experiments.casing.chosen_restored_weight`).
+(:func:`pathfinding.experiments.question_case.chosen_restored_weight`).
 ``HippoRetriever(index, extractor="capitalised", facts=0, passage_weight=0, guess_weight=1)`` is
 v1 with capitalised spans (the other named extractors read the question as typed). The BM25
 fallback for a question with no seed is
@@ -67,7 +67,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding._validation import check_float, check_int
-from pathfinding.core.ppr import PPRGraph, ppr_top_k, prepare_graph
+from pathfinding.core.ppr import ppr_top_k
+from pathfinding.core.prepared import PPRGraph, prepare_graph
 from pathfinding.core.scoring import NODE_SCORERS, passage_scores
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.casing import CasingModel, casing_model
@@ -76,7 +77,7 @@ from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, top_k
 from pathfinding.hipporag.query import EXTRACTORS, has_capitals, link_entities
 from pathfinding.hipporag.reading import Reading, read_question
 
-__all__ = ["BM25Ranker", "HippoRetriever", "NO_MATCH", "Retrieval", "SCORERS", "top_k"]
+__all__ = ["HippoRetriever", "NO_MATCH", "Retrieval", "SCORERS"]
 
 NO_MATCH = (
     "nothing in the index matches the question: no entity or fact linked to a node, and no passage "

@@ -36,17 +36,11 @@ def progress(total: int, desc: str):
 
 
 def quiet_pipe(func):
-    """Run a command; when stdout's reader has gone (``| head``), stop without a traceback, and an
-    endpoint that refused or never answered (``--encoder``) is one line, status 2."""
+    """Run a command; when stdout's reader has gone (``| head``), stop without a traceback."""
 
     def run(args) -> int:
-        from pathfinding.hipporag.extract.llm import LLMError
-
         try:
             return func(args)
-        except LLMError as exc:
-            print(f"pathfinding hipporag {args.hipporag_command}: error: {exc}", file=sys.stderr)
-            return 2
         except BrokenPipeError:
             # Point stdout at /dev/null so the interpreter's final flush does not fail again.
             devnull = os.open(os.devnull, os.O_WRONLY)

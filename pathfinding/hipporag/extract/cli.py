@@ -33,10 +33,11 @@ def _nonneg_float(text: str) -> float:
 
 def run_openie_command(args) -> int:
     """Run the subcommand for parsed ``args`` (see :func:`add_openie_command`); returns the exit status."""
+    from pathfinding.errors import FormatError, LLMFatalError
     from pathfinding.hipporag.cli.util import check_input_path, check_output_path
-    from pathfinding.hipporag.extract.llm import ChatClient, LLMFatalError
+    from pathfinding.hipporag.extract.llm import ChatClient
     from pathfinding.hipporag.extract.openie import ResponseCache, run_openie, write_openie
-    from pathfinding.hipporag.io import FormatError, load_corpus
+    from pathfinding.hipporag.io import load_corpus
 
     check_input_path(args.corpus, "a corpus file or folder", folder_ok=True)
     check_output_path(args.output, "the OpenIE file")

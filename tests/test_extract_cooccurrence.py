@@ -1,0 +1,255 @@
+"""The no-model extractor, span by span: every rule of the module docstring on a sentence worked by hand.
+
+``pathfinding.hipporag.extract.cooccurrence`` promises: content spans of at most three words (a
+longer run gives its word pairs), single words of three characters or more, at most twelve spans a
+sentence; unspaced-script runs of two to six characters (a longer run gives its bigrams), split at
+hiragana; sentences end at . ! ? before a capital, digit, quote or bracket, and at a CJK full stop;
+the title joins every sentence; a pair is made once, in either order, and never of a span with itself.
+The expected spans below are read off each sentence by those rules. Also: a corpus without capitals
+is indexed, and retrieval walks through a span two passages share.
+"""
+
+import json
+
+import pytest
+
+from pathfinding.errors import InvalidTypeError
+from pathfinding.hipporag.extract.cooccurrence import (
+    RELATION,
+    content_spans,
+    cooccurrence_docs,
+    cooccurrence_openie,
+    cooccurrence_triples,
+    named_spans,
+    passage_spans,
+    why_no_triples,
+)
+from pathfinding.hipporag.index.build import index_from_openie
+from pathfinding.hipporag.io import Passage, load_openie
+from pathfinding.hipporag.retrieve import HippoRetriever
+
+
+@pytest.mark.parametrize(
+    "sentence, spans",
+    [
+        ("red green blue", ["red green blue"]),  # three words: one span
+        ("red green blue gold", ["red green", "green blue", "blue gold"]),  # four: the word pairs
+        ("ox, cat.", ["cat"]),  # a lone word of two characters is dropped
+        ("ox cat", ["ox cat"]),  # ... but not inside a run
+        ("red-green", ["red", "green"]),  # punctuation between two words ends the run
+        ("o'neil's hat", ["o'neil's hat"]),  # an apostrophe stays inside its word
+        ("cat, dog, cat", ["cat", "dog"]),  # distinct, in order
+        ("the cat and THE dog", ["cat", "dog"]),  # stop words split runs, in any case
+        (", ".join(f"w{i:02d}x" for i in range(14)), [f"w{i:02d}x" for i in range(12)]),  # first twelve
+        ("東京都港区中", ["東京都港区中"]),  # six characters: one span
+        ("東京都港区中央", ["東京", "京都", "都港", "港区", "区中", "中央"]),  # seven: the bigrams
+        ("東", []),  # one character: dropped
+        ("東京の港", ["東京"]),  # hiragana splits the run; 港 alone is dropped
+        ("old 東京 town", ["old", "東京", "town"]),  # an unspaced run ends the word run before it
+    ],
+)
+def test_content_spans_by_hand(sentence, spans):
+    """Content spans of one lower-case sentence, by the rules in the module docstring."""
+    assert content_spans(sentence) == spans
+
+
+@pytest.mark.parametrize(
+    "text, spans",
+    [
+        ("red cat. blue dog.", [["red cat", "blue dog"]]),  # no capital after the stop: one sentence
+        ("Ann met Bob. Carl met Dan.", [["Ann", "Bob"], ["Carl", "Dan"]]),
+        ("Ann came in 1999. 2000 was late.", [["Ann", "1999"], ["2000"]]),  # a digit starts a sentence
+        ("Ann left (for York.) Bob stayed.", [["Ann", "York"], ["Bob"]]),  # a bracket after the stop
+        ("Ann left! Bob stayed? Carl ran.", [["Ann"], ["Bob"], ["Carl"]]),
+        ("東京タワー。電波塔です。", [["東京タワー"], ["電波塔"]]),  # a CJK full stop, no space after it
+    ],
+)
+def test_sentences_and_their_spans(text, spans):
+    """Sentences are split where the module docstring says, and each gets its own spans."""
+    assert passage_spans("title", text) == spans
+
+
+def test_named_spans_quotes_and_capitals():
+    """Straight and curly quotations are spans (two characters or more); a capitalised span inside a
+    quotation is not a second name; spans are distinct after normalisation, in order of appearance."""
+    assert named_spans('He read “The Road” and "A" by Cormac McCarthy.') == ["The Road", "Cormac McCarthy"]
+    assert named_spans("Ann met ANN.") == ["Ann"]
+    with pytest.raises(InvalidTypeError, match=r"^sentence must be a string, got bytes$"):
+        named_spans(b"Ann met Bob.")
+    with pytest.raises(InvalidTypeError, match=r"^sentence must be a string, got int$"):
+        content_spans(5)
+
+
+def test_pairs_are_made_once_and_never_with_the_title_itself():
+    """The title pairs with every span; spans of one sentence pair with each other in order of
+    appearance; a pair seen again (in either order) is not repeated; a span that normalises to the
+    title is the title."""
+    assert cooccurrence_triples("", "Ann met Bob. Bob met Ann.") == [("Ann", RELATION, "Bob")]
+    assert cooccurrence_triples("Ed Wood", "ED WOOD met Ann and Bob.") == [
+        ("Ed Wood", RELATION, "Ann"),
+        ("Ed Wood", RELATION, "Bob"),
+        ("Ann", RELATION, "Bob"),
+    ]
+    with pytest.raises(InvalidTypeError, match=r"^title and text must be strings$"):
+        cooccurrence_triples("Ed Wood", None)
+    with pytest.raises(InvalidTypeError, match=r"^title and text must be strings$"):
+        cooccurrence_triples(None, "Ann met Bob.")
+
+
+def test_why_a_passage_gives_no_triple():
+    """The three reasons: no text; nothing but the title; no title and a single span."""
+    assert why_no_triples("Ed Wood", " \n") == "empty text"
+    assert why_no_triples("Ed Wood", "Ed Wood was here.") == (
+        "only the title: no capitalised, quoted or content span besides it"
+    )
+    assert why_no_triples("", "Ann was here.") == (
+        "no named span: no title, and no capitalised, quoted or content span that is not the title"
+    )
+    assert why_no_triples("Ed Wood", "Ann was here.") is None
+
+
+def test_docs_and_openie_json_of_a_passage():
+    """A passage's entities are the title and then its spans, distinct, in order; the OpenIE JSON
+    holds the same with the passage as title, new line, text."""
+    corpus = [Passage("Ed Wood", "Ed Wood met Ann. Ann met Bob and Ed Wood.")]
+    (doc,) = cooccurrence_docs(corpus)
+    assert doc.title == "Ed Wood" and doc.text == corpus[0].text
+    assert doc.entities == ("Ed Wood", "Ann", "Bob")
+    assert doc.triples == (
+        ("Ed Wood", RELATION, "Ann"),
+        ("Ed Wood", RELATION, "Bob"),
+        ("Ann", RELATION, "Bob"),
+    )
+    assert cooccurrence_openie([Passage("Ed Wood", "Ann met Bob.")]) == {
+        "docs": [
+            {
+                "title": "Ed Wood",
+                "text": "Ann met Bob.",
+                "passage": "Ed Wood\nAnn met Bob.",
+                "extracted_entities": ["Ed Wood", "Ann", "Bob"],
+                "extracted_triples": [
+                    ["Ed Wood", RELATION, "Ann"],
+                    ["Ed Wood", RELATION, "Bob"],
+                    ["Ann", RELATION, "Bob"],
+                ],
+            }
+        ],
+        "extractor": "cooccurrence",
+    }
+    message = r"^corpus must be a sequence of Passage \(see pathfinding.hipporag.io.load_corpus\)$"
+    for bad in ("Ed Wood met Ann.", [("Ed Wood", "Ann met Bob.")]):
+        with pytest.raises(InvalidTypeError, match=message):
+            cooccurrence_docs(bad)
+    assert RELATION == "co-occurs with"
+
+
+def test_named_spans_keep_the_order_of_first_appearance():
+    """A name is placed where it first appears, before a quotation that follows it even when it
+    appears again after the quotation; a short name that first appears inside a longer one comes
+    after the longer one."""
+    assert named_spans('Ann said "hello there" to Ann.') == ["Ann", "hello there"]
+    assert named_spans("Ann Smith met Ann.") == ["Ann Smith", "Ann"]
+
+
+@pytest.mark.parametrize(
+    "text, spans",
+    [
+        ('Ann said "Go home." Bob left.', [["Ann", "Go home."], ["Bob"]]),
+        ("Ann said “Go home.” Bob left.", [["Ann", "Go home."], ["Bob"]]),
+        ("Ann left (for York.) Bob stayed.", [["Ann", "York"], ["Bob"]]),
+    ],
+)
+def test_a_closing_quote_stays_with_the_sentence_it_closes(text, spans):
+    """A sentence that ends inside a quotation keeps its closing quote, so the quotation is one span
+    (not its first capitalised word)."""
+    assert passage_spans("title", text) == spans
+
+
+def test_text_between_two_quotations_is_not_a_quotation():
+    """A quotation longer than 100 characters is not a span, and the text between it and the next
+    quotation is not read as one either."""
+    long, short = "x" * 101, "y" * 100
+    assert named_spans(f'"{long}" and "{short}"') == [short]
+    assert named_spans(f"“{long}” and “{short}”") == [short]
+    assert named_spans('a "" b "X" c "Xy"') == ["Xy"]  # empty and one-character quotations are not spans
+
+
+def test_spans_title_capitalised_and_quoted():
+    assert named_spans('He wrote "the long goodbye" in Los Angeles in 1953.') == [
+        "the long goodbye",
+        "Los Angeles",
+        "1953",
+    ]
+    # A capitalised run inside a quotation is the quotation, not a second name.
+    assert named_spans('It is a sister of "The Hollywood Reporter".') == ["The Hollywood Reporter"]
+
+
+def test_pairs_stay_within_a_sentence_and_title_joins_every_sentence():
+    t = cooccurrence_triples(
+        "Lake Bled", "Lake Bled lies in Slovenia near Austria. An island holds a Church."
+    )
+    assert t == [
+        ("Lake Bled", RELATION, "Slovenia"),
+        ("Lake Bled", RELATION, "Austria"),
+        ("Slovenia", RELATION, "Austria"),
+        ("Lake Bled", RELATION, "Church"),
+    ]
+    assert ("Slovenia", RELATION, "Church") not in t and ("Austria", RELATION, "Church") not in t
+
+
+def test_two_passages_meet_in_a_shared_span_and_retrieval_walks_there():
+    corpus = [
+        Passage("Ed Wood", "Ed Wood directed Plan 9."),
+        Passage("Plan 9", "The film was shot in Burbank."),
+        Passage("Paris", "Paris is the capital of France."),
+    ]
+    docs = cooccurrence_docs(corpus)
+    idx = index_from_openie(docs)
+    r = HippoRetriever(idx).retrieve("Where was the film by Ed Wood shot?", k=3)
+    assert r.passages.tolist()[:2] == [0, 1] and not r.fell_back
+
+
+def test_openie_json_loads_unchanged(tmp_path):
+    corpus = [
+        Passage("Ed Wood", 'Ed Wood directed "Plan 9". He lived in Burbank.'),
+        Passage("X", "It is so."),
+    ]
+    path = tmp_path / "cooc.json"
+    path.write_text(json.dumps(cooccurrence_openie(corpus)))
+    docs, report = load_openie(path, corpus=corpus)
+    assert docs == cooccurrence_docs(corpus)
+    assert report.issues == {"passage_no_triples": 1}  # a passage with one span pairs with nothing
+
+
+def test_named_spans_split_like_the_question_side():
+    assert named_spans("Forbidden Ground and Black Hawk Down were filmed by Ridley Scott's crew.") == [
+        "Forbidden Ground",
+        "Black Hawk Down",
+        "Ridley Scott's",
+    ]
+
+
+LOWER = [
+    Passage("ridley scott", "ridley scott directed black hawk down in morocco."),
+    Passage("black hawk down", "black hawk down is a war film produced by jerry bruckheimer."),
+    Passage("jerry bruckheimer", "jerry bruckheimer was born in detroit, michigan."),
+]
+
+
+def test_lower_case_corpus_is_indexed_without_a_model():
+    docs = cooccurrence_docs(LOWER)
+    assert all(d.triples for d in docs)
+    idx = index_from_openie(docs)
+    assert {"black hawk down", "jerry bruckheimer", "detroit"} <= set(idx.phrases)
+    r = HippoRetriever(idx).retrieve("where was the producer of black hawk down born?", k=3)
+    assert not r.fell_back and 2 in r.passages[:2].tolist()
+
+
+def test_content_spans_and_why_no_triples():
+    assert content_spans("the war film was shot in morocco.") == ["war film", "shot", "morocco"]
+    assert why_no_triples("Ed Wood", "Ed Wood was in Burbank.") is None
+    assert (
+        why_no_triples("Ed Wood", "It was so.")
+        == "only the title: no capitalised, quoted or content span besides it"
+    )
+    assert why_no_triples("Ed Wood", "") == "empty text"

@@ -1,0 +1,187 @@
+"""BM25 and the fact linker against the formula written here, and their edge cases.
+
+Lucene's BM25 (bm25s' default): idf(w) = ln(1 + (N - df + 0.5) / (df + 0.5)) and
+score(d) = sum over distinct query words of idf(w) * tf / (tf + k1 (1 - b + b |d| / avgdl)), with
+English stop words removed from the passages (so |d| counts the words left). A mutation run showed
+that ``k1``/``b`` not reaching bm25s, stop words kept in the passages, an index without relation
+edges, and the default numbers of facts and passages were all unpinned.
+"""
+
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pathfinding.errors import InvalidTypeError, InvalidValueError
+from pathfinding.hipporag.index.build import build_index
+from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, top_k
+
+DOCS = ["the cat sat on the mat", "dog chased cat", "dog dog barked at the mailman loudly", "birds sing"]
+STOP = {"the", "on", "at"}  # the English stop words among DOCS' words
+
+
+def _bm25_by_hand(docs, query, k1, b):
+    toks = [[w for w in d.split() if w not in STOP] for d in docs]
+    avgdl = np.mean([len(t) for t in toks])
+    s = np.zeros(len(toks))
+    for w in dict.fromkeys(query.split()):
+        df = sum(w in t for t in toks)
+        if df == 0:
+            continue
+        idf = np.log(1 + (len(toks) - df + 0.5) / (df + 0.5))
+        for j, t in enumerate(toks):
+            tf = t.count(w)
+            s[j] += idf * tf / (tf + k1 * (1 - b + b * len(t) / avgdl))
+    return s
+
+
+@pytest.mark.parametrize(("k1", "b"), [(1.5, 0.75), (0.5, 0.3), (2.0, 1.0)])
+def test_bm25_is_lucenes_formula_with_stop_words_dropped(k1, b):
+    bm = BM25Ranker(DOCS, k1=k1, b=b)
+    for query in ["cat dog", "dog", "the cat", "mailman birds"]:
+        np.testing.assert_allclose(bm.scores(query), _bm25_by_hand(DOCS, query, k1, b), rtol=1e-6)
+
+
+def test_bm25_defaults_are_k1_1_5_b_0_75_and_ten_passages():
+    want = _bm25_by_hand(DOCS, "cat dog", 1.5, 0.75)
+    np.testing.assert_allclose(BM25Ranker(DOCS).scores("cat dog"), want, rtol=1e-6)
+    many = BM25Ranker([f"word{i} cat" for i in range(12)])
+    assert many.rank("cat").tolist() == list(range(10))
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "error", "pattern"),
+    [
+        (([],), {}, InvalidValueError, r"^passages must be a non-empty sequence of strings$"),
+        (("one text",), {}, InvalidValueError, r"^passages must be a non-empty sequence of strings$"),
+        ((DOCS,), {"k1": -1.0}, InvalidValueError, r"^k1 must be in"),
+        ((DOCS,), {"b": 1.5}, InvalidValueError, r"^b must be in \[0, 1\]"),
+        ((DOCS,), {"b": -0.5}, InvalidValueError, r"^b must be in \[0, 1\]"),
+    ],
+)
+def test_bm25_names_bad_arguments(args, kwargs, error, pattern):
+    with pytest.raises(error, match=pattern):
+        BM25Ranker(*args, **kwargs)
+
+
+def test_bm25_names_a_bad_question():
+    with pytest.raises(InvalidTypeError, match=r"^question must be a string, got int$"):
+        BM25Ranker(DOCS).scores(3)
+
+
+def test_top_k_names_bad_arguments():
+    with pytest.raises(InvalidValueError, match=r"^k must be in \[1, inf\]"):
+        top_k([1.0, 2.0], 0)
+    with pytest.raises(InvalidValueError, match=r"^scores must be 1-D, got shape \(1, 2\)"):
+        top_k([[1.0, 2.0]], 1)
+
+
+@pytest.fixture(scope="module")
+def woods():
+    """Seven facts that "wood" matches equally, each joining two nodes with consecutive ids."""
+    return build_index([[(f"wood {c}", "r", f"wood {c}{c}")] for c in "abcdefg"])
+
+
+def test_fact_linker_takes_five_facts_by_default_ties_by_id(woods):
+    linker = FactLinker(woods)
+    nodes, weights = linker.seeds("wood")
+    want = sorted(woods.phrase_ids[p] for c in "abcde" for p in (f"wood {c}", f"wood {c}{c}"))
+    assert nodes.tolist() == want and np.all(weights == 1.0)
+    assert linker.seeds("wood", n_facts=6)[0].size == 12
+
+
+def test_fact_linker_reads_every_relation_edge_as_a_fact(woods):
+    # "wood a" < "wood aa" < "wood b" ...: each fact joins neighbouring ids, the first upper diagonal
+    linker = FactLinker(woods)
+    pairs = {(woods.phrases[h], woods.phrases[t]) for h, t in zip(linker.heads, linker.tails, strict=True)}
+    assert pairs == {(f"wood {c}", f"wood {c}{c}") for c in "abcdefg"}
+
+
+def test_fact_linker_with_no_fact_or_no_match_gives_empty_int_ids():
+    no_edges = build_index([[("Ed Wood", "is", "Ed Wood")]])  # a self-loop: a node, no edge
+    assert no_edges.relation_graph.nnz == 0
+    no_match = FactLinker(build_index([[("a1", "r", "b2")]]))
+    for linker, question in [(FactLinker(no_edges), "ed wood"), (no_match, "zz")]:
+        nodes, weights = linker.seeds(question)
+        assert nodes.shape == (0,) and nodes.dtype == np.int64 and weights.shape == (0,)
+
+
+def test_fact_linker_names_bad_arguments(woods):
+    with pytest.raises(InvalidTypeError, match=r"^index must be a HippoIndex, got str$"):
+        FactLinker("index")
+    with pytest.raises(InvalidValueError, match=r"^n_facts must be in \[1, inf\]"):
+        FactLinker(woods).seeds("wood", n_facts=0)
+
+
+def test_fact_linker_drops_question_words_and_keeps_each_nodes_best_fact():
+    """"where" and "did" match no fact (an album titled "Where It All Began" would otherwise be a
+    seed), and "ed wood", in the best fact and in a weaker one, keeps the best fact's weight 1."""
+    index = build_index(
+        [
+            [("Where It All Began", "is", "album")],
+            [("Ed Wood", "directed", "Plan 9")],
+            [("Ed Wood", "born in", "Poughkeepsie")],
+        ]
+    )
+    nodes, weights = FactLinker(index).seeds("where did ed wood film plan 9?")
+    found = dict(zip((index.phrases[i] for i in nodes), weights.tolist(), strict=True))
+    assert set(found) == {"ed wood", "plan 9", "poughkeepsie"}
+    assert found["ed wood"] == found["plan 9"] == 1.0 and 0 < found["poughkeepsie"] < 1
+
+
+def test_bm25_scores_are_float64_and_query_stop_words_must_be_words():
+    assert BM25Ranker(DOCS).scores("cat").dtype == np.float64
+    with pytest.raises(InvalidTypeError, match=r"^query_stopwords must be an iterable of words"):
+        BM25Ranker(DOCS, query_stopwords=["the", 3])
+
+
+def test_fact_linker_weights_by_best_fact():
+    idx = build_index(
+        [
+            [("Ed Wood", "directed", "Plan 9")],
+            [("Plan 9", "filmed in", "Burbank")],
+            [("Paris", "capital of", "France")],
+        ]
+    )
+    nodes, w = FactLinker(idx).seeds("ed wood plan 9", n_facts=2)
+    got = dict(zip([idx.phrases[i] for i in nodes], w.tolist(), strict=True))
+    assert got["ed wood"] == 1.0 and got["plan 9"] == 1.0  # the best fact names both
+    assert 0 < got["burbank"] < 1.0 and "paris" not in got
+    assert FactLinker(idx).seeds("zebra")[0].size == 0
+
+
+def test_fact_linker_ignores_question_words():
+    # "when did ... where" must not pick the song titles over the question's only rare entity
+    idx = build_index(
+        [
+            [("Did It for the Girl", "performed by", "Greg Bates")],
+            [("Where It All Began", "charted on", "Country Airplay")],
+            [("Clonbrook", "located in", "Guyana")],
+        ]
+    )
+    nodes, _ = FactLinker(idx).seeds("when did the country where clonbrook is located join?", n_facts=1)
+    assert [idx.phrases[i] for i in nodes] == ["clonbrook", "guyana"]
+    assert FactLinker(idx).seeds("when did where")[0].size == 0  # nothing but question words
+    with pytest.raises(TypeError, match="query_stopwords"):
+        BM25Ranker(["a text"], query_stopwords="when")
+
+
+@given(st.lists(st.sampled_from([-1.0, 0.0, 0.1, 0.5, 2.0]), min_size=1, max_size=300), st.integers(1, 80))
+def test_top_k_selection_equals_a_full_sort(scores, k):
+    s = np.array(scores)
+    assert top_k(s, k).tolist() == np.lexsort((np.arange(s.size), -s))[:k].tolist()
+
+
+def test_top_k_ties_by_id_zeros_last():
+    assert top_k([0.2, 0.0, 0.2, 0.5], 10).tolist() == [3, 0, 2, 1]
+    assert top_k([0.2, 0.0, 0.2, 0.5], 2).tolist() == [3, 0]
+    assert top_k([0.0, 0.0, 0.0], 2).tolist() == [0, 1]
+
+
+def test_bm25_ranker_pins_the_promised_tie_order():
+    bm = BM25Ranker(["the cat sat", "a dog ran", "cat and dog"])
+    s = bm.scores("cat")
+    assert s[0] == s[2] > 0 == s[1]  # "cat sat" and "cat dog": same length, same tf
+    assert bm.rank("cat", 5).tolist() == [0, 2, 1]
+    assert bm.rank("zebra", 2).tolist() == [0, 1]
