@@ -29,6 +29,7 @@ import numpy as np
 from pathfinding._validation import check_int
 from pathfinding.errors import InvalidValueError
 from pathfinding.experiments import DEFAULT_BOOT
+from pathfinding.experiments.stats import format_ci
 from pathfinding.hipporag.casing import STRAY_MIN, CasingModel, casing_model, word_tokens
 from pathfinding.hipporag.evaluate import (
     bootstrap_indices,
@@ -225,12 +226,13 @@ def chosen_restored_weight(result: dict, *, target: float = RESTORED_TARGET) -> 
     )
 
 
-def _pct(row) -> str:
-    return f"{100 * row[0]:.1f} [{100 * row[1]:.1f}, {100 * row[2]:.1f}]"
+def _pct(row, fmt: str = ".1f") -> str:
+    """``[mean, low, high]`` in points; ``fmt="+.1f"`` for a difference."""
+    return format_ci(*(100 * np.asarray(row, dtype=np.float64)), fmt)
 
 
 def _signed(row) -> str:
-    return f"{100 * row[0]:+.1f} [{100 * row[1]:+.1f}, {100 * row[2]:+.1f}]"
+    return _pct(row, "+.1f")
 
 
 def _targets(result: dict) -> list[tuple[str, np.ndarray, bool]]:
