@@ -8,6 +8,7 @@ with its path, headers and parsed JSON body.
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -15,7 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 class LocalServer:
     """A threaded HTTP server on 127.0.0.1, on a port the system picks, until :meth:`stop`.
 
-    Every test server here is one: a subclass answers each POST in ``_handle(handler)`` and calls
+    Every test server here is one: a subclass answers each POST (or GET) in ``_handle(handler)`` and calls
     :meth:`start` at the end of its ``__init__``. ``base_url`` ends in ``/v1``, as the clients expect.
     """
 
@@ -31,6 +32,9 @@ class LocalServer:
                 pass
 
             def do_POST(self):
+                server._handle(self)
+
+            def do_GET(self):
                 server._handle(self)
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -86,3 +90,20 @@ class ScriptedServer(LocalServer):
             self._send(h, status, payload, headers)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up waiting (a timeout test)
+
+
+class SilentServer:
+    """A dead endpoint: listens on 127.0.0.1 and never answers (nor accepts), so every request waits
+    for the client's timeout. The kernel completes the connections up to the listen backlog."""
+
+    def __init__(self):
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.base_url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/v1"
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.sock.close()

@@ -21,6 +21,8 @@ import pytest
 import scipy.sparse as sp
 
 from pathfinding.core import reference
+from pathfinding.errors import InvalidTypeError, InvalidValueError
+from pathfinding.hipporag.casing import CasingModel
 from pathfinding.hipporag.evaluate import recall_at_k, supporting_ids
 from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
 from pathfinding.hipporag.index.build import build_index, index_from_openie, synonymy_eligible
@@ -28,6 +30,8 @@ from pathfinding.hipporag.io import Passage
 from pathfinding.hipporag.lexical import QUESTION_WORDS, BM25Ranker, FactLinker, top_k
 from pathfinding.hipporag.query import default_entities, link_entities
 from pathfinding.hipporag.retrieve import NO_MATCH, HippoRetriever
+from tests.test_casing import TEXTS as CASING_TEXTS
+from tests.test_casing import TRIPLES as CASING_TRIPLES
 
 TRIPLES = [
     [("Ed Wood", "directed", "Plan 9"), ("Plan 9", "is a", "film")],
@@ -407,8 +411,24 @@ def test_named_seed_walks_alone_guessed_seeds_are_fused(small):
     ret = HippoRetriever(idx, bm25=bm)
     assert ret.retrieve("Where was the film by Ed Wood shot?").walk_weight == 1.0
     lower = ret.retrieve("where was the film by ed wood shot?")
-    assert not lower.fell_back and lower.walk_weight == ret.guess_weight == 0.65
+    # the corpus names Ed Wood: a name read from the corpus is fused at the restored weight
+    assert not lower.fell_back and lower.walk_weight == ret.restored_weight == 0.85
+    assert lower.entities == ("Ed Wood",)
+    typed = HippoRetriever(idx, bm25=bm, casing=False).retrieve("where was the film by ed wood shot?")
+    assert not typed.fell_back and typed.walk_weight == ret.guess_weight == 0.65
     assert default_entities("where was the film by ed wood shot?", idx) == ["ed wood"]
+
+
+def test_a_capitalised_entity_that_links_to_no_node_does_not_make_the_seeds_named(small):
+    """Only a *linked* capitalised entity is a named seed: with "Qzxv Jjj" unlinked and the lower-case
+    "ed wood" linked, the seeds are guesses and the walk is fused with BM25 (weight 0.65, not 1)."""
+    idx, bm = small
+    ret = HippoRetriever(idx, bm25=bm)
+    assert link_entities(idx, ["Qzxv Jjj", "ed wood"]).unlinked == ("Qzxv Jjj",)
+    got = ret.retrieve("where was the film by ed wood shot?", entities=["Qzxv Jjj", "ed wood"])
+    assert not got.fell_back and got.walk_weight == ret.guess_weight == 0.65
+    named = ret.retrieve("where was the film by ed wood shot?", entities=["Qzxv Jjj", "Ed Wood"])
+    assert named.walk_weight == 1.0
 
 
 def test_guess_weight_zero_is_bm25_and_no_seed_falls_back(small):
@@ -531,15 +551,20 @@ def test_hybrid_walk_runs_to_tol_when_a_tie_blocks_the_certificate():
     assert far.passages.tolist() == [2] and far.walk_error > ret.tol  # no tie: certified early
 
 
-def test_default_retriever_is_case_blind_without_capitals(sample):
+def test_default_retriever_reads_a_lower_case_question_through_the_corpus(sample):
     _, idx, questions = sample
     ret = HippoRetriever(idx)
     lower = ret.retrieve(questions[0].question.lower(), k=3)
-    # no capitals: the question's multi-word node phrases are the guessed entities, and the walk is
-    # fused with BM25 at the guess weight
-    assert not lower.fell_back and lower.entities == ("stanford university",)
-    assert lower.walk_weight == ret.guess_weight < 1
+    # the corpus writes "Stanford University" as a name: the lower-cased question finds it, and the
+    # walk from a name read from the corpus is fused with BM25 at the restored weight
+    assert not lower.fell_back and lower.entities == ("Stanford University",)
+    assert lower.walk_weight == ret.restored_weight < 1
+    assert lower.reading.origin("Stanford University") == "corpus"
     assert "stanford university" in [idx.phrases[s] for s in lower.seeds]
+    # read as typed, no capitals: the multi-word node phrases are guesses, fused at the guess weight
+    typed = HippoRetriever(idx, casing=False).retrieve(questions[0].question.lower(), k=3)
+    assert typed.entities == ("stanford university",) and typed.reading is None
+    assert typed.walk_weight == ret.guess_weight < ret.restored_weight
     # fact seeds come from BM25, which lower-cases: same seeds for any casing of a fact-only query
     a, b = (
         FactLinker(idx).seeds("WHO STUDIES OPTOGENETICS?"),
@@ -794,3 +819,198 @@ def test_derived_state_has_one_owner_the_index(index):
     c = HippoRetriever(grown, passage_weight=0.2)
     assert c.graph_with_passages() is not a.graph_with_passages()
     assert c.graph_with_passages().n_nodes == grown.n_nodes + grown.n_passages
+
+
+# --- the rule that chose the floor of entity linking ----------------------------------------------
+
+
+def test_chosen_link_floor_is_the_highest_that_loses_nothing_on_musique():
+    from pathfinding.experiments.sensitivity import chosen_link_floor
+
+    def row(floor, cased, lower):
+        return {"floor": floor, "cased": cased, "lower": lower, "weak": {}}
+
+    free = [0.3, 0.5, 0.7, 0.8]
+    grid = {"ks": [1, 2, 5, 10], "sets": {"musique": {"grid": [
+        row(0.0, free, free),
+        row(0.4, [0.3, 0.5, 0.71, 0.8], free),  # a gain is no loss
+        row(0.5, free, [0.3, 0.5, 0.7, 0.79]),  # a loss at R@10, lower-cased
+        row(0.6, free, free),  # above a losing floor, and losing nothing: still the highest
+    ]}}}  # fmt: skip
+    assert chosen_link_floor(grid) == 0.6
+    grid["sets"]["musique"]["grid"][3]["cased"] = [0.29, 0.5, 0.7, 0.8]
+    assert chosen_link_floor(grid) == 0.4
+    grid["sets"]["musique"]["grid"] = grid["sets"]["musique"]["grid"][1:]
+    with pytest.raises(ValueError, match="needs floor 0"):
+        chosen_link_floor(grid)
+
+
+@pytest.mark.slow  # the default retriever at ten floors on both question sets (about half a minute)
+def test_min_link_cosine_is_what_the_stated_rule_chooses_on_musique():
+    from pathfinding.experiments.sensitivity import chosen_link_floor, link_floor_grid
+    from pathfinding.hipporag.query import MIN_LINK_COSINE
+
+    assert chosen_link_floor(link_floor_grid()) == MIN_LINK_COSINE
+
+
+# --- every script reads right, and weak links are said ------------------------------------------
+
+
+def _zoe_index(decomposed: bool):
+    """Two people whose names differ only by accents; the corpus optionally decomposed (NFD), and
+    built from raw strings so that no loader composes it first."""
+    import unicodedata
+
+    from pathfinding.hipporag.extract.cooccurrence import cooccurrence_triples
+
+    texts = [
+        ("Zoë Ñúñez", "Zoë Ñúñez founded the Café Société in Paris."),
+        ("Zoe Nunez", "Zoe Nunez runs a bicycle shop in Lyon."),
+        ("Paris", "Paris is the capital of France."),
+    ]
+    if decomposed:
+        texts = [tuple(unicodedata.normalize("NFD", x) for x in pair) for pair in texts]
+    triples = [cooccurrence_triples(t, x) for t, x in texts]
+    return build_index(triples, passages=[t + "\n" + x for t, x in texts])
+
+
+@pytest.mark.parametrize("corpus_nfd", [False, True])
+@pytest.mark.parametrize("question_nfd", [False, True])
+def test_decomposed_and_composed_text_give_the_same_nodes_and_answer(corpus_nfd, question_nfd):
+    """Before, the NFD corpus had the nodes zoe, n, cafe, socie and the NFC question "Who is Zoë
+    Ñúñez?" answered with Zoe Nunez's bicycle shop; an NFD question linked "Jose", "Nu"."""
+    import unicodedata
+
+    idx = _zoe_index(corpus_nfd)
+    assert set(idx.phrases) == set(_zoe_index(False).phrases)
+    assert {"zoë ñúñez", "café société", "zoe nunez"} <= set(idx.phrases)
+    question = "Who is Zoë Ñúñez?"
+    if question_nfd:
+        question = unicodedata.normalize("NFD", question)
+    hit = HippoRetriever(idx).retrieve(question, k=3)
+    assert hit.entities == ("Zoë Ñúñez",)
+    assert [idx.phrases[lk.node] for lk in hit.links] == ["zoë ñúñez"] and hit.links[0].kept
+    assert hit.passages[0] == 0
+
+
+def test_a_devanagari_word_finds_its_passage():
+    """'गांधी' used to give no token at all (its vowel signs split it), so the exact word found nothing."""
+    passages = ["महात्मा गांधी का जन्म पोरबंदर में हुआ।", "दिल्ली भारत की राजधानी है।", "Ed Wood directed Plan 9."]
+    bm = BM25Ranker(passages)
+    assert bm.tokens("गांधी कहाँ पैदा हुए?")[0] == "गांधी"
+    assert bm.rank("गांधी", 1).tolist() == [0]
+    from pathfinding.hipporag.extract.cooccurrence import cooccurrence_triples
+
+    idx = build_index([cooccurrence_triples("", p) for p in passages], passages=passages)
+    hit = HippoRetriever(idx).retrieve("महात्मा गांधी कहाँ पैदा हुए?", k=1)
+    assert hit.passages.tolist() == [0] and not hit.fell_back
+
+
+def _weak_index():
+    facts = [
+        [("Zora Neale Hurston", "wrote", "Their Eyes Were Watching God")],
+        [("Burbank", "city in", "California")],
+        [("Zoroastrianism", "founded in", "Persia")],
+    ]
+    texts = [
+        "Zora Neale Hurston wrote Their Eyes Were Watching God.",
+        "Burbank is a city in California.",
+        "Zoroastrianism was founded in Persia.",
+    ]
+    return build_index(facts, passages=texts)
+
+
+def test_a_weak_link_is_said_and_seeds_nothing():
+    """"Zorro" is nearest to "zoroastrianism" by a few shared trigrams, far below the floor: the
+    entity is not in the index, the walk is not seeded from it and the answer is BM25's (no
+    passage shares a word: no answer); with no floor it seeded the walk and Persia came back."""
+    from pathfinding.hipporag.query import MIN_LINK_COSINE
+
+    idx = _weak_index()
+    hit = HippoRetriever(idx).retrieve("Where did Zorro live?", k=2)
+    (lk,) = hit.links
+    assert idx.phrases[lk.node] == "zoroastrianism" and 0 < lk.cosine < MIN_LINK_COSINE and not lk.kept
+    assert hit.seeds.size == 0 and hit.fell_back and hit.note == NO_MATCH and hit.passages.size == 0
+    loose = HippoRetriever(idx, min_link_cosine=0.0).retrieve("Where did Zorro live?", k=2)
+    assert loose.links[0].kept and idx.phrases[loose.seeds[0]] == "zoroastrianism"
+    assert loose.passages[0] == 2 and loose.walk_weight == 1.0
+
+
+def test_a_weak_capitalised_entity_is_not_a_named_seed():
+    """The walk alone ranks a question only when a *linked* entity has capitals; a weak one counts
+    for nothing, so the fact seeds' walk is fused with BM25 as for a question without a name."""
+    idx = _weak_index()
+    hit = HippoRetriever(idx).retrieve("Was Zorro a city in California?", k=3, entities=["Zorro"])
+    assert not hit.links[0].kept and not hit.fell_back and hit.walk_weight == 0.65
+    named = HippoRetriever(idx, min_link_cosine=0.0).retrieve(
+        "Was Zorro a city in California?", k=3, entities=["Zorro"]
+    )
+    assert named.walk_weight == 1.0
+
+
+def test_min_link_cosine_is_validated_and_defaults_by_encoder():
+    from pathfinding.hipporag.query import MIN_LINK_COSINE
+
+    idx = _weak_index()
+    assert HippoRetriever(idx).min_link_cosine == MIN_LINK_COSINE > 0
+    with pytest.raises(ValueError, match="min_link_cosine"):
+        HippoRetriever(idx, min_link_cosine=1.5)
+    with pytest.raises(TypeError, match="min_link_cosine must be a real number"):
+        HippoRetriever(idx, min_link_cosine="0.5")
+
+
+# --- questions read through the casing model --------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def casing_index():
+    return build_index(CASING_TRIPLES, passages=CASING_TEXTS)
+
+
+def test_lower_and_upper_questions_find_the_cased_questions_entities(casing_index):
+    ret = HippoRetriever(casing_index)
+    cased = ret.retrieve("Which film by Ed Wood stars Bela Lugosi?", k=5)
+    for typed in ("which film by ed wood stars bela lugosi?", "WHICH FILM BY ED WOOD STARS BELA LUGOSI?"):
+        got = ret.retrieve(typed, k=5)
+        assert got.entities == cased.entities == ("Ed Wood", "Bela Lugosi")
+        assert got.reading.text.lower() == typed.lower()
+        # names read from the corpus are weighed against BM25; the writer's are walked alone
+        assert (got.walk_weight, cased.walk_weight) == (ret.restored_weight, 1.0)
+
+
+def test_casing_off_or_a_model_of_ones_own(casing_index):
+    off = HippoRetriever(casing_index, casing=False).retrieve("which film by ed wood stars bela lugosi?")
+    assert off.reading is None and off.entities == ("ed wood", "bela lugosi")  # node-phrase guesses
+    assert off.walk_weight == 0.65
+    own = CasingModel.from_passages(["Dracula starred Bela Lugosi."])
+    got = HippoRetriever(casing_index, casing=own).retrieve("which film by ed wood stars bela lugosi?")
+    assert got.entities == ("Bela Lugosi",) and got.walk_weight == 0.85
+    # a caller's extractor, and every named one but the default, reads the question as typed
+    mine = HippoRetriever(casing_index, extractor=lambda q: ["Ed Wood"]).retrieve("which film by ed wood?")
+    assert mine.reading is None and mine.walk_weight == 1.0
+    v1 = HippoRetriever(casing_index, extractor="capitalised").retrieve("which film by ed wood?")
+    assert v1.reading is None and v1.entities == ()
+    # entities given to retrieve: no reading, their capitals are the caller's
+    given_ = HippoRetriever(casing_index).retrieve("which film?", entities=["Ed Wood"])
+    assert given_.reading is None and given_.walk_weight == 1.0
+
+
+def test_restored_weight_one_walks_alone_and_zero_is_bm25(casing_index):
+    q = "which film by ed wood stars bela lugosi?"
+    assert HippoRetriever(casing_index, restored_weight=1.0).retrieve(q).walk_weight == 1.0
+    ret = HippoRetriever(casing_index, restored_weight=0.0)
+    got, bm = ret.retrieve(q, k=5), ret.bm25.scores(q)
+    positive = int((bm > 0).sum())
+    assert got.passages[:positive].tolist() == np.argsort(-bm, kind="stable")[:positive].tolist()
+
+
+def test_bad_casing_arguments_are_named(casing_index):
+    with pytest.raises(InvalidTypeError, match="casing must be True, False or a CasingModel, got str"):
+        HippoRetriever(casing_index, casing="yes")
+    with pytest.raises(InvalidValueError, match="restored_weight"):
+        HippoRetriever(casing_index, restored_weight=1.5)
+
+
+def test_an_index_without_texts_reads_questions_as_typed():
+    no_texts = build_index(CASING_TRIPLES)
+    assert HippoRetriever(no_texts).read("which film by ed wood?").text == "which film by ed wood?"

@@ -424,14 +424,17 @@ def write_figures(result: ExperimentResult, directory, *, quick: bool = False) -
 
 def _realtext_section(seed: int) -> str:
     """The real-text rows: retrieval on the released triples (R, AR, C), then with no model (X), then
-    on the held-out HotpotQA questions (H)."""
+    on the held-out HotpotQA questions (H), then questions typed without their capitals (K)."""
     from pathfinding.experiments.cooccurrence import cooccurrence_findings_section
     from pathfinding.experiments.heldout import heldout_findings_section as heldout_section
+    from pathfinding.experiments.question_case import casing_findings_section
     from pathfinding.experiments.realtext import findings_section
 
     no_model = cooccurrence_findings_section(seed=seed, command=COMMAND)
     heldout = heldout_section(seed=seed, command=COMMAND)
-    return findings_section(seed=seed).rstrip() + "\n\n" + no_model.rstrip() + "\n\n" + heldout
+    casing = casing_findings_section(seed=seed, command=COMMAND)
+    sections = [findings_section(seed=seed), no_model, heldout, casing]
+    return "\n\n".join(s.rstrip() for s in sections) + "\n"
 
 
 def produce(*, seed: int, trials: int, quick: bool, progress=None, bench: str | None = None):
@@ -447,6 +450,14 @@ def findings_command(args) -> int:
     trials = args.trials if args.trials is not None else (50 if args.quick else 1000)
     existing = output.read_text() if output.exists() else None
     bench = bench_section(existing) if existing else None
+    if not args.quick:
+        # The real-text rows read the release's files: a missing one fails now, in one line, not
+        # after the synthetic trials.
+        from pathfinding.experiments.heldout import load_heldout
+        from pathfinding.experiments.realtext import load_realtext
+
+        load_realtext()
+        load_heldout()
     start = time.perf_counter()
     text, data, result = produce(seed=args.seed, trials=trials, quick=args.quick, bench=bench)
     elapsed = time.perf_counter() - start

@@ -1,32 +1,31 @@
 """HippoRAG on real text: OpenIE triples to an index, retrieval with PPR, recall against BM25.
 
-Triples come from an LLM through any OpenAI-compatible endpoint, two steps as in the paper
-(:mod:`~pathfinding.hipporag.extract`), from a model-free co-occurrence extractor, or from the HippoRAG
-authors' released GPT-3.5 output for the MuSiQue tuning set (vendored in ``pathfinding/data/hipporag``).
-Synonymy edges and entity linking use a character-trigram TF-IDF encoder, or a dense model behind an
-OpenAI-compatible embeddings endpoint (:mod:`~pathfinding.hipporag.index.embeddings`); nothing here needs
-the network unless you point it at an LLM or an embeddings server.
+Triples come from an LLM through any OpenAI-compatible endpoint (:mod:`~pathfinding.hipporag.extract`),
+from a model-free co-occurrence extractor, or from the HippoRAG authors' released GPT-3.5 output
+(fetched and verified by :mod:`~pathfinding.hipporag.datasets`; nothing from elsewhere ships with
+the package). Synonymy edges and entity linking use a character-trigram TF-IDF encoder, or a dense
+model behind an embeddings endpoint (:mod:`~pathfinding.hipporag.index.embeddings`); nothing needs
+the network unless pointed at an endpoint or fetching the release's files. In the order a query
+meets them:
 
-The engine, in the order a query meets it:
-
-* loaders: :mod:`~pathfinding.hipporag.io` (corpora, OpenIE files, questions, the vendored data) and
-  :mod:`~pathfinding.hipporag.io.formats` (HotpotQA and 2WikiMultihopQA question files);
+* :mod:`~pathfinding.hipporag.datasets` -- the release's files: registry, cache, verified download;
+* :mod:`~pathfinding.hipporag.io` -- loaders (corpora, OpenIE files, question files);
 * :mod:`~pathfinding.hipporag.extract` -- Step 2, OpenIE;
-* :mod:`~pathfinding.hipporag.index` -- Step 3, the index: build, encoder, synonymy neighbours,
-  add and delete, save and load;
+* :mod:`~pathfinding.hipporag.index` -- Step 3: build, encoders, synonymy, add/delete, save/load;
+* :mod:`~pathfinding.hipporag.casing` and :mod:`~pathfinding.hipporag.reading` -- a question's names read
+  from how the corpus writes them (lower-case, all-capitals and stray-capital questions);
 * :mod:`~pathfinding.hipporag.query` -- Step 4, query entities and linking;
 * :mod:`~pathfinding.hipporag.lexical` -- BM25 over passages and over facts;
-* :mod:`~pathfinding.hipporag.retrieve` -- Steps 5-7, seeds to restart vector to PPR to ranked passages;
-* :mod:`~pathfinding.hipporag.evaluate` -- R@k, AR@k and bootstrap intervals, and
-  :mod:`~pathfinding.hipporag.io.questions` -- a user's question file matched to an index, scored;
-* :mod:`~pathfinding.hipporag.querycache` -- what retrieval derives from an index, kept beside it;
-* :mod:`~pathfinding.hipporag.oneshot` -- a command-line question walked without compiled kernels;
-* :mod:`~pathfinding.hipporag.cli` -- the ``pathfinding hipporag`` commands (with
-  :mod:`~pathfinding.hipporag.cli.query` and :mod:`~pathfinding.hipporag.cli.util`).
+* :mod:`~pathfinding.hipporag.retrieve` -- Steps 5-7, seeds to PPR to ranked passages, and
+  :mod:`~pathfinding.hipporag.oneshot`, the same walked without compiled kernels;
+* :mod:`~pathfinding.hipporag.evaluate` -- R@k, AR@k and bootstrap intervals;
+* :mod:`~pathfinding.hipporag.querycache` and :mod:`~pathfinding.hipporag.container` -- the files;
+* :mod:`~pathfinding.hipporag.transport` and :mod:`~pathfinding.hipporag.cache` -- what the chat
+  and embeddings clients share: bounded retries, and their answers on disk;
+* :mod:`~pathfinding.hipporag.cli` -- the ``pathfinding hipporag`` commands.
 
-Importing this package loads none of those modules: each public name below is imported on first use.
-The MuSiQue experiment (:mod:`pathfinding.experiments.realtext`) and the benchmark
-(:mod:`pathfinding.bench.realtext`) live outside the engine and are reached by their own paths.
+Importing this package loads none of them: each public name below is imported on first use. The
+MuSiQue experiment and the benchmark live outside the engine, reached by their own paths.
 """
 
 from pathfinding._lazy import lazy_exports
@@ -37,9 +36,9 @@ _EXPORTS = {
         "pathfinding.hipporag.evaluate",
     ),
     **dict.fromkeys(["load_2wiki_questions", "load_hotpotqa_questions"], "pathfinding.hipporag.io.formats"),
+    **dict.fromkeys(["LoadReport", "Passage", "Question"], "pathfinding.hipporag.io.records"),
     **dict.fromkeys(
-        ["LoadReport", "Passage", "Question", "load_corpus", "load_openie", "load_query_ner",
-         "load_questions", "vendored"],
+        ["load_corpus", "load_openie", "load_query_ner", "load_questions"],
         "pathfinding.hipporag.io",
     ),
     **dict.fromkeys(
@@ -59,12 +58,16 @@ _EXPORTS = {
     **dict.fromkeys(["llm_query_ner", "run_openie", "write_openie"], "pathfinding.hipporag.extract.openie"),
     "normalize_phrase": "pathfinding.hipporag.text",
     **dict.fromkeys(["BM25Ranker", "FactLinker"], "pathfinding.hipporag.lexical"),
+    **dict.fromkeys(["CasingModel", "casing_model"], "pathfinding.hipporag.casing"),
+    "read_question": "pathfinding.hipporag.reading",
     **dict.fromkeys(
         ["EXTRACTORS", "capitalised_spans", "link_entities", "ner_lookup", "node_ngrams"],
         "pathfinding.hipporag.query",
     ),
     **dict.fromkeys(["HippoRetriever", "Retrieval"], "pathfinding.hipporag.retrieve"),
     "load_for_query": "pathfinding.hipporag.querycache",
+    **dict.fromkeys(["Transport", "UsageStats"], "pathfinding.hipporag.transport"),
+    "ResponseCache": "pathfinding.hipporag.cache",
     "OneShotRetriever": "pathfinding.hipporag.oneshot",
 }
 

@@ -1,49 +1,24 @@
-"""Retrieval: query -> seeds -> restart vector -> PPR -> passage scores -> top k.
+"""Retrieval, Steps 5-7: question -> seeds -> restart vector -> PPR -> ranked passages.
 
-Seeds come from two places: the question's entities (an extractor, each entity linked to its
-nearest node, weight 1) and its best-matching facts (:class:`~pathfinding.hipporag.lexical.FactLinker`,
-weight ``fact_weight`` x the fact's relative BM25 score); a node found both ways keeps the larger
-weight. Each weight is multiplied by the node's specificity s_i = 1/|P_i|.
+Seeds are the question's entities, each linked to its nearest node (weight 1) when their cosine
+reaches ``min_link_cosine`` (a weaker match is not in the index and seeds nothing), and the nodes of
+its best-matching facts (:class:`~pathfinding.hipporag.lexical.FactLinker`, at most ``fact_weight``);
+each weight is multiplied by the node's specificity s_i = 1/|P_i|. The walk is HippoRAG v1's over
+the phrases with passages scored pi . P (``passage_weight=0``), or HippoRAG 2's shape, with the
+passages as nodes and a share ``passage_weight`` of the restart on them by BM25 score.
 
-Two shapes of walk:
+Per question: no seed gives BM25's ranking (``fell_back``); a seed linked from a capitalised span (a
+name its writer marked) gives the walk's; otherwise the seeds are guesses, and the walk is fused with
+BM25 by weighted reciprocal rank, ``lam / (c + rank_walk) + (1 - lam) / (c + rank_bm25)`` with
+``c = fusion_c``, and ``lam = restored_weight`` when a seed is a name whose capitals were read from
+the corpus (:mod:`~pathfinding.hipporag.reading`: a question typed in lower case, in capitals or with
+stray capitals), else ``lam = guess_weight``. A ranking has ``min(k, n_passages)`` passages, equal
+scores by increasing id; a question that matches nothing gets none, and :data:`NO_MATCH`. How the
+constants were chosen, and where this departs from v1: the README, "HippoRAG on real text".
 
-* ``passage_weight=0`` -- HippoRAG v1: PPR over the phrase graph
-  (:func:`pathfinding.core.ppr.personalized_pagerank`), passages scored pi . P
-  (:func:`pathfinding.core.scoring.passage_scores`). The Table 5 ablations swap the walk for another
-  scorer of :data:`pathfinding.core.scoring.NODE_SCORERS`.
-* ``passage_weight=beta > 0`` -- HippoRAG 2's shape, offline: passages are nodes joined to the
-  phrases they mention (weight = the count in P), the restart puts ``1 - beta`` on the seeds and
-  ``beta`` on the passages in proportion to their BM25 scores, and passages are ranked by their own
-  PPR mass.
-
-The default (entities from :func:`~pathfinding.hipporag.query.default_entities` + the 5 best facts at
-weight 0.1, ``passage_weight=0.2``, guess weight 0.65) is never left to the graph alone when the
-graph has little to say. The rule, per question:
-
-* no seed at all: the BM25 ranking (``fell_back=True``);
-* a seed linked from a *capitalised* span (a name its writer marked): the walk's ranking;
-* otherwise (seeds only from matched facts or from phrases guessed in a question without
-  capitals): weighted reciprocal-rank fusion of the walk and BM25,
-  ``lam / (c + rank_walk) + (1 - lam) / (c + rank_bm25)`` with ``lam = guess_weight`` and
-  ``c = fusion_c``; a passage neither ranks (score 0) adds nothing. It is BM25's order when
-  ``lam = 0`` and the walk's when ``lam = 1``.
-
-The constants were chosen on the MuSiQue tuning set only (:mod:`pathfinding.experiments.realtext`):
-on a grid ``lam`` in 0.5, 0.55, ..., 0.9 and ``c`` in 10, 30, 60, for each ``c`` the smallest
-``lam`` whose lower-cased R@5 is at least BM25 + 5 points, and of those the one with the largest
-mean lower-cased gain over k = 1, 2, 5, 10 (:func:`pathfinding.experiments.sensitivity.chosen_fusion`
-reruns that choice).
-``HippoRetriever(index, extractor="capitalised", facts=0, passage_weight=0, guess_weight=1)`` is v1
-with capitalised spans. The BM25 fallback for a question with no seed is our choice, not v1's: with
-the paper's settings (``doc_ensemble=False``) v1 gives every passage the same
-score when query NER finds no entity, and its reversed stable sort returns them by decreasing
-passage id (``src/hipporag.py``, ``rank_docs``); its dense retriever enters only with
-``doc_ensemble`` or ``dpr_only``.
-
-Every ranking has ``min(k, n_passages)`` passages: scores in decreasing order, equal scores
-(including the zeros of passages the walk never reached) by increasing passage id. The one
-exception is a question that matches nothing (no seed, and no BM25 score above zero): it gets an
-empty ranking and :data:`NO_MATCH` as its note, not the passages in id order.
+Before the default extractor, the question is read through the index's casing model
+(:func:`~pathfinding.hipporag.reading.read_question`; ``casing=False`` skips it); :attr:`Retrieval.reading`
+shows what was read.
 """
 
 from __future__ import annotations
@@ -59,11 +34,40 @@ from pathfinding.core.ppr import ppr_top_k
 from pathfinding.core.prepared import PPRGraph, prepare_graph
 from pathfinding.core.scoring import NODE_SCORERS, passage_scores
 from pathfinding.errors import InvalidTypeError, InvalidValueError
+from pathfinding.hipporag.casing import CasingModel, casing_model
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, top_k
-from pathfinding.hipporag.query import EXTRACTORS, has_capitals, link_entities
+from pathfinding.hipporag.query import (
+    EXTRACTORS,
+    EntityLink,
+    default_min_link_cosine,
+    has_capitals,
+    link_entities,
+)
+from pathfinding.hipporag.reading import Reading, read_question
+from pathfinding.hipporag.text import nfc
 
-__all__ = ["HippoRetriever", "NO_MATCH", "Retrieval", "SCORERS"]
+__all__ = [
+    "BM25_KEY",
+    "FACT_LINKER_KEY",
+    "HippoRetriever",
+    "NO_MATCH",
+    "Retrieval",
+    "SCORERS",
+    "passage_graph_key",
+]
+
+FACT_LINKER_KEY = "fact_linker"
+"""Where an index keeps its :class:`~pathfinding.hipporag.lexical.FactLinker`
+(:meth:`~pathfinding.hipporag.index.model.HippoIndex.derived`)."""
+BM25_KEY = "bm25"
+"""Where an index keeps the BM25 over its passages."""
+
+
+def passage_graph_key(synonymy: bool) -> tuple:
+    """Where an index keeps :meth:`HippoRetriever.graph_with_passages` for ``synonymy``."""
+    return ("with_passages", bool(synonymy))
+
 
 NO_MATCH = (
     "nothing in the index matches the question: no entity or fact linked to a node, and no passage "
@@ -103,8 +107,14 @@ class Retrieval:
         word with the question).
     walk_weight : float
         The walk's weight in the rank fusion with BM25: 1 (the walk alone) when a seed came from a
-        capitalised span, the retriever's ``guess_weight`` when the seeds were guesses, 0 for the
-        BM25 fallback.
+        span the writer capitalised, the retriever's ``restored_weight`` when a seed is a name read
+        from the corpus, its ``guess_weight`` when the seeds were guesses, 0 for the BM25 fallback.
+    reading : Reading or None
+        The question as the extractor read it (:func:`~pathfinding.hipporag.reading.read_question`);
+        None when the entities were given, the extractor is not the default, or casing is off.
+    links : tuple of EntityLink
+        Each entity's nearest node, its cosine and whether it reached the retriever's
+        ``min_link_cosine`` (an entity not kept is not in the index and seeds nothing).
     """
 
     passages: np.ndarray
@@ -115,6 +125,8 @@ class Retrieval:
     walk_error: float = 0.0
     note: str = ""
     walk_weight: float = 1.0
+    links: tuple[EntityLink, ...] = ()
+    reading: Reading | None = None
 
 
 class HippoRetriever:
@@ -152,11 +164,27 @@ class HippoRetriever:
         and :attr:`Retrieval.walk_error` bounds the scores' error.
     link_top_k : int, default 1
         Nodes linked per entity.
+    min_link_cosine : float, optional
+        The floor of entity linking (in [0, 1]): an entity whose nearest node is less similar is
+        not in the index, seeds nothing, and the question is answered as one without that entity
+        (:attr:`Retrieval.links` says so). Default:
+        :func:`~pathfinding.hipporag.query.default_min_link_cosine` (the floor chosen on the
+        MuSiQue tuning set for the offline encoder, none for another encoder); 0 links every
+        entity, as v1 does.
     guess_weight : float, default 0.65
         The walk's weight ``lam`` in the rank fusion with BM25 for a question none of whose seeds
         came from a capitalised span (in [0, 1]; 1 turns the fusion off, 0 gives BM25's order).
     fusion_c : float, default 10
         The rank offset ``c`` of the fusion (> 0).
+    restored_weight : float, default 0.85
+        The walk's weight ``lam`` in the fusion when no seed came from a capital the writer typed
+        but one is a name read from the corpus (in [0, 1]).
+    casing : bool or CasingModel, default True
+        Read the question through the index's casing model
+        (:func:`~pathfinding.hipporag.casing.casing_model`) before the default extractor; a
+        :class:`~pathfinding.hipporag.casing.CasingModel` reads it through that one; False reads
+        the question as typed (and every capitalised entity counts as typed). The other
+        extractors, named or yours, always read the question as typed.
     bm25 : BM25Ranker, optional
         Passage scorer for the fallback, the hybrid and the fusion; built from ``index.passages``
         when needed.
@@ -171,8 +199,9 @@ class HippoRetriever:
     >>> r = HippoRetriever(idx).retrieve("Where was the film by Ed Wood shot?", k=3)
     >>> r.passages, r.fell_back
     (array([0, 1, 2]), False)
-    >>> HippoRetriever(idx).retrieve("where was the film by ed wood shot?", k=3).passages
-    array([0, 1, 2])
+    >>> r = HippoRetriever(idx).retrieve("where was the film by ed wood shot?", k=3)
+    >>> r.passages, r.reading.text, r.walk_weight
+    (array([0, 1, 2]), 'where was the film by Ed Wood shot?', 0.85)
     """
 
     def __init__(
@@ -189,8 +218,11 @@ class HippoRetriever:
         restart_prob: float = 0.5,
         tol: float = 1e-10,
         link_top_k: int = 1,
+        min_link_cosine: float | None = None,
         guess_weight: float = 0.65,
         fusion_c: float = 10.0,
+        restored_weight: float = 0.85,
+        casing: bool | CasingModel = True,
         bm25: BM25Ranker | None = None,
     ):
         if not isinstance(index, HippoIndex):
@@ -224,10 +256,21 @@ class HippoRetriever:
         self.restart_prob = check_float("restart_prob", restart_prob, low=0.0, high=1.0, low_open=True)
         self.tol = check_float("tol", tol, low=0.0, high=np.inf, high_open=True)
         self.link_top_k = check_int("link_top_k", link_top_k, low=1)
+        if min_link_cosine is None:
+            min_link_cosine = default_min_link_cosine(index)
+        self.min_link_cosine = check_float("min_link_cosine", min_link_cosine, low=0.0, high=1.0)
         self.guess_weight = check_float("guess_weight", guess_weight, low=0.0, high=1.0)
         self.fusion_c = check_float("fusion_c", fusion_c, low=0.0, high=np.inf, low_open=True, high_open=True)
+        self.restored_weight = check_float("restored_weight", restored_weight, low=0.0, high=1.0)
+        if not isinstance(casing, bool | np.bool_ | CasingModel):
+            raise InvalidTypeError(
+                f"casing must be True, False or a CasingModel, got {type(casing).__name__}"
+            )
+        self.casing = casing if isinstance(casing, CasingModel) else bool(casing)
+        if extractor != "default":  # v1's capitalised spans, the other extractors: as typed
+            self.casing = False
         self._bm25 = bm25
-        self._facts = index.derived("fact_linker", lambda: FactLinker(index)) if self.facts else None
+        self._facts = index.derived(FACT_LINKER_KEY, lambda: FactLinker(index)) if self.facts else None
         self._graph = index.prepared(synonymy=self.synonymy)
 
     @property
@@ -238,7 +281,7 @@ class HippoRetriever:
                 raise InvalidValueError(
                     "no BM25 ranker: the index has no passage texts and no bm25 was given"
                 )
-            self._bm25 = self.index.derived("bm25", lambda: BM25Ranker(self.index.passages))
+            self._bm25 = self.index.derived(BM25_KEY, lambda: BM25Ranker(self.index.passages))
         return self._bm25
 
     def graph_with_passages(self) -> PPRGraph:
@@ -249,22 +292,38 @@ class HippoRetriever:
             A = sp.bmat([[self.index.graph(synonymy=self.synonymy), P], [P.T, None]], format="csr")
             return prepare_graph(A)
 
-        return self.index.derived(("with_passages", self.synonymy), build)
+        return self.index.derived(passage_graph_key(self.synonymy), build)
 
     def seed_weights(self, question: str, entities: Sequence[str]) -> np.ndarray:
         """Raw restart weight of every node (before specificity): entity links and fact seeds."""
         return self._seeds(question, entities)[0]
 
-    def _seeds(self, question: str, entities: Sequence[str]) -> tuple[np.ndarray, bool]:
-        """Seed weights, and whether an entity with a capital letter was linked (a named seed)."""
+    def read(self, question: str) -> Reading | None:
+        """The question as the extractor reads it (None when casing is off)."""
+        if self.casing is False:
+            return None
+        model = self.casing if isinstance(self.casing, CasingModel) else casing_model(self.index)
+        return read_question(question, model)
+
+    def _seeds(self, question: str, entities: Sequence[str], reading: Reading | None = None):
+        """Seed weights; the walk's weight in the fusion (1 when an entity whose capitals the writer
+        typed was linked, ``restored_weight`` when one read from the corpus was, else
+        ``guess_weight``); and every entity's link."""
         w = np.zeros(self.index.n_nodes)
-        link = link_entities(self.index, list(entities), top_k=self.link_top_k)
+        link = link_entities(
+            self.index, list(entities), top_k=self.link_top_k, min_cosine=self.min_link_cosine
+        )
         w[link.nodes] = 1.0
-        named = any(has_capitals(e) for e in link.entities)
+        if reading is None:  # read as typed: every capital is the writer's
+            origins = {"typed" for e in link.entities if has_capitals(e)}
+        else:
+            origins = {reading.origin(e) for e in link.entities}
+        lam = self.restored_weight if "corpus" in origins else self.guess_weight
+        lam = 1.0 if "typed" in origins else lam
         if self._facts is not None:
             nodes, rel = self._facts.seeds(question, n_facts=self.facts)
             w[nodes] = np.maximum(w[nodes], self.fact_weight * rel)
-        return w, named
+        return w, lam, link.links
 
     def fuse(self, walk_scores, bm25_scores, walk_weight: float) -> np.ndarray:
         """Weighted reciprocal-rank fusion of two passage scorings (the rule in the module docstring).
@@ -328,16 +387,23 @@ class HippoRetriever:
         k = check_int("k", k, low=1)
         if not isinstance(question, str):
             raise InvalidTypeError(f"question must be a string, got {type(question).__name__}")
+        question = nfc(question)
         if entities is None:
             if self._extract is None and self._facts is None:
                 raise InvalidValueError(
                     "this retriever has no extractor and no fact seeds: pass entities=[...]"
                 )
-            entities = self._extract(question) if self._extract is not None else []
+            reading = self.read(question) if self._extract is not None else None
+            if self._extract is None:
+                entities = []
+            else:
+                entities = self._extract(question if reading is None else reading.text)
         elif isinstance(entities, str):
             raise InvalidTypeError(f"entities must be a sequence of strings, got the string {entities!r}")
-        entities = tuple(entities)
-        w, named = self._seeds(question, entities)
+        else:
+            reading = None
+        entities = tuple(nfc(e) if isinstance(e, str) else e for e in entities)  # linking checks types
+        w, lam, links = self._seeds(question, entities, reading)
         if self.specificity:
             w *= self.index.specificity
         seeds = np.flatnonzero(w != 0)  # on the mask: several times faster than on the floats
@@ -345,15 +411,28 @@ class HippoRetriever:
             scores = self.bm25.scores(question)
             if not np.any(scores > 0):  # nothing to rank by: no ranking, rather than ids in order
                 empty = np.zeros(0, np.int64)
-                return Retrieval(empty, np.zeros(0), entities, seeds, True, note=NO_MATCH, walk_weight=0.0)
+                return Retrieval(
+                    empty,
+                    np.zeros(0),
+                    entities,
+                    seeds,
+                    True,
+                    note=NO_MATCH,
+                    walk_weight=0.0,
+                    reading=reading,
+                    links=links,
+                )
             ids = top_k(scores, k)
-            return Retrieval(ids, scores[ids], entities, seeds, True, walk_weight=0.0)
-        lam = 1.0 if named else self.guess_weight
+            return Retrieval(
+                ids, scores[ids], entities, seeds, True, walk_weight=0.0, reading=reading, links=links
+            )
         if lam < 1.0:
             ids, scores, error = self._fused_top(question, w, lam, k)
-            return Retrieval(ids, scores, entities, seeds, False, error, walk_weight=lam)
+            return Retrieval(
+                ids, scores, entities, seeds, False, error, walk_weight=lam, reading=reading, links=links
+            )
         ids, scores, error = self._walk_top(question, w, k)
-        return Retrieval(ids, scores, entities, seeds, False, error)
+        return Retrieval(ids, scores, entities, seeds, False, error, reading=reading, links=links)
 
     def _walk_scores(self, question: str, w: np.ndarray) -> np.ndarray:
         """Every passage's walk score, the walk run to ``tol`` (raw seed weights ``w``)."""

@@ -30,8 +30,10 @@ import time
 from pathfinding._argtypes import positive_int, whole_number
 from pathfinding.errors import InvalidValueError
 from pathfinding.hipporag.cli.util import (
+    add_endpoint_flags,
     check_input_path,
     check_output_path,
+    configure_endpoint,
     emit,
     note,
     progress,
@@ -55,6 +57,9 @@ def _encoder_from_args(args):
             model=args.encoder_model,
             api_key=os.environ.get("PATHFINDING_EMBEDDINGS_API_KEY"),
             cache=args.encoder_cache or args.output + ".embeddings.sqlite",
+            timeout=args.timeout,
+            max_retries=args.retries,
+            backoff=args.backoff,
         )
     except ValueError as exc:
         raise InvalidValueError(f"--encoder: {exc}") from None
@@ -203,6 +208,7 @@ def _cmd_add(args) -> int:
     with progress(3, "add") as bar:
         bar.set_postfix_str("reading")
         index = load_index(args.index)
+        configure_endpoint(index.encoder, args)
         corpus, triples, report = _passages_and_triples(args, args.corpus)
         dup = _duplicates_of_index(index, corpus)
         if dup:
@@ -279,6 +285,7 @@ def _encoder_flags(p) -> None:
         metavar="PATH",
         help="embeddings cache for --encoder (default: OUTPUT.embeddings.sqlite)",
     )
+    add_endpoint_flags(p, "the --encoder endpoint", timeout=60.0)
 
 
 _CORPUS_HELP = (
@@ -319,6 +326,7 @@ def _add_hipporag_group(sub):
     _triple_extractor_flag(p)
     p.add_argument("-o", "--output", metavar="INDEX", help="write here instead of over the input")
     _refit_flag(p)
+    add_endpoint_flags(p, "the index's embeddings endpoint (if it has one)", timeout=60.0)
     json_flag(p)
     p.set_defaults(func=quiet_pipe(_cmd_add))
 

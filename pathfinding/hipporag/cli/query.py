@@ -14,9 +14,16 @@ import json
 import os
 import sys
 
-from pathfinding._argtypes import positive_int, whole_number
+from pathfinding._argtypes import positive_int, unit_interval, whole_number
 from pathfinding.errors import InvalidValueError
-from pathfinding.hipporag.cli.util import check_input_path, emit, note, quiet_pipe
+from pathfinding.hipporag.cli.util import (
+    add_endpoint_flags,
+    check_input_path,
+    configure_endpoint,
+    emit,
+    note,
+    quiet_pipe,
+)
 
 __all__ = ["RETRIEVERS", "Answerer", "add_query_commands"]
 
@@ -25,7 +32,7 @@ RETRIEVERS = ("default", "bm25", "v1")
 walk over phrases (capitalised spans, no fact seeds, no passage nodes)."""
 
 
-def _load_for_query(path: str, args=None):
+def _load_for_query(path: str, args):
     from pathfinding.hipporag.querycache import cache_path, load_for_query
 
     check_input_path(path, "an index file")
@@ -46,9 +53,8 @@ def _load_for_query(path: str, args=None):
             )
         if not url.startswith(("http://", "https://")):
             raise InvalidValueError(f"--encoder must be an http(s) URL, got {url!r}")
-        # the same model served elsewhere: keep the model, change the address
-        index.encoder.base_url = url.rstrip("/")
-        index.encoder.client.url = index.encoder.base_url + "/embeddings"
+        index.encoder.configure(base_url=url)  # the same model served elsewhere
+    configure_endpoint(index.encoder, args)
     return index
 
 
@@ -97,17 +103,19 @@ class Answerer:
     ``eval``, which asks many questions and reads only rankings, keeps the compiled walk.
     """
 
-    def __init__(self, index, name: str, extractor=None, *, one_shot: bool = False):
+    def __init__(self, index, name: str, extractor=None, *, one_shot: bool = False, min_link_cosine=None):
         from pathfinding.hipporag.lexical import BM25Ranker
+        from pathfinding.hipporag.retrieve import BM25_KEY
 
         self.index, self.name = index, name
         if name == "bm25":
             if not index.passages:
                 raise InvalidValueError("--retriever bm25 needs passage texts, and this index has none")
             # the same BM25 the default retriever falls back on and mixes in (one per index)
-            self.bm25 = index.derived("bm25", lambda: BM25Ranker(index.passages))
+            self.bm25 = index.derived(BM25_KEY, lambda: BM25Ranker(index.passages))
             return
         kw = {} if extractor is None else {"extractor": extractor}
+        kw["min_link_cosine"] = min_link_cosine
         if name == "v1":
             kw |= {"facts": 0, "passage_weight": 0.0}
         if one_shot and name == "default":
@@ -134,19 +142,30 @@ class Answerer:
         return hit.passages[keep], hit.scores[keep], hit
 
     def record(self, question: str, k: int, entities=None) -> dict:
-        from pathfinding.hipporag.query import link_entities
         from pathfinding.hipporag.retrieve import NO_MATCH
 
         ids, scores, hit = self.answer(question, k, entities)
         out = {"question": question, "retriever": self.name}
         if hit is not None:
-            link = link_entities(self.index, list(hit.entities))
             out["entities"] = list(hit.entities)
+            # every entity with its nearest node and cosine; "kept": it reached the floor and seeds
+            out["min_link_cosine"] = self.retriever.min_link_cosine
             out["links"] = [
-                {"entity": e, "node": int(n), "phrase": self.index.phrases[n], "cosine": float(c)}
-                for e, n, c in zip(link.entities, link.nodes.tolist(), link.scores.tolist(), strict=True)
+                {
+                    "entity": lk.entity,
+                    "node": lk.node if lk.node >= 0 else None,
+                    "phrase": self.index.phrases[lk.node] if lk.node >= 0 else None,
+                    "cosine": lk.cosine,
+                    "kept": lk.kept,
+                }
+                for lk in hit.links
             ]
-            out["unlinked"] = list(link.unlinked)
+            out["unlinked"] = [lk.entity for lk in hit.links if lk.node < 0]
+            out["not_in_index"] = [lk.entity for lk in hit.links if not lk.kept]
+            if hit.reading is not None:  # the question as read: which capitals came from where, and why
+                out["reading"] = hit.reading.to_dict()
+                out["reading"]["entities"] = [hit.reading.explain(e) for e in hit.entities]
+            out["walk_weight"] = hit.walk_weight
             out["fell_back"] = hit.fell_back
             # which walk answered: "scipy" (certified to give the compiled walk's ranking), "compiled"
             out["walk"] = None if hit.fell_back else getattr(self.retriever, "walked_by", "compiled")
@@ -162,14 +181,28 @@ class Answerer:
 
 def _print_record(rec: dict) -> None:
     emit(f"question: {rec['question']}")
+    reading = rec.get("reading")
+    if reading is not None and reading["read_as"] != rec["question"]:
+        emit(f"read as:  {reading['read_as']}")
+        for change in reading["changes"]:
+            emit(f"  {change['typed']!r} -> {change['read']!r}: {change['why']}")
     if "entities" in rec:
         emit("entities: " + (", ".join(rec["entities"]) if rec["entities"] else "(none)"))
+        floor = rec["min_link_cosine"]
         for lk in rec["links"]:
-            emit(f"  {lk['entity']!r} -> node {lk['node']} {lk['phrase']!r} (cosine {lk['cosine']:.3f})")
+            if lk["kept"]:
+                emit(f"  {lk['entity']!r} -> node {lk['node']} {lk['phrase']!r} (cosine {lk['cosine']:.3f})")
+            elif lk["node"] is not None:
+                emit(
+                    f"  {lk['entity']!r} is not in the index: its nearest node {lk['phrase']!r} has "
+                    f"cosine {lk['cosine']:.3f}, below the floor {floor:g} (--min-link-cosine)"
+                )
         if rec["unlinked"]:
-            emit("  not linked: " + ", ".join(rec["unlinked"]))
+            emit("  not in the index (no node has a positive cosine with it): " + ", ".join(rec["unlinked"]))
         if rec["fell_back"] and rec["passages"]:
             emit("no entity linked to a node: passages ranked by BM25")
+        elif not rec["fell_back"] and not any(lk["kept"] for lk in rec["links"]):
+            emit("no entity linked to a node: the walk starts from the facts that share the question's words")
     else:
         emit("retriever: BM25 over the passages")
     if "message" in rec:
@@ -186,7 +219,9 @@ def _cmd_query(args) -> int:
         raise InvalidValueError("--entity and --extractor choose the walk's seeds; --retriever bm25 has none")
     batch = _question_lines(args.questions) if args.questions is not None else None
     index = _load_for_query(args.index, args)
-    answerer = Answerer(index, args.retriever, args.extractor, one_shot=True)
+    answerer = Answerer(
+        index, args.retriever, args.extractor, one_shot=True, min_link_cosine=args.min_link_cosine
+    )
     if batch is None:
         rec = answerer.record(args.question, args.k, args.entity)
         if args.json:
@@ -201,16 +236,31 @@ def _cmd_query(args) -> int:
 
 
 def _cmd_eval(args) -> int:
-    from pathfinding.hipporag.io.questions import evaluate_retrievers, match_supporting, read_eval_questions
+    from pathfinding.hipporag.io.questions import (
+        evaluate_retrievers,
+        match_supporting,
+        read_eval_questions,
+        shared_titles,
+    )
 
     check_input_path(args.questions, "a questions file")
     questions, shape = read_eval_questions(args.questions)
-    index = _load_for_query(args.index)
+    index = _load_for_query(args.index, args)
     if not index.passages:
         raise InvalidValueError(
             f"{args.index} has no passage texts, so no title to match supporting passages to"
         )
     gold, unmatched = match_supporting(questions, index.passages)
+    shared = shared_titles(questions, index.passages)
+    if shared:
+        shown = ", ".join(f"{t!r} x {n}" for t, n in list(shared.items())[:5])
+        note(
+            f"{len(shared)} supporting titles are shared by several passages of "
+            f"{os.path.basename(args.index)} and the questions give no text to tell them apart "
+            f"({shown}{', ...' if len(shared) > 5 else ''}): every passage with the title counts as "
+            f"supporting; give the text (MuSiQue paragraphs, HotpotQA context, or "
+            f'"supporting": [{{"title", "text"}}]) to match one'
+        )
     keep = [i for i, g in enumerate(gold) if g.size]
     if unmatched:
         shown = ", ".join(repr(t) for t in list(unmatched)[:5]) + (", ..." if len(unmatched) > 5 else "")
@@ -225,7 +275,7 @@ def _cmd_eval(args) -> int:
             f"title: the first line of each passage)"
         )
     names = list(dict.fromkeys(args.retriever))
-    answerers = {name: Answerer(index, name) for name in names}
+    answerers = {name: Answerer(index, name, min_link_cosine=args.min_link_cosine) for name in names}
     result = evaluate_retrievers(
         [questions[i].question for i in keep],
         [gold[i] for i in keep],
@@ -235,7 +285,7 @@ def _cmd_eval(args) -> int:
         seed=args.seed,
     )
     result |= {"questions_file": args.questions, "format": shape, "index": args.index}
-    result |= {"n_questions_read": len(questions), "unmatched_titles": unmatched}
+    result |= {"n_questions_read": len(questions), "unmatched_titles": unmatched, "shared_titles": shared}
     if args.json:
         emit(json.dumps(result, indent=2, ensure_ascii=False))
         return 0
@@ -266,6 +316,17 @@ def _cmd_eval(args) -> int:
     return 0
 
 
+def _floor_flag(p) -> None:
+    p.add_argument(
+        "--min-link-cosine",
+        type=unit_interval,
+        metavar="C",
+        help="an entity whose nearest node has a lower cosine is not in the index and seeds nothing "
+        "(default: the floor chosen on the MuSiQue tuning set for the offline encoder, none with an "
+        "--encoder endpoint; --json reports it; 0 links every entity)",
+    )
+
+
 def add_query_commands(gsub, json_flag) -> None:
     """Register ``query`` and ``eval`` on the ``hipporag`` group's subparsers."""
     p = gsub.add_parser(
@@ -288,12 +349,14 @@ def add_query_commands(gsub, json_flag) -> None:
         "--extractor", choices=["capitalised", "node_ngrams", "union"], help="query entity extractor"
     )
     p.add_argument("--entity", action="append", metavar="TEXT", help="a query entity (repeatable)")
+    _floor_flag(p)
     p.add_argument(
         "--encoder",
         metavar="URL",
         help="where the embeddings endpoint the index was built with is served now (default: the "
         "address recorded in the index)",
     )
+    add_endpoint_flags(p, "the index's embeddings endpoint (if it has one)", timeout=60.0)
     json_flag(p)
     p.set_defaults(func=quiet_pipe(_cmd_query))
 
@@ -317,5 +380,7 @@ def add_query_commands(gsub, json_flag) -> None:
         "--boot", type=positive_int, default=1000, metavar="N", help="bootstrap resamples (default 1000)"
     )
     p.add_argument("--seed", type=whole_number(0), default=0, help="bootstrap seed (default 0)")
+    add_endpoint_flags(p, "the index's embeddings endpoint (if it has one)", timeout=60.0)
+    _floor_flag(p)
     json_flag(p)
     p.set_defaults(func=quiet_pipe(_cmd_eval))

@@ -12,7 +12,17 @@ import sys
 
 from pathfinding.errors import InvalidValueError
 
-__all__ = ["PIPE_CLOSED", "check_input_path", "check_output_path", "emit", "note", "progress", "quiet_pipe"]
+__all__ = [
+    "PIPE_CLOSED",
+    "add_endpoint_flags",
+    "check_input_path",
+    "check_output_path",
+    "configure_endpoint",
+    "emit",
+    "note",
+    "progress",
+    "quiet_pipe",
+]
 
 PIPE_CLOSED = 141  # 128 + SIGPIPE: what `yes | head` reports for `yes`
 
@@ -76,3 +86,35 @@ def check_output_path(path: str, what: str = "the index file") -> str:
     if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
         raise InvalidValueError(f"{path}: cannot write there (permission denied)")
     return path
+
+
+def add_endpoint_flags(p, what: str, *, timeout: float) -> None:
+    """``--timeout``, ``--retries`` and ``--backoff`` for a command that talks to ``what``.
+
+    An endpoint that never answers costs at most ``(RETRIES + 1) x TIMEOUT`` plus the waits between
+    tries (:meth:`~pathfinding.hipporag.transport.Transport.max_wait`); every retry is reported on
+    stderr as it happens.
+    """
+    from pathfinding._argtypes import seconds, whole_number
+
+    p.add_argument(
+        "--timeout", type=seconds(positive=True), default=timeout, metavar="S",
+        help=f"seconds to wait for {what} to connect and for each read of its answer (default {timeout:g})",
+    )  # fmt: skip
+    p.add_argument(
+        "--retries", "--max-retries", dest="retries", type=whole_number(0), default=6, metavar="N",
+        help=f"retries of a failed request to {what} (default 6); one that never answers costs at most "
+        "(N + 1) x TIMEOUT + the waits between tries",
+    )  # fmt: skip
+    p.add_argument(
+        "--backoff", type=seconds(), default=1.0, metavar="S",
+        help="first wait before a retry; it doubles with each retry, with jitter, up to 60 s (default 1)",
+    )  # fmt: skip
+
+
+def configure_endpoint(encoder, args) -> None:
+    """Give an index's embeddings encoder the command's ``--timeout``, ``--retries`` and ``--backoff``
+    (an index with the offline encoder talks to no endpoint: nothing to do)."""
+    configure = getattr(encoder, "configure", None)  # only the embeddings encoder has one
+    if callable(configure):
+        configure(timeout=args.timeout, max_retries=args.retries, backoff=args.backoff)
