@@ -59,13 +59,11 @@ show(draw_pipeline_position("all").figure, "08_pipeline_position")
 
 readings = chapter_readings()
 
-
 def show_readings(table):
     """Print the readings that rest on ``table``, each with its evidence and verdict."""
     for r in readings:
         if r.table.startswith(table):
             print(f"Reading: {r.claim}.\n  {r.evidence}\n  -> {r.verdict}: {r.note}\n")
-
 
 # %% [markdown]
 # ## The paper's results
