@@ -43,6 +43,7 @@ import scipy.sparse as sp
 from pathfinding.errors import InvalidValueError
 from pathfinding.hipporag.index.model import HippoIndex, IndexStats
 from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, words
+from pathfinding.hipporag.safety import atomic_write, has_magic, refuse_foreign, remove_stale_temps
 
 __all__ = ["CACHE_SUFFIX", "CACHE_VERSION", "cache_path", "load_for_query", "write_cache"]
 
@@ -140,7 +141,8 @@ def write_cache(index: HippoIndex, index_path) -> str:
     """Derive what the default, v1 and BM25 retrievers read and write it beside ``index_path``.
 
     ``index`` must be the index stored in ``index_path`` (the cache is keyed to that file).
-    Returns the cache's path. The file is written beside it and renamed, as the index is.
+    Returns the cache's path. The file is written beside it and renamed, as the index is; a file
+    at that path that is not a query cache is left alone (InvalidValueError).
     """
     from pathfinding.hipporag.index.nearest import NearestRows
     from pathfinding.hipporag.index.persistence import encoder_spec
@@ -186,15 +188,11 @@ def write_cache(index: HippoIndex, index_path) -> str:
     head = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     body = b"".join([_PREFIX.pack(_MAGIC, CACHE_VERSION, len(head), w.size), head, *w.chunks])
     out = cache_path(index_path)
-    tmp = f"{out}.tmp-{os.getpid()}"
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(body)
-            fh.write(hashlib.sha256(body).digest())
-        os.replace(tmp, out)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    refuse_foreign(
+        out, is_ours=lambda p: has_magic(p, _MAGIC), what="a query cache", hint="move it, then query again"
+    )
+    remove_stale_temps(out)
+    atomic_write(out, [body, hashlib.sha256(body).digest()])
     return out
 
 
@@ -416,8 +414,10 @@ def load_for_query(index_path, *, encoder=None, write: bool = True) -> HippoInde
     from pathfinding.hipporag.index.persistence import load_index
 
     path = os.fspath(index_path)
+    remove_stale_temps(path)
     key = _index_key(path)
     cpath = cache_path(path)
+    remove_stale_temps(cpath)
     if os.path.isfile(cpath):
         try:
             block = _Block(cpath)
@@ -429,6 +429,6 @@ def load_for_query(index_path, *, encoder=None, write: bool = True) -> HippoInde
     if write:
         try:
             write_cache(index, path)
-        except OSError:
-            pass
+        except (OSError, InvalidValueError):
+            pass  # a read-only folder, a full disk, a file of the user's at the cache's path
     return index
