@@ -45,7 +45,7 @@ from pathfinding.hipporag.index.model import HippoIndex, IndexStats
 from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, words
 from pathfinding.hipporag.safety import atomic_write, has_magic, refuse_foreign, remove_stale_temps
 
-__all__ = ["CACHE_SUFFIX", "CACHE_VERSION", "cache_path", "load_for_query", "write_cache"]
+__all__ = ["CACHE_SUFFIX", "CACHE_VERSION", "cache_path", "is_cache_file", "load_for_query", "write_cache"]
 
 CACHE_SUFFIX = ".query-cache"
 CACHE_VERSION = 2
@@ -58,6 +58,11 @@ _KINDS = "fiub"  # numeric and boolean arrays only
 def cache_path(index_path) -> str:
     """Where the query cache of ``index_path`` lives: beside it, named ``INDEX.query-cache``."""
     return os.fspath(index_path) + CACHE_SUFFIX
+
+
+def is_cache_file(path) -> bool:
+    """True when ``path`` starts as a query cache does (a file :func:`write_cache` wrote)."""
+    return has_magic(path, _MAGIC)
 
 
 _PROBE = "Thomas Südhof met Jürgen in Łódź and 東京都; the U.S. film's 2nd cut, e-mail x1"
@@ -188,9 +193,7 @@ def write_cache(index: HippoIndex, index_path) -> str:
     head = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     body = b"".join([_PREFIX.pack(_MAGIC, CACHE_VERSION, len(head), w.size), head, *w.chunks])
     out = cache_path(index_path)
-    refuse_foreign(
-        out, is_ours=lambda p: has_magic(p, _MAGIC), what="a query cache", hint="move it, then query again"
-    )
+    refuse_foreign(out, is_ours=is_cache_file, what="a query cache", hint="move it, then query again")
     remove_stale_temps(out)
     atomic_write(out, [body, hashlib.sha256(body).digest()])
     return out

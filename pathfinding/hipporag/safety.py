@@ -12,7 +12,8 @@ Every file the engine writes (the index, its query cache, an OpenIE run) goes th
   interrupted write never leaves a half-written file under the final name; an ``OSError`` (a full
   disk, a permission) names the target;
 * :func:`remove_stale_temps` -- a temporary file left by a process that was killed mid-write is
-  removed by the next save or load of that target, with a :class:`StaleFileWarning` saying so.
+  removed by the next save or load of that target, and reported on the ``pathfinding.hipporag.safety``
+  logger (one line on stderr when logging is not configured).
 """
 
 from __future__ import annotations
@@ -20,11 +21,11 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import logging
 import os
 import re
 import threading
 import time
-import warnings
 from collections.abc import Callable, Iterable, Iterator
 
 from pathfinding.errors import FileBusyError, InvalidValueError
@@ -32,7 +33,6 @@ from pathfinding.errors import FileBusyError, InvalidValueError
 __all__ = [
     "DEFAULT_WAIT",
     "LOCK_SUFFIX",
-    "StaleFileWarning",
     "atomic_write",
     "exclusive_lock",
     "has_magic",
@@ -49,10 +49,7 @@ DEFAULT_WAIT = 60.0
 
 _TEMP = ".tmp-"
 _POLL = 0.05
-
-
-class StaleFileWarning(UserWarning):
-    """A temporary file left by a write that never finished was removed."""
+_log = logging.getLogger(__name__)
 
 
 def temp_path(path) -> str:
@@ -327,21 +324,20 @@ def _alive(pid: int) -> bool:
 
 
 def remove_stale_temps(path) -> list[str]:
-    """Remove ``PATH.tmp-PID`` files whose process is gone; warn about each; return their paths.
+    """Remove ``PATH.tmp-PID`` files whose process is gone; report each; return their paths.
 
     Called before every save and load of ``path``: a write killed mid-way (SIGKILL, a power cut)
     leaves its temporary file, which nothing else would ever clean. A file whose process is still
     running is another writer's, and is left alone. A folder that cannot be listed or changed is
-    left as it is.
+    left as it is. Each removal is a warning on this module's logger, which Python prints on
+    stderr when logging is not configured.
 
     Examples
     --------
-    >>> import os, tempfile, warnings
+    >>> import os, tempfile
     >>> target = os.path.join(tempfile.mkdtemp(), "x.hippo")
     >>> open(target + ".tmp-999999999", "wb").close()  # no such process
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore")
-    ...     [os.path.basename(p) for p in remove_stale_temps(target)]
+    >>> [os.path.basename(p) for p in remove_stale_temps(target)]
     ['x.hippo.tmp-999999999']
     """
     path = os.fspath(path)
@@ -363,12 +359,10 @@ def remove_stale_temps(path) -> list[str]:
         except OSError:
             continue
         removed.append(stale)
-        warnings.warn(
-            f"removed {stale} ({size:,} bytes), left by a write of {base} that did not finish "
-            f"(process {m.group(1)} is gone)",
-            StaleFileWarning,
-            stacklevel=3,
-        )
+        _log.warning(
+            "removed %s (%s bytes), left by a write of %s that did not finish (process %s is gone)",
+            stale, f"{size:,}", base, m.group(1),
+        )  # fmt: skip
     return removed
 
 

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 
 from pathfinding._argtypes import positive_int, whole_number
 from pathfinding.errors import InvalidValueError
-from pathfinding.hipporag.cli.util import check_input_path, emit, note, quiet_pipe
+from pathfinding.hipporag.cli.util import check_input_path, check_text_input, emit, note, quiet_pipe
 
-__all__ = ["RETRIEVERS", "Answerer", "add_query_commands"]
+__all__ = ["RETRIEVERS", "Answerer", "add_query_commands", "check_question"]
 
 RETRIEVERS = ("default", "bm25", "v1")
 """``query --retriever`` / ``eval --retriever``: the default hybrid walk, BM25 alone, HippoRAG v1's
@@ -58,7 +59,7 @@ def _question_lines(source: str) -> list[dict]:
         text = sys.stdin.read()
         name = "<stdin>"
     else:
-        check_input_path(source, "a questions file")
+        check_text_input(source, "a questions file")
         from pathfinding.hipporag.io import read_text
 
         text, name = read_text(source)
@@ -83,7 +84,25 @@ def _question_lines(source: str) -> list[dict]:
             out.append({"question": line})
     if not out:
         raise InvalidValueError(f'{name}: no question (one per line, or JSON lines with "question")')
+    for i, rec in enumerate(out):
+        check_question(rec["question"], f"{name}: question {i + 1}")
     return out
+
+
+def check_question(question: str, where: str = "the question") -> str:
+    """``question`` if it has a word to search for; an empty or stop-word-only question ("what is
+    the") would rank passages by nothing, so it is refused (one line, status 2)."""
+    tokens = re.findall(r"\w+", question.casefold())
+    if not tokens:
+        raise InvalidValueError(f"{where} is empty: {question!r} has no word to search for")
+    from pathfinding.hipporag.query import STOP_WORDS
+
+    if all(t in STOP_WORDS for t in tokens):
+        raise InvalidValueError(
+            f"{where} has only stop words ({question!r}): name what you are looking for, e.g. a person, "
+            f"a place or a title"
+        )
+    return question
 
 
 class Answerer:
@@ -184,6 +203,8 @@ def _cmd_query(args) -> int:
         raise InvalidValueError('give one question, or --questions FILE (or "-" for stdin), not both')
     if args.retriever == "bm25" and (args.entity or args.extractor):
         raise InvalidValueError("--entity and --extractor choose the walk's seeds; --retriever bm25 has none")
+    if args.question is not None:
+        check_question(args.question)
     batch = _question_lines(args.questions) if args.questions is not None else None
     index = _load_for_query(args.index, args)
     answerer = Answerer(index, args.retriever, args.extractor, one_shot=True)
@@ -203,7 +224,7 @@ def _cmd_query(args) -> int:
 def _cmd_eval(args) -> int:
     from pathfinding.hipporag.io.questions import evaluate_retrievers, match_supporting, read_eval_questions
 
-    check_input_path(args.questions, "a questions file")
+    check_text_input(args.questions, "a questions file")
     questions, shape = read_eval_questions(args.questions)
     index = _load_for_query(args.index)
     if not index.passages:

@@ -33,15 +33,19 @@ def _nonneg_float(text: str) -> float:
 
 def run_openie_command(args) -> int:
     """Run the subcommand for parsed ``args`` (see :func:`add_openie_command`); returns the exit status."""
-    from pathfinding.hipporag.cli.util import check_input_path, check_output_path
+    from pathfinding.hipporag.cli.util import check_output_path, check_text_input, guard_output
     from pathfinding.hipporag.extract.llm import ChatClient, LLMFatalError
     from pathfinding.hipporag.extract.openie import ResponseCache, run_openie, write_openie
     from pathfinding.hipporag.io import FormatError, load_corpus
+    from pathfinding.hipporag.safety import refuse_inputs
 
-    check_input_path(args.corpus, "a corpus file or folder", folder_ok=True)
+    check_text_input(args.corpus, "a corpus file or folder", folder_ok=True)
     check_output_path(args.output, "the OpenIE file")
+    guard_output(args.output, kind="openie", inputs=[("the corpus", args.corpus)], force=args.force)
     if args.cache:
         check_output_path(args.cache, "the cache file")
+        inputs = [("the corpus", args.corpus), ("the OpenIE output", args.output)]
+        refuse_inputs(args.cache, inputs, is_ours=lambda p: False)
     api_key = None
     if args.api_key_env:
         api_key = os.environ.get(args.api_key_env)
@@ -107,6 +111,8 @@ def add_openie_command(subparsers) -> argparse.ArgumentParser:
     >>> args.concurrency, args.cache, args.func.__name__
     (4, None, 'run_openie_command')
     """
+    from pathfinding.hipporag.cli.util import add_write_flags
+
     p = subparsers.add_parser(
         "openie",
         help="extract triples from a corpus with an LLM (two-step OpenIE, any OpenAI-compatible endpoint)",
@@ -115,7 +121,10 @@ def add_openie_command(subparsers) -> argparse.ArgumentParser:
         "the same command resumes a killed or partly failed run without paying twice.",
     )
     p.add_argument(
-        "corpus", metavar="CORPUS", help="corpus JSON: a list of {title, text} (or HotpotQA's object)"
+        "corpus",
+        metavar="CORPUS",
+        help="corpus: a JSON list of {title, text}, JSON lines, HotpotQA's {title: [sentence, ...]} "
+        "object, or a folder of .txt/.md files",
     )
     p.add_argument(
         "--base-url", required=True, help="e.g. https://api.openai.com/v1 or http://localhost:8000/v1"
@@ -140,5 +149,6 @@ def add_openie_command(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--json-mode", action="store_true", help='send response_format={"type": "json_object"}')
     p.add_argument("--limit", type=positive_int, default=None, help="only the first N passages")
     p.add_argument("--json", action="store_true", help="also print the run's counts as JSON")
+    add_write_flags(p, lock=False)
     p.set_defaults(func=run_openie_command)
     return p
