@@ -9,6 +9,7 @@ module name, so this folder is put on ``sys.path`` before any of them is collect
 """
 
 import os
+import subprocess
 import sys
 
 import numpy as np
@@ -32,3 +33,35 @@ def _warm_kernels():
         score(toy)
     personalized_pagerank(toy.graph, np.full((5, 2), 0.2))
     passage_scores(np.full(5, 0.2), toy.mentions)
+
+
+_HOLD = """
+import sys
+from pathfinding.hipporag.safety import exclusive_lock
+with exclusive_lock(sys.argv[1]):
+    print("held", flush=True)
+    sys.stdin.read()
+"""
+
+
+@pytest.fixture
+def lock_holder():
+    """``start(path) -> Popen``: another process that holds the writer lock of ``path`` until its stdin
+    is closed (or it is killed); every one still running is killed at the end of the test."""
+    procs = []
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+
+    def start(path):
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _HOLD, str(path)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+        )  # fmt: skip
+        assert proc.stdout.readline() == "held\n"
+        procs.append(proc)
+        return proc
+
+    yield start
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
