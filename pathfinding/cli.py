@@ -94,9 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pathfinding",
         description="HippoRAG's path-finding claim, reproduced: instances, rankers, findings.",
     )
-    from pathfinding import __version__
+    import pathfinding
 
-    parser.add_argument("--version", action="version", version=f"pathfinding {__version__}")
+    parser.add_argument("--version", action="version", version=f"pathfinding {pathfinding.__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("instance", help="print one generated instance a student can read")

@@ -254,12 +254,19 @@ def test_an_empty_or_stop_word_question_is_one_line(built, question, words):
     assert words in one_line(cli("hipporag", "query", "i.hippo", question, cwd=built), "query")
 
 
-def test_a_stop_word_line_in_a_questions_file_is_named(built, tmp_path):
+def test_a_stop_word_line_in_a_questions_file_is_answered_by_why_not(built, tmp_path):
+    """The other questions are answered; the line of the one with nothing to search for says so,
+    and the run ends with one line on stderr and status 1."""
     (tmp_path / "q.txt").write_text("Who directed Plan 9?\n\nwhat is it\n")
     proc = cli("hipporag", "query", built / "i.hippo", "--questions", "q.txt", cwd=tmp_path)
-    assert "q.txt: question 2 has only stop words ('what is it')" in one_line(proc, "query")
-    proc = cli("hipporag", "query", "i.hippo", "Who directed Plan 9?", cwd=built)
-    assert proc.returncode == 0 and "Ed Wood" in proc.stdout
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert proc.returncode == 1 and [r["question"] for r in rows] == ["Who directed Plan 9?", "what is it"]
+    assert rows[0]["passages"][0]["text"].startswith("Ed Wood") and rows[1]["passages"] == []
+    assert rows[1]["message"].startswith("question 2 has only stop words ('what is it')")
+    assert proc.stderr == (
+        "pathfinding hipporag query: error: 1 of 2 questions have no word to search for (question 2); "
+        "their lines say why\n"
+    )
 
 
 @pytest.mark.parametrize(

@@ -144,7 +144,7 @@ def test_a_subprocess_sees_one_line(tmp_path):
 
 def test_tiny_index_answers_every_query(d, capsys):
     # Before: each query died inside bm25s ("max() arg is an empty sequence"): no fact has a word.
-    for q in ("Who met C?", "Who saw F?", "B", "what?"):
+    for q in ("Who met C?", "Who saw F?", "B", "what is G?"):
         code, out, err = _run(capsys, ["hipporag", "query", str(d / "t.hippo"), q, "--json"])
         assert code == 0 and err == "", err
         rec = json.loads(out)
@@ -168,9 +168,12 @@ def test_no_match_in_the_library_and_the_cli(d, capsys):
     hit = HippoRetriever(idx).retrieve("Where is Paris?", k=2)
     assert hit.passages[0] == 1 and hit.note == ""
     for retriever in ("default", "bm25", "v1"):
-        argv = ["hipporag", "query", str(d / "t.hippo"), "the of and", "--retriever", retriever]
+        argv = ["hipporag", "query", str(d / "t.hippo"), "zebra quantum", "--retriever", retriever]
         code, out, err = _run(capsys, argv)
         assert code == 0 and NO_MATCH in out and "  1. [" not in out, (retriever, out)
+        # stop words only: nothing to search for, which the command line refuses
+        code, out, err = _run(capsys, [*argv[:3], "the of and", *argv[4:]])
+        assert code == 2 and "only stop words" in _one_error_line(err, "query"), (retriever, err)
 
 
 def test_no_triples_says_what_to_do(d, capsys):

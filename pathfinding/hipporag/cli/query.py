@@ -84,8 +84,6 @@ def _question_lines(source: str) -> list[dict]:
             out.append({"question": line})
     if not out:
         raise InvalidValueError(f'{name}: no question (one per line, or JSON lines with "question")')
-    for i, rec in enumerate(out):
-        check_question(rec["question"], f"{name}: question {i + 1}")
     return out
 
 
@@ -203,10 +201,10 @@ def _cmd_query(args) -> int:
         raise InvalidValueError('give one question, or --questions FILE (or "-" for stdin), not both')
     if args.retriever == "bm25" and (args.entity or args.extractor):
         raise InvalidValueError("--entity and --extractor choose the walk's seeds; --retriever bm25 has none")
-    if args.question is not None:
-        check_question(args.question)
     batch = _question_lines(args.questions) if args.questions is not None else None
     index = _load_for_query(args.index, args)
+    if batch is None:
+        check_question(args.question)
     answerer = Answerer(index, args.retriever, args.extractor, one_shot=True)
     if batch is None:
         rec = answerer.record(args.question, args.k, args.entity)
@@ -215,9 +213,22 @@ def _cmd_query(args) -> int:
         else:
             _print_record(rec)
         return 0
-    for q in batch:  # JSON lines: one object per question, the input's other fields kept
-        rec = answerer.record(q["question"], args.k, args.entity)
+    unsearchable = []
+    for i, q in enumerate(batch):  # JSON lines: one object per question, the input's other fields kept
+        try:
+            check_question(q["question"], f"question {i + 1}")
+            rec = answerer.record(q["question"], args.k, args.entity)
+        except InvalidValueError as exc:  # the others are still answered; this one says why not
+            unsearchable.append(i + 1)
+            rec = {"question": q["question"], "passages": [], "message": str(exc)}
         emit(json.dumps({k: v for k, v in q.items() if k != "question"} | rec, ensure_ascii=False))
+    if unsearchable:
+        shown = ", ".join(map(str, unsearchable[:5])) + (", ..." if len(unsearchable) > 5 else "")
+        note(
+            f"pathfinding hipporag query: error: {len(unsearchable)} of {len(batch)} questions have no "
+            f"word to search for (question {shown}); their lines say why"
+        )
+        return 1
     return 0
 
 
@@ -295,7 +306,8 @@ def add_query_commands(gsub, json_flag) -> None:
         description="Rank passages for one question, or for many (--questions FILE or - for stdin: one "
         'question per line, or JSON lines with "question"; one JSON object per question out). The '
         "first query writes INDEX.query-cache beside the index (what retrieval derives from it), so "
-        "the next ones start fast.",
+        "the next ones start fast. An empty or stop-word-only question is refused (status 2); in "
+        "--questions, its line says why, the others are answered, and the status is 1.",
     )
     p.add_argument("index", help="an index file")
     p.add_argument("question", nargs="?", help="the question (or use --questions)")
