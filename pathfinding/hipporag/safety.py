@@ -223,8 +223,9 @@ def _try_lock(lock: str) -> tuple[int | None, str]:
     if not same:
         os.close(fd)
         return None, ""
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+    with contextlib.suppress(OSError):  # the pid only names the holder to a waiter; a full disk may refuse it
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
     return fd, ""
 
 
@@ -316,10 +317,10 @@ def exclusive_lock(
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, OverflowError):  # no such process (or no such pid at all)
         return False
-    except (PermissionError, OverflowError):
-        return pid > 0
+    except PermissionError:  # another user's process
+        return True
     return True
 
 
