@@ -14,8 +14,23 @@ one folder a layer:
 * :mod:`pathfinding.bench` -- every timing.
 
 The engine (``core``, ``synthetic``, ``hipporag``) imports none of ``experiments``, ``course`` and
-``bench``. The names a user and the course call are exported here, so nobody has to learn the tree
-first:
+``bench``.
+
+One rule for the API:
+
+* every layer package (``core``, ``synthetic``, ``hipporag``, ``hipporag.index``,
+  ``hipporag.extract``, ``hipporag.io``, ``course.exercises``, ``bench``) exports its public names
+  lazily (:func:`pathfinding._lazy.lazy_exports`, so importing a package loads nothing it does not
+  use), and only its own: names defined in its modules;
+* no module lists in ``__all__`` a name it imports from another module: a name has one home, and
+  is imported from there;
+* the top level exports what a student or user types first: the chapter's functions, the generator,
+  the toys and the rankers, the real-text retriever and its index, and every public exception
+  (all of which live in :mod:`pathfinding.errors`);
+* experiments and the benchmark are reached by their own module paths
+  (``pathfinding.experiments.realtext``, ``pathfinding.bench.realtext``), never through the engine.
+
+``tests/test_layout.py`` checks each point.
 
 >>> from pathfinding import personalized_pagerank, star_pair
 >>> toy = star_pair(9)
@@ -29,8 +44,7 @@ from pathfinding._lazy import lazy_exports
 _EXPORTS = {
     # Step 6: the walk
     **dict.fromkeys(
-        ["personalized_pagerank", "ppr_solve", "ppr_top_k", "walk_step", "PPRResult", "TopKResult",
-         "ConvergenceWarning"],
+        ["personalized_pagerank", "ppr_solve", "ppr_top_k", "walk_step", "PPRResult", "TopKResult"],
         "pathfinding.core.ppr",
     ),
     **dict.fromkeys(["prepare_graph", "PPRGraph"], "pathfinding.core.prepared"),
@@ -50,7 +64,21 @@ _EXPORTS = {
     "pathfinding.synthetic.instances"),
     **dict.fromkeys(["star_pair", "meet_node_toy", "passage_count_matrix"], "pathfinding.synthetic.toy"),
     "RANKERS": "pathfinding.synthetic.rankers",
-    **dict.fromkeys(["InvalidValueError", "InvalidTypeError"], "pathfinding.errors"),
+    # Real text: the index and the retriever
+    **dict.fromkeys(["build_index", "index_from_openie"], "pathfinding.hipporag.index.build"),
+    "HippoIndex": "pathfinding.hipporag.index.model",
+    **dict.fromkeys(["add_passages", "delete_passages"], "pathfinding.hipporag.index.maintenance"),
+    **dict.fromkeys(["load_index", "save_index"], "pathfinding.hipporag.index.persistence"),
+    **dict.fromkeys(["HippoRetriever", "Retrieval"], "pathfinding.hipporag.retrieve"),
+    "BM25Ranker": "pathfinding.hipporag.lexical",
+    **dict.fromkeys(["load_corpus", "load_openie", "load_questions", "Passage"], "pathfinding.hipporag.io"),
+    **dict.fromkeys(["recall_at_k", "all_recall_at_k"], "pathfinding.hipporag.evaluate"),
+    # Every public exception
+    **dict.fromkeys(
+        ["PathfindingError", "ValidationError", "InvalidValueError", "InvalidTypeError", "FormatError",
+         "LLMError", "LLMFatalError", "ConvergenceWarning", "CheckFailed", "FileBusyError"],
+        "pathfinding.errors",
+    ),
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

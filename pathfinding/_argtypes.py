@@ -1,4 +1,4 @@
-"""argparse types shared by every command: whole numbers with messages that name the value.
+"""argparse types shared by every command: whole numbers and seconds, with messages that name the value.
 
 Standard library only, so a command line that starts with them loads no numerical library before it
 knows what it will run.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-__all__ = ["positive_int", "whole_number"]
+__all__ = ["positive_int", "seconds", "whole_number"]
 
 
 def whole_number(low: int):
@@ -28,3 +28,14 @@ def whole_number(low: int):
 
 positive_int = whole_number(1)
 """An argparse ``type`` for whole numbers >= 1."""
+
+
+def seconds(text: str) -> float:
+    """An argparse ``type`` for a duration in seconds, ``>= 0`` (``inf`` is allowed: no limit)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}")
+    return value

@@ -9,7 +9,7 @@ import sys
 
 from pathfinding._argtypes import positive_int, whole_number
 
-__all__ = ["main", "positive_int", "whole_number"]
+__all__ = ["main"]
 
 # Modules that provide ``add_parser(subparsers)`` for their own subcommands. Each registers parsers
 # only and imports its work when a command runs.
@@ -122,12 +122,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status.
 
-    A rejected argument (a :class:`~pathfinding.errors.ValidationError`) or the machine's trouble (an
-    ``OSError``: a file that cannot be read or written, a full disk, a file another writer keeps
-    locked) prints one line and returns 2; argparse's own rejections are one line too, and exit
-    with status 2 as argparse does. Ctrl-C prints "interrupted" and returns 130. Any other exception
-    is a bug and keeps its traceback. A reader that stops early (``pathfinding instance | head -1``)
-    ends the command quietly with status 141, as SIGPIPE does for Unix tools.
+    A rejected argument or an endpoint that refused or never answered (any
+    :class:`~pathfinding.errors.PathfindingError`), or the machine's trouble (an ``OSError``: a file
+    that cannot be read or written, a full disk, a file another writer keeps locked) prints one line
+    and returns 2; argparse's own rejections are one line too, and exit with status 2 as argparse
+    does. Ctrl-C prints "interrupted" and returns 130. Any other exception is a bug and keeps its
+    traceback. A reader that stops early (``pathfinding instance | head -1``) ends the command
+    quietly with status 141, as SIGPIPE does for Unix tools.
     """
     args = None
     try:
@@ -139,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args) -> int:
-    from pathfinding.errors import ValidationError
+    from pathfinding.errors import PathfindingError
 
     try:
         status = args.func(args)
@@ -150,7 +151,7 @@ def _run(args) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return BROKEN_PIPE_STATUS
-    except ValidationError as exc:
+    except PathfindingError as exc:
         print(f"{_command_name(args)}: error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:

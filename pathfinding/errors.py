@@ -1,19 +1,39 @@
-"""The exceptions pathfinding raises for bad input.
+"""Every exception pathfinding raises on purpose.
 
 Every check of a public function raises :class:`InvalidValueError` or :class:`InvalidTypeError`.
 They subclass ``ValueError`` and ``TypeError``, so ``except ValueError`` keeps working, and both
-subclass :class:`ValidationError`, which the command line turns into a one-line message. The
-machine's trouble (a full disk, a permission, a file another process keeps locked:
-:class:`FileBusyError`) is an ``OSError`` naming the file, also one line on the command line. Any other
-exception is a bug and keeps its traceback.
+subclass :class:`ValidationError`. A chat or embeddings endpoint that keeps failing raises
+:class:`LLMError` (a ``RuntimeError``), one that refuses the request :class:`LLMFatalError`; a file
+another process keeps locked for too long, :class:`FileBusyError` (an ``OSError`` naming the file).
+All of them subclass :class:`PathfindingError`, which the command line turns into a one-line message
+and status 2. The machine's other trouble (a full disk, a permission) is an ``OSError``, also one line
+on the command line. Any other exception is a bug and keeps its traceback.
+
+Two more live here so that every public exception has one home: :class:`ConvergenceWarning` (a walk
+stopped at ``max_iter``) and :class:`CheckFailed` (a course check, in strict mode).
 """
 
 from __future__ import annotations
 
-__all__ = ["FileBusyError", "FormatError", "InvalidTypeError", "InvalidValueError", "ValidationError"]
+__all__ = [
+    "CheckFailed",
+    "ConvergenceWarning",
+    "FileBusyError",
+    "FormatError",
+    "InvalidTypeError",
+    "InvalidValueError",
+    "LLMError",
+    "LLMFatalError",
+    "PathfindingError",
+    "ValidationError",
+]
 
 
-class ValidationError(Exception):
+class PathfindingError(Exception):
+    """The base of every exception pathfinding raises on purpose; its message is meant for the user."""
+
+
+class ValidationError(PathfindingError):
     """An argument was rejected before any work was done; the message names it and what was expected."""
 
 
@@ -26,11 +46,27 @@ class InvalidTypeError(ValidationError, TypeError):
 
 
 class FormatError(InvalidValueError):
-    """A file is not in the expected format (the message names the file and the record); raised by
-    the HippoRAG loaders (``pathfinding.hipporag.io`` exports it too)."""
+    """A file is not in the expected format; the message names the file and the record."""
 
 
-class FileBusyError(TimeoutError):
+class LLMError(PathfindingError, RuntimeError):
+    """A request to a chat or embeddings endpoint still failed after every allowed retry (the message
+    says why)."""
+
+
+class LLMFatalError(LLMError):
+    """A request the server refused for a reason retrying cannot fix (bad key, model or URL)."""
+
+
+class ConvergenceWarning(RuntimeWarning):
+    """Personalized PageRank stopped at ``max_iter`` before reaching ``tol``."""
+
+
+class CheckFailed(AssertionError):
+    """A taught number or property did not hold (raised by the course's checks only in strict mode)."""
+
+
+class FileBusyError(PathfindingError, TimeoutError):
     """Another process kept a file locked for longer than the caller would wait; nothing was written.
 
     An ``OSError`` (``filename`` is the file, ``strerror`` says who holds it and for how long it was

@@ -65,3 +65,17 @@ def lock_holder():
         if proc.poll() is None:
             proc.kill()
         proc.wait()
+
+
+@pytest.fixture(scope="module")
+def sample():
+    """The HippoRAG sample files: the corpus, an index of its released triples, and the questions."""
+    from pathfinding.hipporag.index.build import index_from_openie
+    from pathfinding.hipporag.io import load_corpus, load_openie, load_questions, vendored
+
+    corpus, _ = load_corpus(vendored("sample_corpus"))
+    data = os.path.join(os.path.dirname(__file__), "data", "hipporag")
+    docs, report = load_openie(os.path.join(data, "sample_openie.json"), corpus=corpus)
+    questions, _ = load_questions(vendored("sample_questions"))
+    assert report.n_issues == 0
+    return corpus, index_from_openie(docs), questions

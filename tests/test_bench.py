@@ -14,6 +14,7 @@ import pytest
 import scipy.sparse as sp
 
 from pathfinding import bench
+from pathfinding.bench.large import TARGET_THREADS, TARGET_VS_SCIPY, large_targets
 from pathfinding.bench.targets import evaluate_targets
 from pathfinding.core.reference import ppr_power_iteration
 from pathfinding.synthetic import graphs
@@ -141,3 +142,29 @@ def test_targets_pass_and_fail_on_the_numbers():
     graphs["ER"]["methods"]["scipy-30"]["ratio"] = 0.9
     ahead = [t for t in evaluate_targets(graphs, None, None) if t["target"].startswith("ours ahead")]
     assert [t["status"] for t in ahead] == ["PASS", "FAIL"] and "0.90x (scipy-30)" in ahead[1]["measured"]
+
+
+def _row(**over):
+    row = {
+        "graph": "ER",
+        "n_edges": 10_000_000,
+        "threads": 2,
+        "scipy_over_ours": {"median": 1.6, "min": 1.4, "max": 1.8, "quiet_n": 0},
+        "single_over_threads": {"median": 1.7, "min": 1.5, "max": 1.9, "quiet_n": 0},
+        "l1_ours_vs_scipy": 1e-16,
+        "threads_equal_single": True,
+    }
+    row.update(over)
+    return row
+
+
+def test_bench_targets_come_from_the_measured_ratios():
+    assert [t["status"] for t in large_targets([_row()])] == ["PASS", "PASS"]
+    slow = _row(scipy_over_ours={"median": TARGET_VS_SCIPY - 0.01, "min": 1.0, "max": 2.0, "quiet_n": 0})
+    assert [t["status"] for t in large_targets([slow])] == ["FAIL", "PASS"]
+    flat = _row(single_over_threads={"median": TARGET_THREADS - 0.01, "min": 1.0, "max": 2.0, "quiet_n": 0})
+    assert [t["status"] for t in large_targets([flat])] == ["PASS", "FAIL"]
+    assert [t["status"] for t in large_targets([_row(threads_equal_single=False)])] == ["PASS", "FAIL"]
+    assert [t["status"] for t in large_targets([_row(l1_ours_vs_scipy=1e-9)])] == ["FAIL", "PASS"]
+    # below 10^7 edges only the threads target applies, below 10^6 none
+    assert len(large_targets([_row(n_edges=1_000_000)])) == 1 and large_targets([_row(n_edges=999_999)]) == []

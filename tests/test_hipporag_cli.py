@@ -1,19 +1,34 @@
-"""`pathfinding hipporag ...`: index -> query -> add -> delete -> query, errors, and a pipe into head."""
+"""`pathfinding hipporag ...`: index -> query -> add -> delete -> query, and a pipe into head.
+
+Bad paths and arguments: one line on stderr and status 2, every command; the indexes that build but
+used to fail on every query, questions that match nothing, and `add` reporting duplicates as
+`index` does. Corpora as people keep them, many questions in one run, eval, the query cache.
+"""
 
 import gzip
 import json
 import os
+import random
+import string
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
-from pathfinding.cli import main
+from pathfinding.cli import build_parser, main
+from pathfinding.errors import FormatError
+from pathfinding.hipporag.evaluate import all_recall_at_k, recall_at_k
 from pathfinding.hipporag.index.build import build_index
+from pathfinding.hipporag.index.encoder import CharNgramEncoder, char_ngrams
+from pathfinding.hipporag.index.maintenance import delete_passages
 from pathfinding.hipporag.index.persistence import load_index, save_index
-from pathfinding.hipporag.io import load_openie, vendored
-from tests.test_hipporag_maintenance import assert_same_index
+from pathfinding.hipporag.io import Passage, load_corpus, load_openie, vendored
+from pathfinding.hipporag.io.questions import match_supporting, read_eval_questions
+from pathfinding.hipporag.lexical import BM25Ranker
+from pathfinding.hipporag.querycache import cache_path, load_for_query
+from pathfinding.hipporag.retrieve import NO_MATCH, HippoRetriever
+from tests.test_maintenance import assert_same_index
 
 QUESTION = "Who founded the Journal of Psychotherapy Integration?"
 
@@ -142,3 +157,652 @@ def test_add_keeps_the_encoder_unless_refit(files, capsys):
     refit = load_index(idx)
     assert code == 0 and refit.settings["fit_encoder"] is True
     assert refit.encoder.get_state()[1] != built.encoder.get_state()[1]  # refit on the new phrase set
+
+
+TINY = [{"title": "B", "text": "B met C."}, {"title": "E", "text": "E saw F."}]
+
+
+def _run_or_exit(capsys, argv):
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's own rejections exit, as argparse does
+        code = exc.code
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+def _one_error_line(err: str, command: str) -> str:
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(f"pathfinding hipporag {command}: error: "), err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def d(tmp_path_factory):
+    d = tmp_path_factory.mktemp("errors")
+    (d / "tiny.json").write_text(json.dumps(TINY))
+    (d / "broken.json").write_text('[{"title": "x", ')
+    (d / "folder").mkdir()
+    (d / "q.jsonl").write_text('{"question": "Who met C?", "supporting": ["B"]}\n')
+    assert (
+        main(
+            [
+                "hipporag",
+                "index",
+                str(d / "tiny.json"),
+                "--extractor",
+                "cooccurrence",
+                "-o",
+                str(d / "t.hippo"),
+            ]
+        )
+        == 0
+    )
+    return d
+
+
+def _commands(d):
+    """Every command with a bad path in each position: (command, argv, words expected in the message)."""
+    idx, tiny, missing, folder = (
+        str(d / "t.hippo"),
+        str(d / "tiny.json"),
+        str(d / "nope.json"),
+        str(d / "folder"),
+    )
+    nofolder, broken = str(d / "no" / "x.hippo"), str(d / "broken.json")
+    cooc = ["--extractor", "cooccurrence"]
+    llm = ["--base-url", "http://127.0.0.1:9/v1", "--model", "m"]
+    return [
+        ("index", ["index", missing, *cooc, "-o", str(d / "x.hippo")], "no such file"),
+        ("index", ["index", tiny, *cooc, "-o", nofolder], "does not exist"),
+        ("index", ["index", tiny, *cooc, "-o", folder], "is a directory"),
+        ("index", ["index", broken, *cooc, "-o", str(d / "x.hippo")], "not valid JSON"),
+        ("index", ["index", tiny, "--openie", missing, "-o", str(d / "x.hippo")], "no such file"),
+        ("index", ["index", tiny, "--openie", folder, "-o", str(d / "x.hippo")], "is a directory"),
+        ("query", ["query", str(d / "nope.hippo"), "who?"], "no such file"),
+        ("query", ["query", folder, "who?"], "is a directory"),
+        ("query", ["query", broken, "who?"], "not a pathfinding HippoRAG index"),
+        ("query", ["query", idx, "--questions", missing], "no such file"),
+        ("query", ["query", idx, "--questions", folder], "is a directory"),
+        ("query", ["query", idx], "give one question"),
+        ("query", ["query", idx, "who?", "-k", "0"], "argument -k"),
+        ("query", ["query", idx, "who?", "--retriever", "bm26"], "argument --retriever"),
+        ("add", ["add", str(d / "nope.hippo"), "--corpus", tiny, *cooc], "no such file"),
+        ("add", ["add", idx, "--corpus", missing, *cooc], "no such file"),
+        ("add", ["add", idx, "--corpus", broken, *cooc], "not valid JSON"),
+        ("add", ["add", idx, "--corpus", tiny, *cooc, "-o", nofolder], "does not exist"),
+        ("add", ["add", idx, "--corpus", tiny, *cooc, "-o", folder], "is a directory"),
+        ("delete", ["delete", folder, "0"], "is a directory"),
+        ("delete", ["delete", idx, "0", "-o", nofolder], "does not exist"),
+        ("delete", ["delete", idx, "x"], "argument ID"),
+        ("openie", ["openie", missing, *llm, "-o", str(d / "o.json")], "no such file"),
+        ("openie", ["openie", tiny, *llm, "-o", str(d / "no" / "o.json")], "does not exist"),
+        ("openie", ["openie", tiny, *llm, "-o", folder], "is a directory"),
+        ("eval", ["eval", missing, "--index", idx], "no such file"),
+        ("eval", ["eval", str(d / "q.jsonl"), "--index", folder], "is a directory"),
+        ("eval", ["eval", broken, "--index", idx], "neither JSON nor JSON lines"),
+        ("eval", ["eval", str(d / "q.jsonl"), "--index", idx, "-k"], "argument -k"),
+    ]
+
+
+def test_every_bad_path_is_one_line(d, capsys):
+    before = (d / "t.hippo").read_bytes()
+    for command, argv, words in _commands(d):
+        code, out, err = _run_or_exit(capsys, ["hipporag", *argv])
+        line = _one_error_line(err, command)
+        assert code == 2 and words in line, (argv, err)
+        assert out == "", argv
+    assert (d / "t.hippo").read_bytes() == before  # no failed command touched the index
+
+
+def test_unreadable_file(d, capsys, monkeypatch):
+    locked = d / "locked.json"
+    locked.write_text(json.dumps(TINY))
+    locked.chmod(0)
+    if os.geteuid() == 0:  # root reads every file: make this one unreadable to the check
+        real = os.access
+        monkeypatch.setattr(os, "access", lambda p, mode: False if str(p) == str(locked) else real(p, mode))
+    try:
+        argv = ["hipporag", "index", str(locked), "--extractor", "cooccurrence", "-o", str(d / "l.hippo")]
+        code, _, err = _run_or_exit(capsys, argv)
+        assert code == 2 and "permission denied" in _one_error_line(err, "index")
+    finally:
+        locked.chmod(0o600)
+
+
+def test_a_subprocess_sees_one_line(tmp_path):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    missing = tmp_path / "missing.hippo"
+    cmd = [sys.executable, "-m", "pathfinding", "hipporag", "query", str(missing), "who?"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert (
+        proc.stderr
+        == f"pathfinding hipporag query: error: {missing}: no such file (expected an index file)\n"
+    )
+
+
+def test_tiny_index_answers_every_query(d, capsys):
+    # Before: each query died inside bm25s ("max() arg is an empty sequence"): no fact has a word.
+    for q in ("Who met C?", "Who saw F?", "B", "what is G?"):
+        code, out, err = _run_or_exit(capsys, ["hipporag", "query", str(d / "t.hippo"), q, "--json"])
+        assert code == 0 and err == "", err
+        rec = json.loads(out)
+        assert rec["passages"] or rec["message"] == NO_MATCH
+    code, out, _ = _run_or_exit(capsys, ["hipporag", "query", str(d / "t.hippo"), "Who met C?", "--json"])
+    assert json.loads(out)["passages"][0]["text"] == "B\nB met C."
+
+
+def test_bm25_over_texts_without_words():
+    bm = BM25Ranker(["", ""])
+    assert bm.scores("anything at all").tolist() == [0.0, 0.0]
+    assert BM25Ranker(["B met C.", "E saw F."]).scores("who met").argmax() == 0
+
+
+def test_no_match_in_the_library_and_the_cli(d, capsys):
+    idx = build_index([[("Ed Wood", "directed", "Plan 9")], [("Paris", "capital of", "France")]],
+                      passages=["Ed Wood directed Plan 9.", "Paris is in France."])  # fmt: skip
+    for q in ("the of and what", "zebra quantum"):  # stop words only; no word in the corpus
+        r = HippoRetriever(idx).retrieve(q, k=2)
+        assert r.passages.size == 0 and r.scores.size == 0 and r.note == NO_MATCH
+    hit = HippoRetriever(idx).retrieve("Where is Paris?", k=2)
+    assert hit.passages[0] == 1 and hit.note == ""
+    for retriever in ("default", "bm25", "v1"):
+        argv = ["hipporag", "query", str(d / "t.hippo"), "zebra quantum", "--retriever", retriever]
+        code, out, err = _run_or_exit(capsys, argv)
+        assert code == 0 and NO_MATCH in out and "  1. [" not in out, (retriever, out)
+        # stop words only: nothing to search for, which the command line refuses
+        code, out, err = _run_or_exit(capsys, [*argv[:3], "the of and", *argv[4:]])
+        assert code == 2 and "only stop words" in _one_error_line(err, "query"), (retriever, err)
+
+
+def test_no_triples_says_what_to_do(d, capsys):
+    (d / "none.json").write_text(
+        json.dumps([{"title": "a", "text": "the of and."}, {"title": "b", "text": "..."}])
+    )
+    argv = [
+        "hipporag",
+        "index",
+        str(d / "none.json"),
+        "--extractor",
+        "cooccurrence",
+        "-o",
+        str(d / "n.hippo"),
+    ]
+    code, _, err = _run_or_exit(capsys, argv)
+    line = _one_error_line(err, "index")
+    assert code == 2 and "found no triple in any of the 2 passages" in line and "--openie" in line
+    assert not (d / "n.hippo").exists()
+
+
+def test_index_says_per_passage_why_the_extractor_found_nothing(d, capsys):
+    corpus = [
+        {"title": "", "text": "he was here."},
+        {"title": "Ed Wood", "text": "  "},
+        {"title": "Ed Wood", "text": "Ed Wood met Bela Lugosi in Burbank."},
+    ]
+    (d / "mixed.json").write_text(json.dumps(corpus))
+    argv = ["hipporag", "index", str(d / "mixed.json"), "--extractor", "cooccurrence"]
+    argv += ["-o", str(d / "m.hippo")]
+    code, _, err = _run_or_exit(capsys, argv)
+    assert code == 0 and "2 of 3 passages gave no triple:" in err
+    assert "empty text (passage 1)" in err and "no named span" in err and "(passage 0)" in err
+
+
+def test_add_reports_duplicates_as_index_does(d, capsys):
+    (d / "dup.json").write_text(json.dumps([TINY[0], TINY[0]]))
+    code, _, err = _run_or_exit(
+        capsys,
+        ["hipporag", "index", str(d / "dup.json"), "--extractor", "cooccurrence", "-o", str(d / "d.hippo")],
+    )
+    assert code == 0 and "duplicate_passage: 1" in err
+    argv = [
+        "hipporag",
+        "add",
+        str(d / "t.hippo"),
+        "--corpus",
+        str(d / "tiny.json"),
+        "--extractor",
+        "cooccurrence",
+    ]
+    code, out, err = _run_or_exit(capsys, [*argv, "-o", str(d / "t2.hippo"), "--json"])
+    assert code == 0 and "2 of 2 passages are already in t.hippo" in err
+    assert json.loads(out)["duplicates_of_index"] == 2
+    np.testing.assert_array_equal(json.loads(out)["added_ids"], [2, 3])
+
+
+PASSAGES = [
+    ("Ed Wood", "Ed Wood directed Plan 9 from Outer Space in Burbank."),
+    ("Plan 9 from Outer Space", "Plan 9 from Outer Space is a film by Ed Wood with Bela Lugosi."),
+    ("Bela Lugosi", "Bela Lugosi was born in Lugos, in the Kingdom of Hungary."),
+    ("Burbank", "Burbank is a city in Los Angeles County, California."),
+]
+
+
+def test_corpus_shapes_give_the_same_passages(tmp_path):
+    want = [Passage(t, x) for t, x in PASSAGES]
+    (tmp_path / "c.json").write_text(json.dumps([{"title": t, "text": x} for t, x in PASSAGES]))
+    lines = "".join(json.dumps({"title": t, "text": x}) + "\n" for t, x in PASSAGES)
+    (tmp_path / "c.jsonl").write_text(lines)
+    (tmp_path / "c.jsonl.gz").write_bytes(gzip.compress(lines.encode()))
+    (tmp_path / "lines.txt").write_text(lines)  # JSON lines under any name
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for t, x in PASSAGES:
+        (folder / f"{t}.{'md' if t.startswith('B') else 'txt'}").write_text(x + "\n\n")
+    (folder / "notes.pdf").write_bytes(b"%PDF")
+    for path in ("c.json", "c.jsonl", "c.jsonl.gz", "lines.txt"):
+        corpus, report = load_corpus(tmp_path / path)
+        assert corpus == want and report.n_issues == 0, path
+    corpus, report = load_corpus(folder)
+    assert sorted(corpus, key=lambda p: p.title) == sorted(want, key=lambda p: p.title)
+    assert report.issues == {"skipped_file": 1}
+    (tmp_path / "ids.jsonl").write_text('{"id": 7, "text": "x"}\n{"id": "b", "text": "y"}\n')
+    assert load_corpus(tmp_path / "ids.jsonl")[0] == [Passage("7", "x"), Passage("b", "y")]
+
+
+def test_corpus_shape_errors(tmp_path):
+    (tmp_path / "bad.jsonl").write_text('{"title": "a", "text": "x"}\n{"title": "b"\n')
+    with pytest.raises(FormatError, match="line 2 is not a JSON object"):
+        load_corpus(tmp_path / "bad.jsonl")
+    (tmp_path / "no_text.jsonl").write_text('{"title": "a", "text": "x"}\n{"title": "b"}\n')
+    with pytest.raises(FormatError, match="line 2 has no key 'text'"):
+        load_corpus(tmp_path / "no_text.jsonl")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(FormatError, match="needs at least one .txt or .md file"):
+        load_corpus(tmp_path / "empty")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    d = tmp_path_factory.mktemp("features")
+    folder = d / "docs"
+    folder.mkdir()
+    for t, x in PASSAGES:
+        (folder / f"{t}.txt").write_text(x)
+    assert (
+        main(["hipporag", "index", str(folder), "--extractor", "cooccurrence", "-o", str(d / "i.hippo")]) == 0
+    )
+    return d
+
+
+def test_index_from_a_folder_and_one_question(built, capsys):
+    code, out, _ = _run(
+        capsys, ["hipporag", "query", str(built / "i.hippo"), "Where was Bela Lugosi born?", "-k", "1"]
+    )
+    assert code == 0 and "1. [" in out and "Bela Lugosi | Bela Lugosi was born in Lugos" in out
+
+
+def test_many_questions_in_one_run(built, capsys, monkeypatch):
+    import io
+
+    idx = str(built / "i.hippo")
+    questions = ["Who directed Plan 9 from Outer Space?", "Where is Burbank?", "the of and"]
+    (built / "q.txt").write_text("\n".join(questions) + "\n\n")
+    (built / "q.jsonl").write_text(
+        "".join(json.dumps({"question": q, "id": i}) + "\n" for i, q in enumerate(questions))
+    )
+    singles = []
+    for q in questions[:2]:
+        code, out, _ = _run(capsys, ["hipporag", "query", idx, q, "-k", "2", "--json"])
+        singles.append(json.loads(out))
+    for source in ("q.txt", "q.jsonl", "-"):
+        if source == "-":
+            monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(questions)))
+        code, out, err = _run(
+            capsys,
+            [
+                "hipporag",
+                "query",
+                idx,
+                "--questions",
+                source if source == "-" else str(built / source),
+                "-k",
+                "2",
+            ],
+        )
+        rows = [json.loads(line) for line in out.splitlines()]
+        # the stop-word question is not searched, its line says why, and the run reports it
+        assert code == 1 and len(rows) == 3, source
+        assert "1 of 3 questions have no word to search for (question 3)" in err
+        for i, (row, single) in enumerate(zip(rows, singles, strict=False)):
+            assert row.pop("id", i) == i
+            assert row == single, source
+    assert rows[2]["passages"] == [] and "question 3 has only stop words" in rows[2]["message"]
+
+
+def test_query_retrievers(built, capsys):
+    idx = str(built / "i.hippo")
+    q = "Who directed Plan 9 from Outer Space?"
+    index = load_index(idx)
+    bm = BM25Ranker(index.passages)
+    hits = {
+        "v1": HippoRetriever(index, facts=0, passage_weight=0).retrieve(q, k=3),
+        "default": HippoRetriever(index).retrieve(q, k=3),
+    }
+    want = {name: h.passages[h.scores > 0].tolist() for name, h in hits.items()}  # zeros are not listed
+    want["bm25"] = [j for j in bm.rank(q, 3).tolist() if bm.scores(q)[j] > 0]
+    assert all(want.values())
+    for name, ids in want.items():
+        code, out, _ = _run(capsys, ["hipporag", "query", idx, q, "-k", "3", "--retriever", name, "--json"])
+        rec = json.loads(out)
+        assert code == 0 and rec["retriever"] == name and [p["id"] for p in rec["passages"]] == ids, name
+
+
+def test_question_files_of_every_shape(tmp_path):
+    musique = [
+        {"id": "m1", "question": "Q1?", "paragraphs": [
+            {"title": "Ed Wood", "paragraph_text": PASSAGES[0][1], "is_supporting": True},
+            {"title": "Burbank", "paragraph_text": "other text", "is_supporting": False}]},
+    ]  # fmt: skip
+    hotpot = [
+        {
+            "_id": "h1",
+            "question": "Q2?",
+            "supporting_facts": [["Bela Lugosi", 0], ["Nobody", 1], ["Bela Lugosi", 2]],
+        }
+    ]
+    simple = [{"question": "Q3?", "supporting": ["Burbank", "Ed Wood"]}]
+    for name, data, shape in (
+        ("m.json", musique, "musique"),
+        ("h.json", hotpot, "hotpotqa/2wiki"),
+        ("s.json", simple, "simple"),
+    ):
+        (tmp_path / name).write_text(json.dumps(data))
+        qs, got = read_eval_questions(tmp_path / name)
+        assert got == shape
+    passages = [t + "\n" + x for t, x in PASSAGES]
+    qs = [read_eval_questions(tmp_path / n)[0][0] for n in ("m.json", "h.json", "s.json")]
+    gold, unmatched = match_supporting(qs, passages)
+    assert [g.tolist() for g in gold] == [[0], [2], [0, 3]] and unmatched == {"Nobody": 1}
+    (tmp_path / "x.json").write_text(json.dumps([{"question": "Q?", "answer": "a"}]))
+    with pytest.raises(FormatError, match="has none of 'paragraphs'"):
+        read_eval_questions(tmp_path / "x.json")
+
+
+def test_eval_equals_the_library(built, capsys):
+    idx = str(built / "i.hippo")
+    rows = [
+        ("Who directed Plan 9 from Outer Space?", ["Ed Wood", "Plan 9 from Outer Space"]),
+        ("Where was the star of Plan 9 born?", ["Bela Lugosi", "Plan 9 from Outer Space"]),
+        ("Which county is Burbank in?", ["Burbank"]),
+        ("Who is Zed?", ["Zed"]),
+    ]
+    (built / "eval.jsonl").write_text(
+        "".join(json.dumps({"question": q, "supporting": s}) + "\n" for q, s in rows)
+    )
+    code, out, err = _run(
+        capsys,
+        [
+            "hipporag",
+            "eval",
+            str(built / "eval.jsonl"),
+            "--index",
+            idx,
+            "-k",
+            "1",
+            "2",
+            "--boot",
+            "50",
+            "--json",
+        ],
+    )
+    res = json.loads(out)
+    assert code == 0 and res["n_questions"] == 3 and res["unmatched_titles"] == {"Zed": 1}
+    assert "1 supporting title" in err and "1 of 4 questions" in err
+    index = load_index(idx)
+    gold, _ = match_supporting(read_eval_questions(built / "eval.jsonl")[0][:3], index.passages)
+    qs = [q for q, _ in rows[:3]]
+    bm = BM25Ranker(index.passages)
+    hits = [HippoRetriever(index).retrieve(q, k=2) for q in qs]
+    runs = {
+        "default": [h.passages[h.scores > 0] for h in hits],
+        "bm25": [[j for j in bm.rank(q, 2) if bm.scores(q)[j] > 0] for q in qs],
+    }
+    for name, ranking in runs.items():
+        for metric, fn in (("R", recall_at_k), ("AR", all_recall_at_k)):
+            means = [row[0] for row in res["methods"][name][metric]]
+            np.testing.assert_allclose(means, fn(ranking, gold, ks=(1, 2)).mean(axis=0))
+    diff = res["differences"]["bm25"]["R"]
+    np.testing.assert_allclose([d[0] for d in diff], np.subtract(*[
+        [row[0] for row in res["methods"][n]["R"]] for n in ("default", "bm25")]))  # fmt: skip
+    code, out, _ = _run(
+        capsys, ["hipporag", "eval", str(built / "eval.jsonl"), "--index", idx, "--boot", "50"]
+    )
+    assert code == 0 and "default - bm25" in out and "R@k" in out and "AR@k" in out
+
+
+def _must_not_build():
+    raise AssertionError("derived again instead of loaded from the query cache")
+
+
+def test_query_cache_is_used_and_invalidated(tmp_path, capsys):
+    corpus = json.loads(gzip.decompress(vendored("corpus").read_bytes()))[:40]
+    (tmp_path / "c.json").write_text(json.dumps(corpus))
+    idx = tmp_path / "i.hippo"
+    assert (
+        main(["hipporag", "index", str(tmp_path / "c.json"), "--extractor", "cooccurrence", "-o", str(idx)])
+        == 0
+    )
+    assert (tmp_path / "i.hippo.query-cache").is_file()  # written by `index`
+    full = load_index(idx)
+    fast = load_for_query(idx, write=False)  # must come from the cache
+    assert fast.phrases == full.phrases and fast.passages == full.passages and fast.stats == full.stats
+    assert fast.settings == full.settings
+    for name in ("relation_graph", "synonymy_graph", "mentions", "node_embeddings", "pairs"):
+        assert (getattr(fast, name) != getattr(full, name)).nnz == 0, name  # not only the walk's
+    np.testing.assert_array_equal(fast.specificity, full.specificity)
+    np.testing.assert_array_equal(fast.dropped, full.dropped)
+    for key in ("fact_linker", "bm25", ("with_passages", True), ("prepared", True), "nearest_rows"):
+        fast.derived(key, _must_not_build)  # loaded from the cache: nothing left to derive
+    assert list(fast.triples) == full.triples  # read from the index on first use
+    questions = [q["question"] for q in json.loads(gzip.decompress(vendored("questions").read_bytes()))[:15]]
+    for kw in ({}, {"facts": 0, "passage_weight": 0.0}):
+        a, b = HippoRetriever(full, **kw), HippoRetriever(fast, **kw)
+        for q in questions + [q.lower() for q in questions]:
+            x, y = a.retrieve(q, k=5), b.retrieve(q, k=5)
+            np.testing.assert_array_equal(x.passages, y.passages)
+            np.testing.assert_array_equal(x.scores, y.scores)
+    # A rewritten index makes the cache stale; a damaged cache is ignored. Both are rebuilt.
+    save_index(delete_passages(full, [0]), idx)
+    assert load_for_query(idx).n_passages == 39
+    load_for_query(idx, write=False).derived("fact_linker", _must_not_build)  # the cache was written again
+    with pytest.raises(AssertionError, match="derived again"):  # a cache of another tokenizer is stale
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr("pathfinding.hipporag.querycache._PROBE", "another tokenizer, other tokens")
+            load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
+
+    def refuse(*args):
+        raise PermissionError(13, "Permission denied", str(idx) + ".query-cache")
+
+    os.remove(cache_path(idx))
+    with pytest.MonkeyPatch.context() as mp:  # a read-only folder: answers without writing a cache
+        mp.setattr("pathfinding.hipporag.querycache.write_cache", refuse)
+        assert load_for_query(idx).n_passages == 39 and not os.path.exists(cache_path(idx))
+    load_for_query(idx)  # writes it again
+    os.remove(cache_path(idx))
+    with pytest.MonkeyPatch.context() as mp:  # the command line says why each query is slow
+        mp.setattr("pathfinding.hipporag.querycache.write_cache", refuse)
+        code = main(["hipporag", "query", str(idx), "Who founded the journal?", "-k", "1"])
+        assert code == 0 and "could not write" in capsys.readouterr().err
+    load_for_query(idx)
+    raw = bytearray(open(cache_path(idx), "rb").read())
+    raw[len(raw) // 2] ^= 0xFF
+    open(cache_path(idx), "wb").write(bytes(raw))
+    assert load_for_query(idx, write=False).n_passages == 39
+
+
+def test_char_ngrams_match_scikit_learn():
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    rng = random.Random(0)
+    alphabet = string.ascii_letters + "  \t\nÉéüßł東京-'.0"
+    texts = ["", " ", "a", "ab", "Ed  Wood", "Thomas Südhof", "x\ty\n z"]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randrange(12))) for _ in range(300)]
+    for analyzer in ("char_wb", "char"):
+        for ngram_range in ((3, 3), (1, 3), (2, 4)):
+            sk = TfidfVectorizer(analyzer=analyzer, ngram_range=ngram_range).build_analyzer()
+            for t in texts:
+                assert char_ngrams(t, analyzer=analyzer, ngram_range=ngram_range) == sk(t), (analyzer, t)
+    enc = CharNgramEncoder().fit(texts[7:])
+    loaded = CharNgramEncoder.from_state(*enc.get_state())
+    many = loaded(texts * 2)  # scikit-learn's path
+    few = loaded(texts[:20])  # our own analyzer
+    assert (many[:20] != few).nnz == 0
+
+
+def _choices(parser):
+    return set(parser._subparsers._group_actions[0].choices)
+
+
+def test_every_command_is_registered():
+    full = build_parser()
+    top = {"instance", "rank", "findings", "realtext", "bench", "realtext-bench", "hipporag"}
+    assert _choices(full) == top
+    group = full._subparsers._group_actions[0].choices["hipporag"]
+    engine = {"index", "query", "add", "delete", "eval", "openie", "info"}
+    assert _choices(group) == engine | {"bench-add", "bench-query"}
+
+
+@pytest.mark.slow
+def test_bench_query_runs_fresh_processes(built, capsys):
+    code, out, _ = _run(capsys, ["hipporag", "bench-query", str(built / "i.hippo"), "--runs", "1", "--json"])
+    res = json.loads(out)
+    assert code == 0 and len(res["cold"]) == 1 and len(res["cached"]) == 1
+    assert res["passes"] == (res["median_wall"] <= res["target"])
+    assert not (built / "i.hippo.query-cache.tmp").exists() and res["cached"][0]["max_rss_mb"] > 0
+    steps = res["steps"]
+    assert res["walk"] in ("scipy", "compiled")
+    assert set(steps) == {"python", "numpy_scipy", "imports", "compiled_walk"} and min(steps.values()) > 0
+
+
+def test_a_crafted_cache_never_reaches_the_kernels(built):
+    """A cache whose checksum holds but whose indices point outside their arrays is not used."""
+    import hashlib
+    import struct
+
+    idx = built / "i.hippo"
+    load_for_query(idx)  # current cache
+    raw = bytearray(open(cache_path(idx), "rb").read())
+    _, _, n_head, _ = struct.unpack_from("<8sIQQ", raw)
+    header = json.loads(raw[28 : 28 + n_head])
+    for name in ("prepared.indices", "facts.heads", "bm25.indices"):
+        spec = header["arrays"][name]
+        bad = bytearray(raw)
+        at = 28 + n_head + spec["offset"]
+        dtype = np.dtype(spec["dtype"])
+        bad[at : at + dtype.itemsize] = np.array([10**6], dtype=dtype).tobytes()
+        body = bytes(bad[:-32])
+        open(cache_path(idx), "wb").write(body + hashlib.sha256(body).digest())
+        with pytest.raises(AssertionError, match="derived again"):
+            load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
+    load_for_query(idx)  # rewritten
+    load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
+
+
+def _corruptions(header):
+    """(array, position, value) that break one invariant the kernels rely on, each just out of bounds:
+    an index equal to the number of its targets, a first pointer of 1, a last pointer one too far."""
+    n = len(header["phrases"])
+
+    def csr(parts, n_cols):
+        data, indices, indptr = parts
+        yield indices, 0, n_cols
+        yield indptr, 0, 1
+        yield indptr, -1, header["arrays"][indices]["shape"][0] + 1
+
+    for spec in [*header["matrices"].values(), *header["derived"]["nearest_rows"].values()]:
+        if spec["kind"] == "csr":
+            yield from csr(spec["parts"], spec["shape"][1])
+    for graph in (header["prepared"], header["derived"]["with_passages:1"]):
+        m = graph["n_nodes"]
+        yield from csr([None, graph["indices"]["array"], graph["indptr"]["array"]], m)
+        for key in ("order", "bin_src", "bin_dst"):
+            if graph[key] is not None:
+                yield graph[key]["array"], 0, m
+        if graph["component_ptr"] is not None:
+            yield graph["component_ptr"]["array"], -1, m + 1
+    facts = header["derived"]["fact_linker"]
+    yield facts["heads"], 0, n
+    yield facts["tails"], -1, n
+    for bm in (facts["bm25"], header["derived"]["bm25"]):
+        arrays = bm["arrays"]
+        yield from csr([None, arrays["indices"], arrays["indptr"]], bm["params"]["num_docs"])
+
+
+def test_every_out_of_bounds_array_of_a_cache_is_refused(tmp_path):
+    """Each index and pointer array of the cache, set just out of its bounds (checksum repaired), is
+    caught before anything reads it: the index is loaded again rather than the cache used. (Two
+    components, so that the walk's graphs carry a node order and component blocks too.)"""
+    import hashlib
+    import struct
+
+    corpus = [{"title": t, "text": x} for t, x in [*PASSAGES, ("Paris", "Paris is the capital of France.")]]
+    (tmp_path / "c.json").write_text(json.dumps(corpus))
+    idx = tmp_path / "i.hippo"
+    argv = ["hipporag", "index", str(tmp_path / "c.json"), "--extractor", "cooccurrence", "-o", str(idx)]
+    assert main(argv) == 0  # writes the cache
+    good = open(cache_path(idx), "rb").read()
+    _, _, n_head, _ = struct.unpack_from("<8sIQQ", good)
+    header = json.loads(good[28 : 28 + n_head])
+    cases = list(_corruptions(header))
+    assert len(cases) >= 30 and {"prepared.order", "prepared.component_ptr"} <= {name for name, *_ in cases}
+    try:
+        for name, position, value in cases:
+            spec = header["arrays"][name]
+            dtype = np.dtype(spec["dtype"])
+            count = int(np.prod(spec["shape"]))
+            if count == 0:  # an empty array (no synonymy edge) has nothing to break
+                continue
+            at = 28 + n_head + spec["offset"] + (position % count) * dtype.itemsize
+            bad = bytearray(good)
+            bad[at : at + dtype.itemsize] = np.array([value], dtype=dtype).tobytes()
+            body = bytes(bad[:-32])
+            open(cache_path(idx), "wb").write(body + hashlib.sha256(body).digest())
+            with pytest.raises(AssertionError, match="derived again"):
+                load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
+                pytest.fail(f"{name}[{position}] = {value} was used")
+    finally:
+        open(cache_path(idx), "wb").write(good)
+    load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
+
+
+def test_a_cache_of_another_version_is_refused(built):
+    import hashlib
+    import struct
+
+    idx = built / "i.hippo"
+    load_for_query(idx)
+    good = open(cache_path(idx), "rb").read()
+    magic, version, n_head, n_arrays = struct.unpack_from("<8sIQQ", good)
+    try:
+        for head in (struct.pack("<8sIQQ", magic, version + 1, n_head, n_arrays),
+                     struct.pack("<8sIQQ", b"PFOTHER!", version, n_head, n_arrays)):  # fmt: skip
+            body = head + good[28:-32]
+            open(cache_path(idx), "wb").write(body + hashlib.sha256(body).digest())
+            with pytest.raises(AssertionError, match="derived again"):
+                load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
+    finally:
+        open(cache_path(idx), "wb").write(good)
+
+
+def test_another_index_of_the_same_size_is_not_answered_from_the_old_cache(built):
+    """The key holds the index's own SHA-256 (its last 32 bytes): an index file of the same size with
+    other contents (here damaged, its checksum recomputed) is read in full, not served from the cache."""
+    import hashlib
+
+    idx = built / "i.hippo"
+    load_for_query(idx)
+    good = open(idx, "rb").read()
+    try:
+        body = bytearray(good[:-32])
+        body[len(body) // 2] ^= 0xFF
+        open(idx, "wb").write(bytes(body) + hashlib.sha256(bytes(body)).digest())
+        # read in full: refused as damaged (FormatError), or loaded and then derived again
+        with pytest.raises((FormatError, AssertionError)):
+            load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
+    finally:
+        open(idx, "wb").write(good)
+    load_for_query(idx, write=False).derived("fact_linker", _must_not_build)

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from pathfinding._validation import as_csr
 from pathfinding.core import _kernels, _push, reference
-from pathfinding.core.ppr import prepare_graph
+from pathfinding.core.prepared import prepare_graph
 from tests.strategies import restart_vectors, weighted_graphs
 
 alphas = st.sampled_from([0.15, 0.5, 0.85])

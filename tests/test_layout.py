@@ -1,6 +1,8 @@
-"""The shape rules of the package: small modules, and no module reaching for another's private name."""
+"""The shape rules of the package: small modules, no module reaching for another's private name,
+one API rule (see ``pathfinding/__init__.py``) and one test file per module."""
 
 import ast
+import importlib
 import subprocess
 import sys
 from pathlib import Path
@@ -145,15 +147,113 @@ def test_importing_the_engine_loads_no_experiment_course_bench_llm_client_or_com
     assert out.stdout.strip() == "[]"
 
 
-def test_top_level_exports_resolve():
-    import pathfinding
-    import pathfinding.hipporag
+# The API rule (the package docstring of ``pathfinding``): every layer package exports its own names
+# lazily, no module's __all__ lists a name it imports, the top level exports the entry points and
+# every public exception, and the engine never leads to the experiments or the benchmark.
+LAYER_PACKAGES = [
+    "pathfinding.core",
+    "pathfinding.synthetic",
+    "pathfinding.hipporag",
+    "pathfinding.hipporag.index",
+    "pathfinding.hipporag.extract",
+    "pathfinding.hipporag.io",
+    "pathfinding.course.exercises",
+    "pathfinding.bench",
+]
+ENTRY_POINTS = [
+    "personalized_pagerank", "ppr_top_k", "prepare_graph", "node_specificity", "restart_vector",
+    "passage_scores", "rank_of", "make_instance", "star_pair", "meet_node_toy", "RANKERS",
+    "HippoRetriever", "build_index", "load_index", "save_index", "add_passages", "delete_passages",
+    "load_corpus",
+]
 
-    for package in (pathfinding, pathfinding.hipporag):
-        for name in package.__all__:
-            assert getattr(package, name) is not None, f"{package.__name__}.{name}"
+
+def _top_level(path: Path) -> tuple[set[str], set[str], list[str] | None]:
+    """Names a module defines, names it imports, and its ``__all__`` (``None`` if it has none)."""
+    defined, imported, listed = set(), set(), None
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            defined.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            imported |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            defined |= names
+            if "__all__" in names:
+                value = node.value
+                lazy = isinstance(value, ast.Call) and ast.unparse(value) == "sorted(_EXPORTS)"
+                listed = [] if lazy else ast.literal_eval(value)
+    return defined, imported, listed
+
+
+@pytest.mark.parametrize("package", LAYER_PACKAGES)
+def test_layer_packages_export_their_own_names_lazily(package):
+    module = importlib.import_module(package)
+    assert module.__getattr__.__module__ == "pathfinding._lazy", f"{package} must use lazy_exports"
+    assert module._EXPORTS, f"{package} exports nothing"
+    for name, home in module._EXPORTS.items():
+        assert home.startswith(package + "."), f"{package} exports {name} from {home}, outside it"
+        assert name in _top_level(MODULES[home])[0], f"{package}.{name} is not defined in {home}"
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_module_lists_an_imported_name_in_all(module):
+    """A name has one home: ``__all__`` lists what the module defines, never a neighbour's name."""
+    _, imported, listed = _top_level(MODULES[module])
+    assert sorted(set(listed or []) & imported) == []
+
+
+def test_top_level_exports_the_entry_points_and_every_error():
+    import pathfinding
+    import pathfinding.errors
+
+    errors = pathfinding.errors.__all__
+    assert sorted(set(ENTRY_POINTS + errors) - set(pathfinding.__all__)) == []
+    for package in ["pathfinding", *LAYER_PACKAGES]:
+        module = importlib.import_module(package)
+        for name in module.__all__:
+            assert getattr(module, name) is not None, f"{package}.{name}"
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         pathfinding.nope  # noqa: B018
+    from pathfinding.core import personalized_pagerank
+    from pathfinding.synthetic import make_instance
+
+    assert personalized_pagerank is pathfinding.personalized_pagerank
+    assert make_instance is pathfinding.make_instance
+
+
+_ERROR_BASES = ("Error", "Exception", "Warning")
+
+
+@pytest.mark.parametrize("path", PACKAGE, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_public_exception_lives_in_errors(path):
+    """One home for what a caller may catch: a public exception class outside errors.py is a second one."""
+    if path.name == "errors.py" and path.parent.name == "pathfinding":
+        return
+    public = [
+        node.name
+        for node in ast.parse(path.read_text()).body
+        if isinstance(node, ast.ClassDef)
+        and not node.name.startswith("_")
+        and any(ast.unparse(b).split(".")[-1].endswith(_ERROR_BASES) for b in node.bases)
+    ]
+    assert public == []
+
+
+def test_the_engine_leads_to_no_experiment_course_or_bench_module():
+    """Every name the engine's packages export resolves without loading the layers above it."""
+    packages = [p for p in LAYER_PACKAGES if _layer(p) in {"core", "synthetic", "hipporag"}]
+    code = (
+        "import importlib, sys\n"
+        f"for p in {packages!r}:\n"
+        "    m = importlib.import_module(p)\n"
+        "    [getattr(m, n) for n in m.__all__]\n"
+        "above = ('pathfinding.experiments', 'pathfinding.course', 'pathfinding.bench')\n"
+        "print(sorted(m for m in sys.modules if m.startswith(above)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]"
 
 
 @pytest.mark.parametrize("path", PACKAGE, ids=lambda p: str(p.relative_to(ROOT)))
@@ -168,3 +268,57 @@ def test_every_rejection_is_the_packages_own_error(path):
         and node.exc.func.id in {"ValueError", "TypeError"}
     ]
     assert plain == []
+
+
+# Tests that check several modules end to end, named for what they check rather than for a module.
+CROSS_MODULE_TESTS = {
+    "test_book.py": "the built course book in a browser",
+    "test_build_course.py": "tools/build_course.py, which prepares the notebooks for the book",
+    "test_cli_stranger.py": "the command line as a stranger meets it, every case in a subprocess",
+    "test_layout.py": "the shape of the package",
+    "test_nojit.py": "every kernel as plain Python against the compiled one",
+    "test_notebooks.py": "every notebook, executed",
+}
+
+
+def _test_file_names() -> dict[str, str]:
+    """Module -> its test file: ``test_<leaf>.py``, with parent folders prefixed while the leaf is shared.
+
+    A module's leading underscore is dropped (``core/_power.py`` -> ``test_power.py``) and a package
+    is named by its folder (``hipporag/io/__init__.py`` -> ``test_io.py``).
+    """
+    parts = {
+        m: [p.lstrip("_") for p in m.split(".")[1:]]
+        for m in MODULES
+        if m != "pathfinding" and not m.endswith("__main__")
+    }
+    names = {}
+    for module, own in parts.items():
+        for k in range(1, len(own) + 1):
+            name = "_".join(own[-k:])
+            shared = [o for o in parts.values() if len(o) >= k and "_".join(o[-k:]) == name]
+            if k == len(own) or len(shared) == 1:
+                names[module] = f"test_{name}.py"
+                break
+    return names
+
+
+def test_every_test_file_is_named_after_one_module_or_is_listed_as_cross_module():
+    names = _test_file_names()
+    files = sorted(p.name for p in (ROOT / "tests").glob("test_*.py"))
+    assert sorted(set(CROSS_MODULE_TESTS) - set(files)) == []
+    assert sorted(set(CROSS_MODULE_TESTS) & set(names.values())) == []
+    stray = [f for f in files if f not in CROSS_MODULE_TESTS and f not in names.values()]
+    assert stray == [], "name a test file after the module it tests (see _test_file_names)"
+
+
+def test_no_module_has_two_test_files():
+    """Each module has exactly one possible test file name, and no two modules share one."""
+    names = _test_file_names()
+    shared = {n: sorted(m for m in names if names[m] == n) for n in set(names.values())}
+    assert {n: ms for n, ms in shared.items() if len(ms) > 1} == {}
+    assert (names["pathfinding.cli"], names["pathfinding.hipporag.extract.cli"]) == (
+        "test_cli.py",
+        "test_extract_cli.py",
+    )
+    assert names["pathfinding.hipporag.io"] == "test_io.py"

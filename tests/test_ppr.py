@@ -9,13 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pathfinding.core import reference
-from pathfinding.core.ppr import (
-    ConvergenceWarning,
-    personalized_pagerank,
-    ppr_solve,
-    ppr_top_k,
-    prepare_graph,
-)
+from pathfinding.core.ppr import personalized_pagerank, ppr_solve, ppr_top_k
+from pathfinding.core.prepared import prepare_graph
+from pathfinding.errors import ConvergenceWarning
 from pathfinding.synthetic.toy import meet_node_toy, star_pair
 from tests.strategies import restart_vectors, weighted_graphs
 

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from pathfinding.course.teaching import STRICT_ENV, CheckFailed, check, expect
+from pathfinding.course.teaching import STRICT_ENV, check, expect
+from pathfinding.errors import CheckFailed
 
 
 @pytest.fixture

@@ -139,16 +139,17 @@ def _bytes_per_iteration(g) -> dict:
 
 def _one_graph(name, m, rng, *, repeats, threads, bandwidth, bar, idle_wait) -> dict:
     from pathfinding.core import ppr
+    from pathfinding.core.prepared import prepare_graph
 
     n = max(2, m // 4)
     t0 = time.perf_counter()
     A = GENERATORS[name](n, m, rng)
     build_s = time.perf_counter() - t0
     t0 = time.perf_counter()
-    g = ppr.prepare_graph(A)  # the default layout, what a user gets
+    g = prepare_graph(A)  # the default layout, what a user gets
     prepare_s = time.perf_counter() - t0
-    g_csr = ppr.prepare_graph(A, layout="csr")
-    g_bin = g if g.bin_rows is not None else ppr.prepare_graph(A, layout="binned")
+    g_csr = prepare_graph(A, layout="csr")
+    g_bin = g if g.bin_rows is not None else prepare_graph(A, layout="binned")
     WT, dangling = scipy_prepare(A)
     deg = np.diff(A.indptr)
     seeds = np.sort(rng.choice(np.flatnonzero(deg > 0), size=2, replace=False))

@@ -157,10 +157,11 @@ _JIT_SCRIPT = r"""
 import json, time
 import numpy as np, scipy.sparse as sp
 from pathfinding.core import ppr
+from pathfinding.core.prepared import prepare_graph
 n = 64
 i = np.arange(n)
 A = sp.csr_array((np.ones(2 * n), (np.r_[i, (i + 1) % n], np.r_[(i + 1) % n, i])), shape=(n, n))
-g = ppr.prepare_graph(A)
+g = prepare_graph(A)
 R = np.full((n, 4), 1.0 / n)
 calls = {
     "single": lambda: ppr.ppr_solve(g, [0, 1], tol=0, max_iter=30),

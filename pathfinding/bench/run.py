@@ -36,6 +36,7 @@ from pathfinding.bench.probes import (
 from pathfinding.bench.targets import evaluate_targets
 from pathfinding.bench.timing import round_robin, single_thread, time_prepare
 from pathfinding.core import ppr
+from pathfinding.core.prepared import prepare_graph
 from pathfinding.synthetic.graphs import er_graph, power_law_graph
 
 __all__ = ["run_benchmark"]
@@ -101,7 +102,7 @@ def _bench_graph(name, A, rng, *, repeats, batch_sizes, top_k, bandwidth, bar, n
     r[seeds] = 0.5
 
     # per-graph costs: one untimed call (the first may load or compile a kernel), then median of 3
-    g, prepare_s = time_prepare(lambda: ppr.prepare_graph(A))
+    g, prepare_s = time_prepare(lambda: prepare_graph(A))
     (WT, dangling), scipy_prepare_s = time_prepare(lambda: scipy_prepare(A))
 
     reference = scipy_power_iteration(WT, dangling, r, n_iter=REFERENCE_ITER)
@@ -221,7 +222,7 @@ def _scaling(rng, *, quick, repeats, bandwidth, bar) -> list[dict]:
         csr = csr_bytes(A)
         base = read_status("VmRSS") if reset_peak_rss() else None
         t0 = time.perf_counter()
-        g = ppr.prepare_graph(A)
+        g = prepare_graph(A)
         prepare_s = time.perf_counter() - t0
         peak = read_status("VmHWM")
         prepare_extra = None if base is None or peak is None else max(0, peak - base)

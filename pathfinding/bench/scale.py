@@ -128,9 +128,10 @@ def measure_size(
     """
     from pathfinding.core.ppr import ppr_top_k
     from pathfinding.hipporag.index import neighbours
-    from pathfinding.hipporag.index.build import build_index, normalize_phrase
+    from pathfinding.hipporag.index.build import build_index
     from pathfinding.hipporag.query import link_entities
     from pathfinding.hipporag.retrieve import HippoRetriever
+    from pathfinding.hipporag.text import normalize_phrase
     from pathfinding.synthetic.corpus import synthetic_corpus
 
     n_passages = check_int("n_passages", n_passages, low=2)
@@ -276,7 +277,8 @@ def musique_synonymy_check(tau: float = 0.8) -> dict:
         cosine_neighbours_allpairs,
         cosine_neighbours_prefix,
     )
-    from pathfinding.hipporag.retrieve import BM25Ranker, HippoRetriever
+    from pathfinding.hipporag.lexical import BM25Ranker
+    from pathfinding.hipporag.retrieve import HippoRetriever
 
     data = load_realtext()
     idx = index_from_openie(data["openie"], tau=tau)

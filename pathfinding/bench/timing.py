@@ -19,7 +19,8 @@ import numpy as np
 
 from pathfinding._validation import check_int
 from pathfinding.bench.config import THREAD_ENV
-from pathfinding.core.ppr import personalized_pagerank, ppr_solve, prepare_graph
+from pathfinding.core.ppr import personalized_pagerank, ppr_solve
+from pathfinding.core.prepared import prepare_graph
 
 __all__ = ["PPRTiming", "round_robin", "single_thread", "time_ppr", "time_prepare"]
 
@@ -103,7 +104,7 @@ class PPRTiming:
     seconds : float
         Median wall time of :func:`~pathfinding.core.ppr.personalized_pagerank` on the prepared graph.
     prepare_seconds : float
-        Median wall time of :func:`~pathfinding.core.ppr.prepare_graph` (per graph, paid offline).
+        Median wall time of :func:`~pathfinding.core.prepared.prepare_graph` (per graph, paid offline).
     iterations : int
         Iterations (Gauss-Seidel sweeps, the default solver for ``tol > 0``) to reach ``tol``.
     """

@@ -10,3 +10,28 @@
 
 Nothing here knows about instances, text or experiments.
 """
+
+from pathfinding._lazy import lazy_exports
+
+_EXPORTS = {
+    **dict.fromkeys(
+        ["PPRResult", "TopKResult", "personalized_pagerank", "ppr_solve", "ppr_top_k", "walk_step"],
+        "pathfinding.core.ppr",
+    ),
+    **dict.fromkeys(["PPRGraph", "prepare_graph"], "pathfinding.core.prepared"),
+    **dict.fromkeys(
+        ["node_specificity", "passage_counts", "restart_matrix", "restart_vector", "specificity_from_counts"],
+        "pathfinding.core.specificity",
+    ),
+    **dict.fromkeys(
+        ["SpecificityIndex", "ReplayLog", "corpus_idf", "replay_additions"], "pathfinding.core.incremental"
+    ),
+    **dict.fromkeys(
+        ["NODE_SCORERS", "mention_count_scores", "passage_scores", "query_neighbour_scores",
+         "query_node_scores", "query_two_hop_scores", "rank_of", "tie_ranks"],
+        "pathfinding.core.scoring",
+    ),
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__all__ = sorted(_EXPORTS)

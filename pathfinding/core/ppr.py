@@ -29,28 +29,14 @@ import numpy as np
 
 from pathfinding._validation import check_float, check_int, check_node_ids, check_vector
 from pathfinding.core._power import check_threads, power_scipy, power_single
-from pathfinding.core.prepared import PPRGraph, prepare_graph
+from pathfinding.core.prepared import prepare_graph
 from pathfinding.core.specificity import restart_matrix
-from pathfinding.errors import InvalidValueError
+from pathfinding.errors import ConvergenceWarning, InvalidValueError
 
-__all__ = [
-    "ConvergenceWarning",
-    "PPRGraph",
-    "PPRResult",
-    "TopKResult",
-    "personalized_pagerank",
-    "ppr_solve",
-    "ppr_top_k",
-    "prepare_graph",
-    "walk_step",
-]
+__all__ = ["PPRResult", "TopKResult", "personalized_pagerank", "ppr_solve", "ppr_top_k", "walk_step"]
 
 
 _METHODS = ("auto", "power", "gauss-seidel", "push", "scipy")
-
-
-class ConvergenceWarning(RuntimeWarning):
-    """Personalized PageRank stopped at ``max_iter`` before reaching ``tol``."""
 
 
 @dataclass(frozen=True)

@@ -22,14 +22,14 @@ from collections.abc import Callable
 import numpy as np
 
 from pathfinding._validation import as_csr, check_node_ids, check_vector
-from pathfinding.core.ppr import personalized_pagerank, prepare_graph, walk_step
+from pathfinding.core.ppr import personalized_pagerank, walk_step
+from pathfinding.core.prepared import prepare_graph
 from pathfinding.errors import InvalidValueError
 
 __all__ = [
     "NODE_SCORERS",
     "mention_count_scores",
     "passage_scores",
-    "personalized_pagerank",
     "query_neighbour_scores",
     "query_node_scores",
     "query_two_hop_scores",

@@ -22,7 +22,8 @@ import numpy as np
 from scipy.sparse.csgraph import connected_components
 
 from pathfinding._validation import as_csr, check_float, check_int, check_node_ids, check_vector
-from pathfinding.core.ppr import personalized_pagerank, prepare_graph
+from pathfinding.core.ppr import personalized_pagerank
+from pathfinding.core.prepared import prepare_graph
 from pathfinding.core.scoring import rank_of
 from pathfinding.core.specificity import node_specificity, restart_vector
 from pathfinding.errors import InvalidTypeError, InvalidValueError

@@ -13,16 +13,12 @@ import os
 
 import numpy as np
 
-from pathfinding.errors import InvalidTypeError
+from pathfinding.errors import CheckFailed, InvalidTypeError
 
-__all__ = ["STRICT_ENV", "CheckFailed", "check", "expect", "strict"]
+__all__ = ["STRICT_ENV", "check", "expect", "strict"]
 
 STRICT_ENV = "PATHFINDING_STRICT"
-"""Environment variable: ``1`` makes a failed check raise :class:`CheckFailed`."""
-
-
-class CheckFailed(AssertionError):
-    """A taught number or property did not hold (raised only in strict mode)."""
+"""Environment variable: ``1`` makes a failed check raise :class:`~pathfinding.errors.CheckFailed`."""
 
 
 def strict() -> bool:
@@ -53,7 +49,7 @@ def check(condition, *, idea: str) -> None:
     -------
     None
         Nothing is shown when the check holds (so a notebook cell ends quietly); a false condition
-        prints ``idea``, or raises :class:`CheckFailed` in strict mode.
+        prints ``idea``, or raises :class:`~pathfinding.errors.CheckFailed` in strict mode.
 
     Examples
     --------

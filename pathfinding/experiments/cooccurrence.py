@@ -19,7 +19,8 @@ from pathfinding.hipporag.evaluate import (
 )
 from pathfinding.hipporag.extract.cooccurrence import RELATION, cooccurrence_docs
 from pathfinding.hipporag.index.build import index_from_openie
-from pathfinding.hipporag.retrieve import BM25Ranker, HippoRetriever
+from pathfinding.hipporag.lexical import BM25Ranker
+from pathfinding.hipporag.retrieve import HippoRetriever
 
 __all__ = ["cooccurrence_findings_section"]
 

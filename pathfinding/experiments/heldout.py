@@ -35,7 +35,8 @@ from pathfinding.hipporag.index.build import index_from_openie
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.io import load_corpus
 from pathfinding.hipporag.io.formats import load_hotpotqa_questions
-from pathfinding.hipporag.retrieve import BM25Ranker, HippoRetriever
+from pathfinding.hipporag.lexical import BM25Ranker
+from pathfinding.hipporag.retrieve import HippoRetriever
 
 __all__ = [
     "HELDOUT_FILES",

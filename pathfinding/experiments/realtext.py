@@ -47,7 +47,8 @@ from pathfinding.hipporag.evaluate import (
 from pathfinding.hipporag.index.build import index_from_openie
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.io import load_corpus, load_openie, load_questions, vendored
-from pathfinding.hipporag.retrieve import BM25Ranker, HippoRetriever
+from pathfinding.hipporag.lexical import BM25Ranker
+from pathfinding.hipporag.retrieve import HippoRetriever
 
 __all__ = [
     "CASES",

@@ -25,7 +25,8 @@ from pathfinding._validation import check_int
 from pathfinding.errors import InvalidValueError
 from pathfinding.experiments.realtext import CASES, load_realtext, musique_index
 from pathfinding.hipporag.evaluate import KS, recall_at_k, supporting_ids
-from pathfinding.hipporag.retrieve import BM25Ranker, HippoRetriever
+from pathfinding.hipporag.lexical import BM25Ranker
+from pathfinding.hipporag.retrieve import HippoRetriever
 
 __all__ = ["FUSION_TARGET", "chosen_fusion", "format_grid", "fusion_grid", "weight_grid"]
 

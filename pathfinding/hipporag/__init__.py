@@ -21,12 +21,15 @@ The engine, in the order a query meets it:
   :mod:`~pathfinding.hipporag.io.questions` -- a user's question file matched to an index, scored;
 * :mod:`~pathfinding.hipporag.querycache` -- what retrieval derives from an index, kept beside it;
 * :mod:`~pathfinding.hipporag.oneshot` -- a command-line question walked without compiled kernels;
+* :mod:`~pathfinding.hipporag.safety` -- every file written without losing one: the output guard,
+  one writer at a time, atomic writes and what a killed write leaves;
 * :mod:`~pathfinding.hipporag.cli` -- the ``pathfinding hipporag`` commands (with
-  :mod:`~pathfinding.hipporag.cli.query` and :mod:`~pathfinding.hipporag.cli.util`).
+  :mod:`~pathfinding.hipporag.cli.query`, :mod:`~pathfinding.hipporag.cli.info` and
+  :mod:`~pathfinding.hipporag.cli.util`).
 
-Importing this package loads none of those modules: each public name below is imported on first use,
-and the MuSiQue experiment (:mod:`pathfinding.experiments.realtext`) and the benchmark are reached only
-through the names that lead to them.
+Importing this package loads none of those modules: each public name below is imported on first use.
+The MuSiQue experiment (:mod:`pathfinding.experiments.realtext`) and the benchmark
+(:mod:`pathfinding.bench.realtext`) live outside the engine and are reached by their own paths.
 """
 
 from pathfinding._lazy import lazy_exports
@@ -38,16 +41,18 @@ _EXPORTS = {
     ),
     **dict.fromkeys(["load_2wiki_questions", "load_hotpotqa_questions"], "pathfinding.hipporag.io.formats"),
     **dict.fromkeys(
-        ["FormatError", "LoadReport", "load_corpus", "load_openie", "load_query_ner", "load_questions",
-        "vendored"],
+        ["LoadReport", "Passage", "Question", "load_corpus", "load_openie", "load_query_ner",
+         "load_questions", "vendored"],
         "pathfinding.hipporag.io",
     ),
-    **dict.fromkeys(["HippoIndex", "IndexStats"], "pathfinding.hipporag.index.model"),
     **dict.fromkeys(
-        ["build_index", "check_unit_rows", "index_from_openie", "normalize_phrase"],
-        "pathfinding.hipporag.index.build",
+        ["evaluate_retrievers", "match_supporting", "read_eval_questions"],
+        "pathfinding.hipporag.io.questions",
     ),
+    **dict.fromkeys(["HippoIndex", "IndexStats"], "pathfinding.hipporag.index.model"),
+    **dict.fromkeys(["build_index", "index_from_openie"], "pathfinding.hipporag.index.build"),
     "CharNgramEncoder": "pathfinding.hipporag.index.encoder",
+    "EmbeddingEncoder": "pathfinding.hipporag.index.embeddings",
     **dict.fromkeys(
         ["add_passages", "delete_passages", "renumber_after_delete"], "pathfinding.hipporag.index.maintenance"
     ),
@@ -55,24 +60,15 @@ _EXPORTS = {
     "cooccurrence_docs": "pathfinding.hipporag.extract.cooccurrence",
     "ChatClient": "pathfinding.hipporag.extract.llm",
     **dict.fromkeys(["llm_query_ner", "run_openie", "write_openie"], "pathfinding.hipporag.extract.openie"),
-    "FactLinker": "pathfinding.hipporag.lexical",
+    "normalize_phrase": "pathfinding.hipporag.text",
+    **dict.fromkeys(["BM25Ranker", "FactLinker"], "pathfinding.hipporag.lexical"),
     **dict.fromkeys(
         ["EXTRACTORS", "capitalised_spans", "link_entities", "ner_lookup", "node_ngrams"],
         "pathfinding.hipporag.query",
     ),
-    **dict.fromkeys(["BM25Ranker", "HippoRetriever", "Retrieval"], "pathfinding.hipporag.retrieve"),
-    "EmbeddingEncoder": "pathfinding.hipporag.index.embeddings",
+    **dict.fromkeys(["HippoRetriever", "Retrieval"], "pathfinding.hipporag.retrieve"),
     "load_for_query": "pathfinding.hipporag.querycache",
     "OneShotRetriever": "pathfinding.hipporag.oneshot",
-    **dict.fromkeys(
-        ["evaluate_retrievers", "match_supporting", "read_eval_questions"],
-        "pathfinding.hipporag.io.questions",
-    ),
-    # Reached through this package for backward compatibility; they live outside the engine.
-    **dict.fromkeys(
-        ["findings_section", "musique_index", "run_realtext"], "pathfinding.experiments.realtext"
-    ),
-    "benchmark": "pathfinding.bench.realtext",
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -28,7 +28,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding._validation import check_int
-from pathfinding.errors import InvalidTypeError
+from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.build import check_unit_rows
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.index.nearest import NearestRows
@@ -232,7 +232,8 @@ def ner_lookup(rows) -> Callable[[str], list[str]]:
     Returns
     -------
     callable
-        ``question -> entities``; raises ``KeyError`` naming the question if it has no row.
+        ``question -> entities``; raises :class:`~pathfinding.errors.InvalidValueError` naming the
+        question if it has no row.
 
     Examples
     --------
@@ -246,7 +247,7 @@ def ner_lookup(rows) -> Callable[[str], list[str]]:
         try:
             return list(table[question])
         except KeyError:
-            raise KeyError(f"no query-NER row for question {question[:80]!r}") from None
+            raise InvalidValueError(f"no query-NER row for question {question[:80]!r}") from None
 
     return extract
 

@@ -55,14 +55,15 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding._validation import check_float, check_int
-from pathfinding.core.ppr import PPRGraph, ppr_top_k, prepare_graph
+from pathfinding.core.ppr import ppr_top_k
+from pathfinding.core.prepared import PPRGraph, prepare_graph
 from pathfinding.core.scoring import NODE_SCORERS, passage_scores
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, top_k
 from pathfinding.hipporag.query import EXTRACTORS, has_capitals, link_entities
 
-__all__ = ["BM25Ranker", "HippoRetriever", "NO_MATCH", "Retrieval", "SCORERS", "top_k"]
+__all__ = ["HippoRetriever", "NO_MATCH", "Retrieval", "SCORERS"]
 
 NO_MATCH = (
     "nothing in the index matches the question: no entity or fact linked to a node, and no passage "

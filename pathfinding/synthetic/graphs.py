@@ -38,9 +38,9 @@ def _unique_edge_keys(n_nodes: int, n_edges: int, draw: Callable[[int], np.ndarr
         _, first = np.unique(candidates, return_index=True)
         first.sort()
         keys = candidates[first[:n_edges]]
-    raise RuntimeError(
-        f"could not draw {n_edges} distinct edges on {n_nodes} nodes in 1000 rounds; "
-        "ask for fewer edges or a flatter degree distribution"
+    raise InvalidValueError(
+        f"n_edges = {n_edges}: could not draw that many distinct edges on {n_nodes} nodes in 1000 "
+        "rounds; ask for fewer edges or a flatter degree distribution"
     )
 
 

@@ -17,52 +17,28 @@ every precision gets a concept hint.
 The comparison lives in :mod:`~pathfinding.course.exercises.answers`, the checks of notebooks 1-4
 in :mod:`~pathfinding.course.exercises.walk` and those of notebooks 5-7 in
 :mod:`~pathfinding.course.exercises.online`, those of notebook 8 in
-:mod:`~pathfinding.course.exercises.step9`; every check of notebooks 1-7 is importable from here.
+:mod:`~pathfinding.course.exercises.step9`; every check is importable from here.
 """
 
-from pathfinding.course.exercises.answers import EXACT, Feedback, Precision, judge
-from pathfinding.course.exercises.online import (
-    MONITOR_DETECTION,
-    check_break_even,
-    check_connected_probability,
-    check_half_share,
-    check_missed_question,
-    check_monitor,
-)
-from pathfinding.course.exercises.walk import (
-    check_chance_rank,
-    check_defeating_shape,
-    check_hub_threshold,
-    check_margin,
-    check_one_step,
-    check_passage_rank,
-    check_restart,
-    check_slip_branching,
-    check_specificity_margin,
-    check_stationary,
-    check_three_seeds,
-)
+from pathfinding._lazy import lazy_exports
 
-__all__ = [
-    "EXACT",
-    "MONITOR_DETECTION",
-    "Feedback",
-    "Precision",
-    "check_break_even",
-    "check_chance_rank",
-    "check_connected_probability",
-    "check_defeating_shape",
-    "check_half_share",
-    "check_hub_threshold",
-    "check_margin",
-    "check_missed_question",
-    "check_monitor",
-    "check_one_step",
-    "check_passage_rank",
-    "check_restart",
-    "check_slip_branching",
-    "check_specificity_margin",
-    "check_stationary",
-    "check_three_seeds",
-    "judge",
-]
+_EXPORTS = {
+    **dict.fromkeys(["EXACT", "Feedback", "Precision", "judge"], "pathfinding.course.exercises.answers"),
+    **dict.fromkeys(
+        ["MONITOR_DETECTION", "check_break_even", "check_connected_probability", "check_half_share",
+         "check_missed_question", "check_monitor"],
+        "pathfinding.course.exercises.online",
+    ),
+    **dict.fromkeys(
+        ["check_chance_rank", "check_defeating_shape", "check_hub_threshold", "check_margin",
+         "check_one_step", "check_passage_rank", "check_restart", "check_slip_branching",
+         "check_specificity_margin", "check_stationary", "check_three_seeds"],
+        "pathfinding.course.exercises.walk",
+    ),
+    **dict.fromkeys(
+        ["check_allrecall_gains", "check_synonymy_threshold"], "pathfinding.course.exercises.step9"
+    ),
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__all__ = sorted(_EXPORTS)

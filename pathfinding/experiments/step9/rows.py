@@ -19,7 +19,8 @@ import scipy.sparse as sp
 
 from pathfinding._validation import check_int
 from pathfinding.errors import InvalidValueError
-from pathfinding.experiments.realtext import DEFAULT_BOOT, V1, load_realtext, musique_index
+from pathfinding.experiments import DEFAULT_BOOT
+from pathfinding.experiments.realtext import V1, load_realtext, musique_index
 from pathfinding.hipporag.evaluate import (
     all_recall_at_k,
     bootstrap_indices,
@@ -31,7 +32,8 @@ from pathfinding.hipporag.evaluate import (
 from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
 from pathfinding.hipporag.index.build import index_from_openie
 from pathfinding.hipporag.index.model import HippoIndex
-from pathfinding.hipporag.retrieve import BM25Ranker, HippoRetriever
+from pathfinding.hipporag.lexical import BM25Ranker
+from pathfinding.hipporag.retrieve import HippoRetriever
 
 __all__ = [
     "PACKAGE_ROWS",

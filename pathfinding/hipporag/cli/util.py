@@ -9,10 +9,10 @@ which the command line prints as one line (status 2). An output never replaces w
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
+from pathfinding._argtypes import seconds
 from pathfinding.errors import InvalidValueError
 
 __all__ = [
@@ -51,17 +51,11 @@ def progress(total: int, desc: str):
 
 
 def quiet_pipe(func):
-    """Run a command; when stdout's reader has gone (``| head``), stop without a traceback, and an
-    endpoint that refused or never answered (``--encoder``) is one line, status 2."""
+    """Run a command; when stdout's reader has gone (``| head``), stop without a traceback."""
 
     def run(args) -> int:
-        from pathfinding.hipporag.extract.llm import LLMError
-
         try:
             return func(args)
-        except LLMError as exc:
-            print(f"pathfinding hipporag {args.hipporag_command}: error: {exc}", file=sys.stderr)
-            return 2
         except BrokenPipeError:
             # Point stdout at /dev/null so the interpreter's final flush does not fail again.
             devnull = os.open(os.devnull, os.O_WRONLY)
@@ -99,16 +93,6 @@ def check_output_path(path: str, what: str = "the index file") -> str:
     return path
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number of seconds >= 0, got {text!r}")
-    return value
-
-
 def add_write_flags(p, *, lock: bool = True) -> None:
     """``--force`` (and ``--wait SECONDS`` for a command that rewrites a file under its lock)."""
     from pathfinding.hipporag.safety import DEFAULT_WAIT
@@ -122,7 +106,7 @@ def add_write_flags(p, *, lock: bool = True) -> None:
     if lock:
         p.add_argument(
             "--wait",
-            type=_seconds,
+            type=seconds,
             default=DEFAULT_WAIT,
             metavar="SECONDS",
             help=f"how long to wait while another process writes the same file (default {DEFAULT_WAIT:g})",

@@ -6,3 +6,21 @@
 :mod:`~pathfinding.hipporag.extract.cooccurrence` is the no-model extractor, and
 :mod:`~pathfinding.hipporag.extract.cli` the ``openie`` command.
 """
+
+from pathfinding._lazy import lazy_exports
+
+_EXPORTS = {
+    **dict.fromkeys(["ChatClient", "ChatResponse", "UsageStats"], "pathfinding.hipporag.extract.llm"),
+    **dict.fromkeys(
+        ["OpenIERun", "ResponseCache", "llm_query_ner", "run_openie", "write_openie"],
+        "pathfinding.hipporag.extract.openie",
+    ),
+    **dict.fromkeys(["Parsed", "parse_entities", "parse_triples"], "pathfinding.hipporag.extract.parsing"),
+    **dict.fromkeys(
+        ["cooccurrence_docs", "cooccurrence_openie", "cooccurrence_triples", "why_no_triples"],
+        "pathfinding.hipporag.extract.cooccurrence",
+    ),
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__all__ = sorted(_EXPORTS)

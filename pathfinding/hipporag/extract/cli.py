@@ -16,27 +16,18 @@ import json
 import os
 import sys
 
-from pathfinding._argtypes import positive_int, whole_number
+from pathfinding._argtypes import positive_int, seconds, whole_number
 
 __all__ = ["add_openie_command", "run_openie_command"]
 
 
-def _nonneg_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}")
-    return value
-
-
 def run_openie_command(args) -> int:
     """Run the subcommand for parsed ``args`` (see :func:`add_openie_command`); returns the exit status."""
+    from pathfinding.errors import FormatError, LLMFatalError
     from pathfinding.hipporag.cli.util import check_output_path, check_text_input, guard_output
-    from pathfinding.hipporag.extract.llm import ChatClient, LLMFatalError
+    from pathfinding.hipporag.extract.llm import ChatClient
     from pathfinding.hipporag.extract.openie import ResponseCache, run_openie, write_openie
-    from pathfinding.hipporag.io import FormatError, load_corpus
+    from pathfinding.hipporag.io import load_corpus
     from pathfinding.hipporag.safety import refuse_inputs
 
     check_text_input(args.corpus, "a corpus file or folder", folder_ok=True)
@@ -141,9 +132,9 @@ def add_openie_command(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--cache", metavar="PATH", help="answer cache (default: OUTPUT.cache.sqlite)")
     p.add_argument("--concurrency", type=positive_int, default=4, help="passages in flight (default 4)")
     p.add_argument("--max-retries", type=whole_number(0), default=6, help="retries per request (default 6)")
-    p.add_argument("--timeout", type=_nonneg_float, default=120.0, help="seconds per request (default 120)")
+    p.add_argument("--timeout", type=seconds, default=120.0, help="seconds per request (default 120)")
     p.add_argument(
-        "--backoff", type=_nonneg_float, default=1.0, help="first retry delay, seconds (default 1)"
+        "--backoff", type=seconds, default=1.0, help="first retry delay, seconds (default 1)"
     )
     p.add_argument("--max-tokens", type=positive_int, default=None, help="completion budget per request")
     p.add_argument("--json-mode", action="store_true", help='send response_format={"type": "json_object"}')

@@ -6,8 +6,9 @@ what a long extraction run needs:
 
 * retries with exponential backoff and jitter on 429 (honouring ``Retry-After``), 408, 5xx, timeouts,
   dropped connections and unreadable bodies -- bounded in number and in delay;
-* errors that no retry can fix (401, 403, 404, other 4xx) raised at once as :class:`LLMFatalError`,
-  so a wrong key or model name stops the run instead of failing every passage slowly;
+* errors that no retry can fix (401, 403, 404, other 4xx) raised at once as
+  :class:`~pathfinding.errors.LLMFatalError`, so a wrong key or model name stops the run instead of
+  failing every passage slowly;
 * thread safety (one client is shared by the worker threads) and counters of requests, retries and
   the ``usage`` tokens the server reported (:class:`UsageStats`).
 
@@ -28,19 +29,11 @@ import urllib.request
 from dataclasses import dataclass, field
 
 from pathfinding._validation import check_float, check_int
-from pathfinding.errors import InvalidTypeError, InvalidValueError
+from pathfinding.errors import InvalidTypeError, InvalidValueError, LLMError, LLMFatalError
 
-__all__ = ["ChatClient", "ChatResponse", "LLMError", "LLMFatalError", "UsageStats"]
+__all__ = ["ChatClient", "ChatResponse", "UsageStats"]
 
 _RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529})
-
-
-class LLMError(RuntimeError):
-    """A request that still failed after every allowed retry (the message says why)."""
-
-
-class LLMFatalError(LLMError):
-    """A request the server refused for a reason retrying cannot fix (bad key, model or URL)."""
 
 
 @dataclass(frozen=True)
@@ -140,7 +133,7 @@ class ChatClient:
     timeout : float, default 120.0
         Seconds per HTTP request.
     max_retries : int, default 6
-        Retries after the first attempt; the call then raises :class:`LLMError`.
+        Retries after the first attempt; the call then raises :class:`~pathfinding.errors.LLMError`.
     backoff : float, default 1.0
         First delay in seconds; doubles with each retry, times a random factor in [1, 2) (jitter,
         so that workers hit by the same outage do not retry in lock step).

@@ -34,8 +34,8 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from pathfinding._validation import check_int
-from pathfinding.errors import InvalidTypeError, InvalidValueError
-from pathfinding.hipporag.extract.llm import ChatClient, ChatResponse, LLMError, LLMFatalError
+from pathfinding.errors import InvalidTypeError, InvalidValueError, LLMError, LLMFatalError
+from pathfinding.hipporag.extract.llm import ChatClient, ChatResponse
 from pathfinding.hipporag.extract.parsing import parse_entities, parse_triples
 from pathfinding.hipporag.io import Passage
 

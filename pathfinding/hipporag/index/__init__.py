@@ -12,17 +12,12 @@ from pathfinding._lazy import lazy_exports
 
 _EXPORTS = {
     **dict.fromkeys(["HippoIndex", "IndexStats"], "pathfinding.hipporag.index.model"),
-    **dict.fromkeys(
-        ["build_index", "index_from_openie", "index_normalization", "normalize_phrase", "check_unit_rows",
-         "clean_triples",
-         "cosine_neighbours", "encode_phrases", "prepare_encoder", "relation_and_mentions",
-         "similar_pairs"],
-        "pathfinding.hipporag.index.build",
-    ),
+    **dict.fromkeys(["build_index", "index_from_openie"], "pathfinding.hipporag.index.build"),
     "CharNgramEncoder": "pathfinding.hipporag.index.encoder",
-    "synonymy_edges": "pathfinding.hipporag.index.neighbours",
-    **dict.fromkeys(["add_passages", "delete_passages", "renumber_after_delete"],
-    "pathfinding.hipporag.index.maintenance"),
+    "EmbeddingEncoder": "pathfinding.hipporag.index.embeddings",
+    **dict.fromkeys(
+        ["add_passages", "delete_passages", "renumber_after_delete"], "pathfinding.hipporag.index.maintenance"
+    ),
     **dict.fromkeys(["save_index", "load_index"], "pathfinding.hipporag.index.persistence"),
 }
 

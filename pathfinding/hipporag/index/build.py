@@ -46,36 +46,20 @@ from pathfinding.core.specificity import node_specificity
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.model import HippoIndex, IndexStats
-from pathfinding.hipporag.text import NORMALIZATIONS, index_normalization, normalize_phrase
+from pathfinding.hipporag.text import NORMALIZATIONS, normalize_phrase
 
 __all__ = [
-    "CharNgramEncoder",
-    "HippoIndex",
-    "IndexStats",
     "build_index",
     "check_unit_rows",
     "clean_triples",
     "cosine_neighbours",
     "encode_phrases",
     "index_from_openie",
-    "index_normalization",
-    "normalize_phrase",
     "prepare_encoder",
     "relation_and_mentions",
     "similar_pairs",
-    "synonymy_edges",  # noqa: F822 (served by __getattr__ below)
     "text_mentions",
 ]
-
-
-def __getattr__(name: str):
-    # synonymy_edges lives beside the compiled neighbour search (numba), which a process that only
-    # reads an index never loads; it is still importable from here, as it always was
-    if name == "synonymy_edges":
-        from pathfinding.hipporag.index.neighbours import synonymy_edges
-
-        return synonymy_edges
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 Triple = tuple[str, str, str]

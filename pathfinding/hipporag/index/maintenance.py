@@ -41,7 +41,6 @@ from pathfinding.hipporag.index.build import (
     assemble_index,
     clean_triples,
     encode_phrases,
-    index_normalization,
     prepare_encoder,
     relation_and_mentions,
     similar_pairs,
@@ -49,6 +48,7 @@ from pathfinding.hipporag.index.build import (
 )
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.index.nearest import KEEP_SLACK
+from pathfinding.hipporag.text import index_normalization
 
 __all__ = ["add_passages", "delete_passages", "renumber_after_delete"]
 

@@ -143,7 +143,7 @@ class HippoIndex:
         return self.relation_graph + self.synonymy_graph if synonymy else self.relation_graph
 
     def prepared(self, *, synonymy: bool = True) -> PPRGraph:
-        """:func:`pathfinding.core.ppr.prepare_graph` of :meth:`graph`, computed once and cached."""
+        """:func:`pathfinding.core.prepared.prepare_graph` of :meth:`graph`, computed once and cached."""
         key = bool(synonymy)
         return self.derived(("prepared", key), lambda: prepare_graph(self.graph(synonymy=key)))
 

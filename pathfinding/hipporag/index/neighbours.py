@@ -86,10 +86,8 @@ from numba import njit
 from pathfinding._validation import check_float, check_int
 from pathfinding.hipporag.index.nearest import BOUND_SLACK as _BOUND_SLACK
 from pathfinding.hipporag.index.nearest import KEEP_SLACK as _KEEP_SLACK
-from pathfinding.hipporag.index.nearest import NearestRows
 
 __all__ = [
-    "NearestRows",  # moved to nearest.py (no numba there); importable here as before
     "candidate_pairs",
     "cosine_neighbours_allpairs",
     "cosine_neighbours_prefix",

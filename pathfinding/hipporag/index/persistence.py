@@ -14,7 +14,7 @@ Loading reads JSON and raw numbers only: arrays are rebuilt with :func:`numpy.fr
 whitelist of dtypes (float64, int32, int64), never from pickle, so a file cannot run code. The
 checks run in the order that gives the most useful message: magic, version, length (truncated or
 extended), checksum (corrupted), then the structure of the header and of every matrix. Each failure
-is a :class:`~pathfinding.hipporag.io.FormatError` naming the file and the problem.
+is a :class:`~pathfinding.errors.FormatError` naming the file and the problem.
 
 The default :class:`~pathfinding.hipporag.index.encoder.CharNgramEncoder` is saved as data (its n-gram
 list and IDF array) and rebuilt without refitting. Any other encoder is code, which this format does
@@ -32,11 +32,10 @@ import struct
 import numpy as np
 import scipy.sparse as sp
 
-from pathfinding.errors import InvalidTypeError, InvalidValueError
+from pathfinding.errors import FormatError, InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.build import assemble_index, check_unit_rows
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.model import HippoIndex
-from pathfinding.hipporag.io import FormatError
 from pathfinding.hipporag.safety import (
     atomic_write,
     exclusive_lock,

@@ -39,28 +39,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 
+from pathfinding._lazy import lazy_exports
 from pathfinding.errors import FormatError
-from pathfinding.hipporag.io.corpusfiles import CORPUS_SUFFIXES, folder_texts, json_lines, title_sentences
+from pathfinding.hipporag.io.corpusfiles import folder_texts, json_lines, title_sentences
 
+# The question-file formats and the evaluation load on first use, like every layer package's names.
+_EXPORTS = {
+    "CORPUS_SUFFIXES": "pathfinding.hipporag.io.corpusfiles",
+    **dict.fromkeys(["load_2wiki_questions", "load_hotpotqa_questions"], "pathfinding.hipporag.io.formats"),
+    **dict.fromkeys(["EvalQuestion", "evaluate_retrievers", "match_supporting", "read_eval_questions"],
+                    "pathfinding.hipporag.io.questions"),
+}
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 __all__ = [
-    "FormatError",
-    "LoadReport",
-    "OpenIEPassage",
-    "Passage",
-    "Question",
-    "QueryNER",
-    "CORPUS_SUFFIXES",
-    "check_alignment",
-    "load_corpus",
-    "load_openie",
-    "load_query_ner",
-    "load_questions",
-    "need",
-    "read_json",
-    "read_text",
+    "LoadReport", "OpenIEPassage", "Passage", "Question", "QueryNER", "VENDORED_FILES", "check_alignment",
+    "load_corpus", "load_openie", "load_query_ner", "load_questions", "need", "read_json", "read_text",
     "vendored",
-    "VENDORED_FILES",
 ]
+__all__ += sorted(_EXPORTS)
 
 VENDORED_FILES = {
     "questions": "musique_train.json.gz",

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pathfinding.errors import InvalidTypeError
-from pathfinding.hipporag.io import FormatError, LoadReport, Passage, Question, need, read_json
+from pathfinding.errors import FormatError, InvalidTypeError
+from pathfinding.hipporag.io import LoadReport, Passage, Question, need, read_json
 
 __all__ = ["load_2wiki_questions", "load_hotpotqa_questions"]
 

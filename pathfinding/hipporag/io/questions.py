@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pathfinding._validation import check_int
-from pathfinding.errors import InvalidValueError
+from pathfinding.errors import FormatError, InvalidValueError
 from pathfinding.hipporag.evaluate import (
     all_recall_at_k,
     bootstrap_indices,
@@ -26,7 +26,7 @@ from pathfinding.hipporag.evaluate import (
     paired_difference_ci,
     recall_at_k,
 )
-from pathfinding.hipporag.io import FormatError, need, read_text
+from pathfinding.hipporag.io import need, read_text
 
 __all__ = ["EvalQuestion", "evaluate_retrievers", "match_supporting", "read_eval_questions"]
 

@@ -8,6 +8,8 @@ the same rows; and every bad parameter or state is refused by name.
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given
+from hypothesis import strategies as st
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError
@@ -180,3 +182,38 @@ def test_a_default_encoder_clones_to_a_default_encoder():
         True,
         False,
     )
+
+
+def test_small_batch_encoding_matches_sklearn_bit_for_bit():
+    enc = CharNgramEncoder().fit(["journal of physics", "ed wood", "new york city", "a"])
+    texts = ["journal of psychotherapy", "new york", "zzzz", "", "ed woods ed"]
+    fast = enc(texts).toarray()
+    slow = enc._vectorizer.transform(texts).toarray()
+    np.testing.assert_array_equal(fast, slow)  # add_passages relies on batch-independent rows
+
+
+@given(st.lists(st.text(alphabet="abcdefg hij", min_size=1, max_size=20), min_size=1, max_size=40))
+def test_rows_do_not_depend_on_the_batch(texts):
+    if all(not t.strip() for t in texts):  # no character n-gram anywhere: a clear error, not sklearn's
+        with pytest.raises(ValueError, match="at least one text with a character n-gram"):
+            CharNgramEncoder().fit(texts)
+        return
+    enc = CharNgramEncoder().fit(texts)
+    whole = enc(texts + ["padding text"] * 40)[: len(texts)]  # scikit-learn's path
+    for i, t in enumerate(texts):
+        one = enc([t])  # the small-batch path
+        assert (one != whole[[i]]).nnz == 0
+
+
+def test_encoder_state_round_trip():
+    enc = CharNgramEncoder(ngram_range=(2, 4), sublinear_tf=False).fit(["ed wood", "plan nine", "paris"])
+    params, grams, idf = enc.get_state()
+    back = CharNgramEncoder.from_state(params, grams, idf)
+    texts = ["ed woods", "plan 9 from outer space"] * 20
+    assert (back(texts) != enc(texts)).nnz == 0 and back.ngram_range == (2, 4)
+    with pytest.raises(ValueError, match="idf must hold 3 finite positive values"):
+        CharNgramEncoder.from_state(params, grams[:3], idf)
+    with pytest.raises(ValueError, match="repeats an entry"):
+        CharNgramEncoder.from_state(params, [grams[0]] * len(grams), idf)
+    with pytest.raises(ValueError, match="not fitted"):
+        CharNgramEncoder().get_state()

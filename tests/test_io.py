@@ -1,17 +1,22 @@
 """The loaders on small hand-made files: what each shape gives, every flaw counted where it is, and
-format errors that name the file, the record and what was expected. R@k and AR@k of the evaluation
-are worked out by hand.
+format errors that name the file, the record and what was expected; HippoRAG 2 OpenIE files and
+damaged archives; the vendored files, byte-identical to upstream (sha256 in MANIFEST).
 """
 
 import gzip
+import hashlib
 import json
+import re
+from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from pathfinding.errors import InvalidValueError
+from pathfinding.errors import FormatError, InvalidValueError
+from pathfinding.hipporag.index.build import index_from_openie
 from pathfinding.hipporag.io import (
-    FormatError,
+    VENDORED_FILES,
     LoadReport,
     OpenIEPassage,
     Passage,
@@ -777,3 +782,262 @@ def test_musique_questions_by_hand(tmp_path):
     assert rep.source.endswith("q.json") and rep.examples == {"no_supporting_paragraph": ["[1]"]}
     _, rep = load_corpus(_write(tmp_path, "c.json", [{"title": "A", "text": "a"}] * 2))
     assert rep.source.endswith("c.json") and rep.examples == {"duplicate_passage": ["[1]"]}
+
+
+DATA = Path(__file__).parent / "data" / "hipporag"
+
+
+def _doc(title, text, triples, ents=("A",)):
+    return {
+        "title": title,
+        "text": text,
+        "passage": title + "\n" + text,
+        "extracted_entities": list(ents),
+        "extracted_triples": triples,
+    }
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_openie_round_trip_and_counted_flaws(tmp_path, gz):
+    docs = [
+        _doc("A", "a", [["A", "is", "B"], ["A", "only two"], ["A", "x", "B", "extra"], ["Y", 1960, "Z"]]),
+        _doc("B", "b", []),
+        _doc("C", "c", [["C", None, "D"]], ents=("C", 7)),
+    ]
+    path = _write(tmp_path, "openie.json" + (".gz" if gz else ""), {"docs": docs}, gz=gz)
+    out, report = load_openie(path)
+    assert [p.triples for p in out] == [(("A", "is", "B"), ("Y", "1960", "Z")), (), ()]
+    assert out[2].entities == ("C",)
+    assert report.n_records == 3
+    assert report.issues == {
+        "triple_not_three": 2,
+        "triple_number_coerced": 1,
+        "passage_no_triples": 2,
+        "triple_not_strings": 1,
+        "entity_not_string": 1,
+    }
+    assert report.examples["triple_not_three"] == [
+        "docs[0].extracted_triples[1]",
+        "docs[0].extracted_triples[2]",
+    ]
+    text = report.summary()
+    assert "triple_not_three: 2" in text and "passage_no_triples: 2" in text
+
+
+def test_openie_alignment_counted(tmp_path):
+    path = _write(
+        tmp_path, "o.json", {"docs": [_doc("A", "a", [["A", "r", "B"]]), _doc("B", "b", [["B", "r", "C"]])]}
+    )
+    _, report = load_openie(path, corpus=[Passage("A", "a"), Passage("B", "different")])
+    assert report.issues["misaligned_passage"] == 1
+    assert report.examples["misaligned_passage"] == ["docs[1]"]
+
+
+def test_check_alignment_lengths():
+    a = [load_openie.__globals__["OpenIEPassage"]("T", "x", (), ())]
+    rep = check_alignment(a, [])
+    assert rep.issues == {"length_mismatch": 1, "misaligned_passage": 1}
+
+
+@pytest.mark.parametrize(
+    ("obj", "match"),
+    [
+        ([1, 2], r"o\.json: expected an object with a 'docs' list"),
+        (
+            {"docs": [{"title": "A", "text": "a", "extracted_entities": []}]},
+            r"docs\[0\] has no key 'extracted_triples'",
+        ),
+        ({"docs": [_doc("A", "a", []), {"title": 3}]}, r"docs\[1\]\['title'\] must be str, got int"),
+    ],
+)
+def test_openie_format_errors_name_file_and_record(tmp_path, obj, match):
+    path = _write(tmp_path, "o.json", obj)
+    with pytest.raises(FormatError, match=match):
+        load_openie(path)
+
+
+def test_not_json(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text("{not json")
+    with pytest.raises(FormatError, match="bad.json: not valid JSON"):
+        load_corpus(path)
+
+
+def test_corpus_round_trip_and_duplicates(tmp_path):
+    path = _write(
+        tmp_path,
+        "c.json",
+        [{"title": "A", "text": "a"}, {"title": "B", "text": "b"}, {"title": "A", "text": "a"}],
+    )
+    corpus, report = load_corpus(path)
+    assert [p.key for p in corpus] == ["A\na", "B\nb", "A\na"]
+    assert report.issues == {"duplicate_passage": 1}
+    with pytest.raises(FormatError, match=r"c2.json: \[1\] has no key 'text'"):
+        load_corpus(_write(tmp_path, "c2.json", [{"title": "A", "text": "a"}, {"title": "B"}]))
+    with pytest.raises(FormatError, match="expected a JSON list of passages"):
+        load_corpus(_write(tmp_path, "c3.json", {"title": "A"}))
+
+
+def test_questions_both_paragraph_spellings(tmp_path):
+    qs = [
+        {
+            "id": "q1",
+            "question": "Q?",
+            "answer": "X",
+            "paragraphs": [
+                {"title": "A", "paragraph_text": "a", "is_supporting": True},
+                {"title": "B", "paragraph_text": "b", "is_supporting": False},
+            ],
+        },
+        {"question": "R?", "paragraphs": [{"title": "C", "text": "c", "is_supporting": False}]},
+    ]
+    out, report = load_questions(_write(tmp_path, "q.json", qs))
+    assert out[0].supporting == ("A\na",) and out[0].answer == ("X",)
+    assert out[1].id == "1" and out[1].supporting == ()
+    assert report.issues == {"no_supporting_paragraph": 1}
+    qs[0]["paragraphs"][1]["is_supporting"] = "yes"
+    with pytest.raises(FormatError, match=r"\[0\]\.paragraphs\[1\]\['is_supporting'\] must be bool"):
+        load_questions(_write(tmp_path, "q2.json", qs))
+
+
+def test_query_ner_released_rows():
+    rows, report = load_query_ner(DATA / "hotpotqa_queries_head.tsv")
+    assert len(rows) == 3 and report.n_issues == 0
+    assert rows[0].query == "Were Scott Derrickson and Ed Wood of the same nationality?"
+    assert rows[0].entities == ("Scott Derrickson", "Ed Wood")
+    assert rows[1].entities == ("Corliss Archer", "Kiss and Tell")
+
+
+def test_query_ner_flaws_and_errors(tmp_path):
+    path = tmp_path / "q.tsv"
+    path.write_text(
+        '\tquery\ttriples\n0\tA?\t"{""named_entities"": []}"\n1\tB?\t"{""named_entities"": [3, ""B""]}"\n'
+    )
+    rows, report = load_query_ner(path)
+    assert [r.entities for r in rows] == [(), ("B",)]
+    assert report.issues == {"no_entities": 1, "entity_not_string": 1}
+    path.write_text('\tquery\ttriples\n0\tA?\t{"entities": []}\n')
+    with pytest.raises(FormatError, match=r"q.tsv: row 1 'triples' must be"):
+        load_query_ner(path)
+    path.write_text("\tquery\tner\n")
+    with pytest.raises(FormatError, match="header must have"):
+        load_query_ner(path)
+    path.write_text("\tquery\ttriples\n0\tA?\n")
+    with pytest.raises(FormatError, match="row 1 has 2 cells, header has 3"):
+        load_query_ner(path)
+
+
+def _v2(idx, passage, triples, ents=("A",)):
+    return {"idx": idx, "passage": passage, "extracted_entities": list(ents), "extracted_triples": triples}
+
+
+# -- HippoRAG 2 OpenIE ---------------------------------------------------------------------------------
+def test_openie_v2_round_trip_and_counted_flaws(tmp_path):
+    docs = [
+        _v2("chunk-1", "Ed Wood\nEd Wood directed Plan 9.", [["Ed Wood", "directed", "Plan 9"]]),
+        _v2("chunk-2", "A passage without a title line.", [["x", "y"], ["Plan 9", "filmed in", 1956]]),
+    ]
+    path = _write(tmp_path, "openie_v2.json", {"docs": docs, "avg_ent_chars": 4.0, "avg_ent_words": 1.0})
+    out, report = load_openie(path)
+    assert [(d.title, d.text) for d in out] == [
+        ("Ed Wood", "Ed Wood directed Plan 9."),
+        ("", "A passage without a title line."),
+    ]
+    assert out[1].triples == (("Plan 9", "filmed in", "1956"),)
+    assert report.issues == {
+        "passage_without_title_line": 1,
+        "triple_not_three": 1,
+        "triple_number_coerced": 1,
+    }
+    idx = index_from_openie(out)
+    assert idx.n_passages == 2 and "plan 9" in idx.phrase_ids
+
+
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        (
+            {"idx": "c1", "passage": 3, "extracted_entities": [], "extracted_triples": []},
+            r"docs\[1\]\['passage'\]",
+        ),
+        (
+            {"passage": "T\nx", "extracted_entities": [], "extracted_triples": []},
+            r"docs\[1\] has no key 'idx'",
+        ),
+        (
+            {"idx": "c1", "passage": "T\nx", "extracted_entities": []},
+            r"docs\[1\] has no key 'extracted_triples'",
+        ),
+    ],
+)
+def test_openie_v2_malformed_record_names_file_and_record(tmp_path, bad, match):
+    good = _v2("c0", "T\nx", [["a", "b", "c"]])
+    with pytest.raises(FormatError, match=r"bad_v2.json: " + match):
+        load_openie(_write(tmp_path, "bad_v2.json", {"docs": [good, bad]}))
+
+
+# -- damaged archives ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("damage", ["not_gzip", "truncated", "flipped"])
+def test_damaged_gz_is_a_format_error_naming_the_file(tmp_path, damage):
+    raw = gzip.compress(json.dumps({"docs": [_v2("c", "T\nx", [["a", "b", "c"]])] * 50}).encode(), mtime=0)
+    if damage == "not_gzip":
+        raw = b"plain text, not an archive"
+    elif damage == "truncated":
+        raw = raw[: len(raw) // 2]
+    else:  # a flipped byte in the deflate stream (or its CRC) must not pass as data
+        raw = raw[:20] + bytes([raw[20] ^ 0xFF]) + raw[21:]
+    path = tmp_path / "openie.json.gz"
+    path.write_bytes(raw)
+    for loader in (load_openie, load_corpus, load_questions):
+        with pytest.raises(FormatError, match=r"openie.json.gz: not a readable gzip file"):
+            loader(path)
+
+
+def test_non_utf8_is_a_format_error(tmp_path):
+    path = tmp_path / "corpus.json"
+    path.write_bytes(b'[{"title": "\xff", "text": "x"}]')
+    with pytest.raises(FormatError, match=r"corpus.json: not UTF-8"):
+        load_corpus(path)
+
+
+DATA_DIR = resources.files("pathfinding").joinpath("data", "hipporag")
+
+
+def _manifest_sha256() -> dict[str, str]:
+    text = DATA_DIR.joinpath("MANIFEST.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([^`]+\.gz)` \|.*\| ([0-9a-f]{64}) \|$", text, flags=re.M)
+    return dict(rows)
+
+
+def test_manifest_lists_every_vendored_file():
+    assert sorted(_manifest_sha256()) == sorted(VENDORED_FILES.values())
+
+
+@pytest.mark.parametrize("name", sorted(VENDORED_FILES.values()))
+def test_sha256_of_uncompressed_matches_manifest(name):
+    raw = gzip.decompress(DATA_DIR.joinpath(name).read_bytes())
+    assert hashlib.sha256(raw).hexdigest() == _manifest_sha256()[name]
+
+
+@pytest.mark.parametrize("name", sorted(VENDORED_FILES.values()))
+def test_gzip_is_byte_stable(name):
+    head = DATA_DIR.joinpath(name).read_bytes()[:10]
+    assert head[4:8] == b"\x00\x00\x00\x00", "gzip mtime must be 0"
+
+
+def test_vendored_files_load_and_align():
+    corpus, c_rep = load_corpus(vendored("corpus"))
+    docs, o_rep = load_openie(vendored("openie"), corpus=corpus)
+    questions, q_rep = load_questions(vendored("questions"))
+    assert (len(corpus), len(docs), len(questions)) == (1890, 1890, 100)
+    assert "misaligned_passage" not in o_rep.issues
+    assert o_rep.issues == {"triple_not_three": 185, "passage_no_triples": 2}
+    assert sum(len(d.triples) for d in docs) == 17419 - 185
+    assert c_rep.n_issues == 0 and q_rep.n_issues == 0
+    keys = {p.key for p in corpus}
+    assert all(s in keys for q in questions for s in q.supporting)
+
+
+def test_unknown_vendored_name():
+    with pytest.raises(FileNotFoundError, match="no vendored HippoRAG file 'nope'"):
+        vendored("nope")

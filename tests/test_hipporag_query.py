@@ -4,14 +4,26 @@ The sample-file tests exercise :func:`capitalised_spans` and :func:`node_ngrams`
 questions; a mutation run left most of their rules untested (a trailing connector kept, "The"
 stripped, a lone stop word kept, a shorter phrase reused inside a matched one, the three-letter
 floor) and the dense-encoder branch of :func:`link_entities` never ran. Each case below names the
-rule it pins; the dense linking is checked against cosines computed here.
+rule it pins; the dense linking is checked against cosines computed here, and the exact linking on
+MuSiQue against a full scan.
 """
+
+
+from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
-from pathfinding.hipporag.index.build import build_index, normalize_phrase
-from pathfinding.hipporag.query import capitalised_spans, link_entities, ner_lookup, node_ngrams
+from pathfinding.errors import InvalidValueError
+from pathfinding.hipporag.index.build import build_index
+from pathfinding.hipporag.io import load_query_ner
+from pathfinding.hipporag.query import EXTRACTORS, capitalised_spans, link_entities, ner_lookup, node_ngrams
+from pathfinding.hipporag.text import normalize_phrase
+
+DATA = Path(__file__).parent / "data" / "hipporag"
 
 
 @pytest.mark.parametrize(
@@ -77,10 +89,12 @@ def test_node_ngrams_max_words(ngram_index):
 
 
 def test_ner_lookup_names_a_missing_question():
-    with pytest.raises(KeyError, match="no query-NER row for question 'Who'"):
+    """A question the table lacks is the caller's bad value (one line from the CLI), not a KeyError."""
+    with pytest.raises(InvalidValueError, match="no query-NER row for question 'Who'") as info:
         ner_lookup([])("Who")
+    assert not isinstance(info.value, KeyError)
     long = "Who " + "x" * 100
-    with pytest.raises(KeyError, match=r"^\"no query-NER row for question 'Who x{76}'\"$"):
+    with pytest.raises(InvalidValueError, match=r"^no query-NER row for question 'Who x{76}'$"):
         ner_lookup([])(long)
 
 
@@ -139,3 +153,111 @@ def test_linking_names_the_encoder_when_it_breaks_its_contract():
     broken["on"] = True
     with pytest.raises(ValueError, match="^encoder"):
         link_entities(idx, ["Edd Woods"])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Were Forbidden Ground and Black Hawk Down filmed in Morocco?",
+            ["Forbidden Ground", "Black Hawk Down", "Morocco"],
+        ),
+        ("Who owned Procter & Gamble?", ["Procter", "Gamble"]),
+        ("Is Paris, France older than Rome?", ["Paris", "France", "Rome"]),
+        ("Who was Christopher Nolan's brother?", ["Christopher Nolan's"]),
+        ("Was Christopher Nolan's Inception a hit?", ["Christopher Nolan's", "Inception"]),
+        ("What did the Beatles' Abbey Road sell?", ["Beatles", "Abbey Road"]),
+        ("Was Lev Tolstoy’s Anna Karenina long?", ["Lev Tolstoy’s", "Anna Karenina"]),
+        ("When was Łódź founded?", ["Łódź"]),
+        ("и Лев Толстой, и Фёдор Достоевский", ["Лев Толстой", "Фёдор Достоевский"]),
+    ],
+)
+def test_capitalised_spans_split_names(text, expected):
+    assert capitalised_spans(text) == expected
+
+
+def test_sample_extractors(sample):
+    _, idx, questions = sample
+    q = questions[0].question
+    assert q == "Which Stanford University professor works on Alzheimer's?"
+    assert capitalised_spans(q) == ["Stanford University", "Alzheimer's"]
+    assert node_ngrams(q, idx) == ["stanford university"]
+
+
+def test_link_entities_nearest_node(sample):
+    _, idx, _ = sample
+    link = link_entities(idx, ["Stanford Univ.", "Eagleman", "!!!"])
+    assert [idx.phrases[n] for n in link.nodes] == ["stanford university", "david eagleman"]
+    assert link.unlinked == ("!!!",) and np.all((link.scores > 0) & (link.scores <= 1))
+    two = link_entities(idx, ["Stanford"], top_k=2)
+    assert two.nodes.size == 2 and two.scores[0] >= two.scores[1]
+    with pytest.raises(TypeError, match="got the string"):
+        link_entities(idx, "Stanford")
+
+
+def test_ner_lookup_from_tsv():
+    rows, _ = load_query_ner(DATA / "hotpotqa_queries_head.tsv")
+    extract = ner_lookup(rows)
+    assert extract(rows[0].query) == ["Scott Derrickson", "Ed Wood"]
+    with pytest.raises(InvalidValueError, match="no query-NER row"):
+        extract("unknown")
+
+
+def test_capitalised_spans_literals():
+    # "and" splits names (two films are more common in questions than a name with "and" in it)
+    assert capitalised_spans("Who founded the Center for Science and Law?") == ["Center for Science", "Law"]
+    assert capitalised_spans("In which year was Karl Deisseroth born?") == ["Karl Deisseroth"]
+    assert capitalised_spans("what is this?") == []
+
+
+@pytest.fixture(scope="module")
+def musique_index():
+    from pathfinding.experiments.realtext import musique_index as build
+
+    return build(0.8)
+
+
+@pytest.fixture(scope="module")
+def musique_questions():
+    from pathfinding.experiments.realtext import load_realtext
+
+    return load_realtext()["questions"]
+
+
+def _scan_links(index, entities, top_k):
+    """Today's exact scan (before the scalable lookup): every node against every entity."""
+    E = sp.csr_array(index.node_embeddings)
+    out = {}
+    for e in dict.fromkeys(entities):
+        norm = index.normalize(e)
+        if not norm:
+            continue
+        if norm in index.phrase_ids and top_k == 1:
+            out[e] = ([index.phrase_ids[norm]], [1.0])
+            continue
+        v = (index.encoder([norm]) @ E.T).toarray().ravel()
+        cand = np.flatnonzero(v > 0)
+        if cand.size:
+            o = np.lexsort((cand, -v[cand]))[:top_k]
+            out[e] = (cand[o].tolist(), v[cand][o].tolist())
+    return out
+
+
+@pytest.mark.parametrize("top_k", [1, 3])
+def test_linking_equals_full_scan_on_musique(musique_index, musique_questions, top_k):
+    idx = musique_index
+    entities = []
+    for q in musique_questions[: 100 if top_k == 1 else 30]:
+        entities += EXTRACTORS["union"](q.question, idx)
+        # Misspelt and truncated forms exercise the encoder path, not only exact phrase hits.
+        entities += [e[:-1] + "x" for e in EXTRACTORS["capitalised"](q.question, idx) if len(e) > 4]
+    want = _scan_links(idx, entities, top_k)
+    got = link_entities(idx, entities, top_k=top_k)
+    assert len(got.entities) == len(want) > (200 if top_k == 1 else 60)
+    at = 0
+    for e in got.entities:
+        nodes, scores = want[e]
+        assert got.nodes[at : at + len(nodes)].tolist() == nodes, e
+        # Same sum order; scipy's compiled product may fuse a multiply-add (one ulp).
+        np.testing.assert_allclose(got.scores[at : at + len(nodes)], scores, rtol=0, atol=1e-14)
+        at += len(nodes)

@@ -99,7 +99,8 @@ def test_ppr_solvers_stop_at_1000_iterations_by_default():
 def test_personalized_pagerank_defaults_and_method_reach_the_solver():
     from pathfinding.core import reference
     from pathfinding.core._push import push_solve
-    from pathfinding.core.ppr import personalized_pagerank, ppr_solve, prepare_graph
+    from pathfinding.core.ppr import personalized_pagerank, ppr_solve
+    from pathfinding.core.prepared import prepare_graph
     from pathfinding.core.specificity import restart_vector
     from pathfinding.synthetic.toy import star_pair
 

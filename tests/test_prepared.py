@@ -4,7 +4,7 @@ A mutation run over ``core/prepared.py`` left alive changes to :meth:`PPRGraph.f
 forward CSR of a directed graph: its shape inferred from the indices, its dtypes, the weights of a
 unit graph, the cache) and to :meth:`PPRGraph.thread_groups` (the cost of a bin, the order bins are
 dealt in, the load update, each group's order, one cache slot for every thread count). The property
-tests in ``test_ppr_parallel.py`` check invariants that these changes keep; here every number is
+tests in ``test_power.py`` check invariants that these changes keep; here every number is
 written out by hand.
 """
 

@@ -1,4 +1,4 @@
-"""Loaders for HippoRAG 2 OpenIE, HotpotQA and 2WikiMultihopQA files, and damaged archives.
+"""Loaders for HotpotQA and 2WikiMultihopQA question files.
 
 Small fixtures are written from the formats; the vendored 2WikiMultihopQA corpus in ../shared is the
 one real fixture. Every loader gets a malformed-input case whose FormatError names the file and the
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from pathfinding.errors import FormatError
 from pathfinding.hipporag.evaluate import supporting_ids
-from pathfinding.hipporag.index.build import index_from_openie
-from pathfinding.hipporag.io import FormatError, Passage, load_corpus, load_openie, load_questions
+from pathfinding.hipporag.io import Passage, load_corpus
 from pathfinding.hipporag.io.formats import load_2wiki_questions, load_hotpotqa_questions
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "hipporag"
@@ -24,79 +24,6 @@ def _write(tmp_path, name, obj, *, gz=False):
     raw = json.dumps(obj).encode()
     path.write_bytes(gzip.compress(raw, mtime=0) if gz else raw)
     return path
-
-
-def _v2(idx, passage, triples, ents=("A",)):
-    return {"idx": idx, "passage": passage, "extracted_entities": list(ents), "extracted_triples": triples}
-
-
-# -- HippoRAG 2 OpenIE ---------------------------------------------------------------------------------
-def test_openie_v2_round_trip_and_counted_flaws(tmp_path):
-    docs = [
-        _v2("chunk-1", "Ed Wood\nEd Wood directed Plan 9.", [["Ed Wood", "directed", "Plan 9"]]),
-        _v2("chunk-2", "A passage without a title line.", [["x", "y"], ["Plan 9", "filmed in", 1956]]),
-    ]
-    path = _write(tmp_path, "openie_v2.json", {"docs": docs, "avg_ent_chars": 4.0, "avg_ent_words": 1.0})
-    out, report = load_openie(path)
-    assert [(d.title, d.text) for d in out] == [
-        ("Ed Wood", "Ed Wood directed Plan 9."),
-        ("", "A passage without a title line."),
-    ]
-    assert out[1].triples == (("Plan 9", "filmed in", "1956"),)
-    assert report.issues == {
-        "passage_without_title_line": 1,
-        "triple_not_three": 1,
-        "triple_number_coerced": 1,
-    }
-    idx = index_from_openie(out)
-    assert idx.n_passages == 2 and "plan 9" in idx.phrase_ids
-
-
-@pytest.mark.parametrize(
-    "bad, match",
-    [
-        (
-            {"idx": "c1", "passage": 3, "extracted_entities": [], "extracted_triples": []},
-            r"docs\[1\]\['passage'\]",
-        ),
-        (
-            {"passage": "T\nx", "extracted_entities": [], "extracted_triples": []},
-            r"docs\[1\] has no key 'idx'",
-        ),
-        (
-            {"idx": "c1", "passage": "T\nx", "extracted_entities": []},
-            r"docs\[1\] has no key 'extracted_triples'",
-        ),
-    ],
-)
-def test_openie_v2_malformed_record_names_file_and_record(tmp_path, bad, match):
-    good = _v2("c0", "T\nx", [["a", "b", "c"]])
-    with pytest.raises(FormatError, match=r"bad_v2.json: " + match):
-        load_openie(_write(tmp_path, "bad_v2.json", {"docs": [good, bad]}))
-
-
-# -- damaged archives ----------------------------------------------------------------------------------
-@pytest.mark.parametrize("damage", ["not_gzip", "truncated", "flipped"])
-def test_damaged_gz_is_a_format_error_naming_the_file(tmp_path, damage):
-    raw = gzip.compress(json.dumps({"docs": [_v2("c", "T\nx", [["a", "b", "c"]])] * 50}).encode(), mtime=0)
-    if damage == "not_gzip":
-        raw = b"plain text, not an archive"
-    elif damage == "truncated":
-        raw = raw[: len(raw) // 2]
-    else:  # a flipped byte in the deflate stream (or its CRC) must not pass as data
-        raw = raw[:20] + bytes([raw[20] ^ 0xFF]) + raw[21:]
-    path = tmp_path / "openie.json.gz"
-    path.write_bytes(raw)
-    for loader in (load_openie, load_corpus, load_questions):
-        with pytest.raises(FormatError, match=r"openie.json.gz: not a readable gzip file"):
-            loader(path)
-
-
-def test_non_utf8_is_a_format_error(tmp_path):
-    path = tmp_path / "corpus.json"
-    path.write_bytes(b'[{"title": "\xff", "text": "x"}]')
-    with pytest.raises(FormatError, match=r"corpus.json: not UTF-8"):
-        load_corpus(path)
 
 
 # -- HotpotQA -----------------------------------------------------------------------------------------

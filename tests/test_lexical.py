@@ -7,8 +7,11 @@ that ``k1``/``b`` not reaching bm25s, stop words kept in the passages, an index 
 edges, and the default numbers of facts and passages were all unpinned.
 """
 
+
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.build import build_index
@@ -131,3 +134,54 @@ def test_bm25_scores_are_float64_and_query_stop_words_must_be_words():
     assert BM25Ranker(DOCS).scores("cat").dtype == np.float64
     with pytest.raises(InvalidTypeError, match=r"^query_stopwords must be an iterable of words"):
         BM25Ranker(DOCS, query_stopwords=["the", 3])
+
+
+def test_fact_linker_weights_by_best_fact():
+    idx = build_index(
+        [
+            [("Ed Wood", "directed", "Plan 9")],
+            [("Plan 9", "filmed in", "Burbank")],
+            [("Paris", "capital of", "France")],
+        ]
+    )
+    nodes, w = FactLinker(idx).seeds("ed wood plan 9", n_facts=2)
+    got = dict(zip([idx.phrases[i] for i in nodes], w.tolist(), strict=True))
+    assert got["ed wood"] == 1.0 and got["plan 9"] == 1.0  # the best fact names both
+    assert 0 < got["burbank"] < 1.0 and "paris" not in got
+    assert FactLinker(idx).seeds("zebra")[0].size == 0
+
+
+def test_fact_linker_ignores_question_words():
+    # "when did ... where" must not pick the song titles over the question's only rare entity
+    idx = build_index(
+        [
+            [("Did It for the Girl", "performed by", "Greg Bates")],
+            [("Where It All Began", "charted on", "Country Airplay")],
+            [("Clonbrook", "located in", "Guyana")],
+        ]
+    )
+    nodes, _ = FactLinker(idx).seeds("when did the country where clonbrook is located join?", n_facts=1)
+    assert [idx.phrases[i] for i in nodes] == ["clonbrook", "guyana"]
+    assert FactLinker(idx).seeds("when did where")[0].size == 0  # nothing but question words
+    with pytest.raises(TypeError, match="query_stopwords"):
+        BM25Ranker(["a text"], query_stopwords="when")
+
+
+@given(st.lists(st.sampled_from([-1.0, 0.0, 0.1, 0.5, 2.0]), min_size=1, max_size=300), st.integers(1, 80))
+def test_top_k_selection_equals_a_full_sort(scores, k):
+    s = np.array(scores)
+    assert top_k(s, k).tolist() == np.lexsort((np.arange(s.size), -s))[:k].tolist()
+
+
+def test_top_k_ties_by_id_zeros_last():
+    assert top_k([0.2, 0.0, 0.2, 0.5], 10).tolist() == [3, 0, 2, 1]
+    assert top_k([0.2, 0.0, 0.2, 0.5], 2).tolist() == [3, 0]
+    assert top_k([0.0, 0.0, 0.0], 2).tolist() == [0, 1]
+
+
+def test_bm25_ranker_pins_the_promised_tie_order():
+    bm = BM25Ranker(["the cat sat", "a dog ran", "cat and dog"])
+    s = bm.scores("cat")
+    assert s[0] == s[2] > 0 == s[1]  # "cat sat" and "cat dog": same length, same tf
+    assert bm.rank("cat", 5).tolist() == [0, 2, 1]
+    assert bm.rank("zebra", 2).tolist() == [0, 1]

@@ -1,18 +1,28 @@
 """Synonymy neighbours: the defaults, the keep threshold at its edge, the caller's matrix left alone,
-and the per-node cap of the synonymy edges, on examples small enough to work out by hand.
+and the per-node cap of the synonymy edges, on examples small enough to work out by hand; exact
+synonymy by prefix filtering equals all pairs, for any thread count.
 """
+
+from __future__ import annotations
+
+import re
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pathfinding.errors import InvalidValueError
+from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.neighbours import (
     candidate_pairs,
     cosine_neighbours_allpairs,
     cosine_neighbours_prefix,
     synonymy_edges,
 )
+from pathfinding.hipporag.text import normalize_phrase
+from pathfinding.synthetic.corpus import synthetic_corpus
 
 # Row 0 = (1, 0); row 1 at cosine 0.81 with it; row 2 at 0.79; row 3 orthogonal to row 0.
 C81, C79 = 0.81, 0.79
@@ -180,3 +190,119 @@ def test_a_threshold_at_the_search_slack_is_handed_to_the_reference():
     want = cosine_neighbours_allpairs(M, tau=tau)
     assert want.nnz == 6  # 0-1, 1-3, 2-3 and their mirrors
     np.testing.assert_array_equal(cosine_neighbours_prefix(M, tau=tau).toarray(), want.toarray())
+
+
+@pytest.fixture(scope="module")
+def musique_index():
+    from pathfinding.experiments.realtext import musique_index as build
+
+    return build(0.8)
+
+
+def _unit_rows(rng, n, d, density):
+    X = sp.random_array((n, d), density=density, rng=rng, format="csr")
+    X.data = np.round(X.data * 4 + 0.5)  # small integer counts: many exact ties
+    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
+    norms[norms == 0] = 1
+    return sp.csr_array(sp.diags_array(1 / norms) @ X)
+
+
+@settings(max_examples=40)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 60), d=st.integers(1, 25),
+       density=st.floats(0.05, 0.6), tau=st.sampled_from([0.3, 0.5, 0.8, 0.9, 1.0]))
+def test_prefix_filter_equals_all_pairs(seed, n, d, density, tau):
+    X = _unit_rows(np.random.default_rng(seed), n, d, density)
+    want = cosine_neighbours_allpairs(X, tau=tau, max_neighbours=n)
+    got = cosine_neighbours_prefix(X, tau=tau, max_neighbours=n)
+    # scipy's compiled product may fuse multiply-adds: values agree to 1e-15, and a pair can only
+    # differ when its cosine is within that of tau.
+    np.testing.assert_allclose(got.toarray(), want.toarray(), rtol=0, atol=1e-14)
+    diff = sp.coo_array(abs((want > 0).astype(int) - (got > 0).astype(int)))
+    assert np.all(abs(want.toarray()[diff.row, diff.col] + got.toarray()[diff.row, diff.col] - tau) < 1e-12)
+
+
+def test_cap_keeps_largest_then_lowest_column():
+    X = sp.csr_array(np.array([[1.0, 0.0], [1.0, 0.0], [1.0, 0.0], [0.6, 0.8]]))
+    S = cosine_neighbours_prefix(X, tau=0.5, max_neighbours=2).toarray()
+    np.testing.assert_array_equal(S[0], [0, 1, 1, 0])  # ties at 1.0 to the lower ids, 0.6 cut
+    np.testing.assert_array_equal(S[3], [0.6, 0.6, 0, 0])
+
+
+def test_candidates_cover_every_pair_and_are_fewer():
+    c = synthetic_corpus(200, rng=3)
+    phrases = sorted({normalize_phrase(p) for doc in c.triples for s, _, o in doc for p in (s, o)})
+    X = CharNgramEncoder().fit(phrases)(phrases)
+    exact = sp.coo_array(sp.triu(cosine_neighbours_allpairs(X, tau=0.8, max_neighbours=10**6), k=1))
+    codes = candidate_pairs(X, 0.8 - 1e-9)
+    n = X.shape[0]
+    assert np.isin(exact.row.astype(np.int64) * n + exact.col, codes).all()
+    all_pairs = sp.triu(X @ X.T, k=1).nnz
+    assert codes.size < all_pairs / 5
+
+
+def test_musique_synonymy_edges_equal_exact(musique_index):
+    idx = musique_index
+    eligible = np.flatnonzero([len(re.sub("[^a-z0-9]", "", p)) > 2 for p in idx.phrases])
+    E = idx.node_embeddings[eligible]
+    want = cosine_neighbours_allpairs(E, tau=0.8)
+    got = cosine_neighbours_prefix(E, tau=0.8)
+    assert want.nnz > 1000 and (want != got).nnz == 0
+
+
+def test_thread_count_changes_nothing(musique_index):
+    E = musique_index.node_embeddings
+    one = cosine_neighbours_prefix(E, tau=0.8, threads=1)
+    assert one.nnz > 1000
+    for threads in (2, 3):
+        got = cosine_neighbours_prefix(E, tau=0.8, threads=threads)
+        # Bit for bit: the same pairs, values and order whatever the thread count.
+        for a, b in ((one.indptr, got.indptr), (one.indices, got.indices), (one.data, got.data)):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_prefix_features_read_from_the_row_past_the_inline_ones(monkeypatch, musique_index):
+    """With one inline feature per posting entry the count reads the rest from the row: same result."""
+    from pathfinding.hipporag.index import neighbours
+
+    E = musique_index.node_embeddings
+    want = cosine_neighbours_allpairs(E, tau=0.8)
+    monkeypatch.setattr(neighbours, "_INLINE", 1)
+    got = cosine_neighbours_prefix(E, tau=0.8)
+    assert want.nnz > 1000 and (want != got).nnz == 0
+
+
+@pytest.mark.parametrize("threads", [0, 1.5])
+def test_prefix_rejects_a_bad_thread_count(threads):
+    with pytest.raises((ValueError, TypeError), match="threads"):
+        cosine_neighbours_prefix(sp.csr_array(np.eye(3)), threads=threads)
+
+
+@pytest.mark.slow  # two fresh interpreters: about 9 s on the shared machine
+def test_neighbour_kernels_agree_without_jit():
+    import json
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import json, numpy as np\n"
+        "from pathfinding.hipporag.index.build import build_index\n"
+        "from pathfinding.hipporag.query import link_entities\n"
+        "from pathfinding.synthetic.corpus import synthetic_corpus\n"
+        "c = synthetic_corpus(150, rng=5)\n"
+        "idx = build_index(c.triples)\n"
+        "S = idx.synonymy_graph.tocoo()\n"
+        "link = link_entities(idx, [q.entities[0][:-1] + 'x' for q in c.questions[:10]], top_k=2)\n"
+        "print(json.dumps([S.row.tolist(), S.col.tolist(), S.data.tolist(), link.nodes.tolist(),"
+        " link.scores.tolist()]))\n"
+    )
+    out = []
+    for flag in ("0", "1"):
+        env = dict(os.environ, NUMBA_DISABLE_JIT=flag)
+        proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                              check=True)
+        out.append(json.loads(proc.stdout))
+    jit, py = out
+    assert jit[0] == py[0] and jit[1] == py[1] and jit[3] == py[3] and len(jit[0]) > 10
+    np.testing.assert_allclose(jit[2], py[2], rtol=0, atol=1e-14)
+    np.testing.assert_allclose(jit[4], py[4], rtol=0, atol=1e-14)

@@ -1,29 +1,35 @@
-"""The chat client and the two-step OpenIE around it, against scripted servers on 127.0.0.1.
+"""The two-step OpenIE around the chat client, against scripted servers on 127.0.0.1.
 
-The client: which statuses are retried and which stop at once, what is counted, how long it waits,
-what it sends, and the errors that name what went wrong. OpenIE: the prompts, the response cache's
-key, what a run records per passage and for the whole corpus, and the query-entity extractor.
+The prompts, the response cache's key, what a run records per passage and for the whole corpus, and
+the query-entity extractor. Then LLM OpenIE against a local server that replays the released
+GPT-3.5 output: the server (tests/replay_server.py) answers a NER prompt with the passage's released
+entities and a triple prompt with its released triples, so a correct client reproduces the released
+file; faults (500, 429 + Retry-After, timeouts, dropped connections, non-JSON bodies, truncated
+answers, a killed server) are injected per request. Backoff delays are kept tiny through the
+client's own parameters.
 """
 
-import email.utils
 import gzip
 import hashlib
 import json
 import os
+import re
+import signal
+import subprocess
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 
+import numpy as np
 import pytest
+from replay_server import ReplayServer
+from scripted_server import ScriptedServer
 
-sys.path.insert(0, os.path.dirname(__file__))
-
-from scripted_server import LocalServer, ScriptedServer  # noqa: E402
-
-from pathfinding.errors import InvalidTypeError, InvalidValueError  # noqa: E402
-from pathfinding.hipporag.extract import llm  # noqa: E402
-from pathfinding.hipporag.extract.llm import ChatClient, LLMError, LLMFatalError, UsageStats  # noqa: E402
-from pathfinding.hipporag.extract.openie import (  # noqa: E402
+from pathfinding.errors import InvalidTypeError, InvalidValueError, LLMError, LLMFatalError
+from pathfinding.hipporag.extract.cli import add_openie_command
+from pathfinding.hipporag.extract.llm import ChatClient
+from pathfinding.hipporag.extract.openie import (
     NER_SYSTEM,
     QUERY_NER_SYSTEM,
     TRIPLE_SYSTEM,
@@ -36,396 +42,8 @@ from pathfinding.hipporag.extract.openie import (  # noqa: E402
     triple_messages,
     write_openie,
 )
-from pathfinding.hipporag.io import Passage  # noqa: E402
-
-USER = [{"role": "user", "content": "hi"}]
-
-
-def _completion(content, usage=None, finish_reason="stop"):
-    out = {
-        "choices": [{"message": {"role": "assistant", "content": content}, "finish_reason": finish_reason}]
-    }
-    if usage is not None:
-        out["usage"] = usage
-    return out
-
-
-def _client(url, **kw):
-    kw = {"backoff": 0.0, "max_backoff": 0.05, "max_retries": 3, "timeout": 5.0, "rng": 0, **kw}
-    return ChatClient(url, "m", **kw)
-
-
-def _statuses(*statuses, final=None, headers=()):
-    """Answer request n with statuses[n], then 200 with ``final`` (a completion of "ok")."""
-
-    def answer(n, path, hdrs, body):
-        if n < len(statuses):
-            return statuses[n], {"error": {"message": f"status {statuses[n]}"}}, list(headers)
-        return 200, final if final is not None else _completion("ok", {"prompt_tokens": 3}), []
-
-    return answer
-
-
-# --- the client -----------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("status", [408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529, 501, 599])
-def test_transient_statuses_are_retried(status):
-    """Every status of the retry list, and any other 5xx, is tried again; the call then succeeds and
-    the counters show one retry, two requests and the error kind."""
-    with ScriptedServer(_statuses(status)) as srv:
-        client = _client(srv.base_url)
-        assert client.chat(USER).content == "ok"
-    s = client.stats
-    assert (s.requests, s.retries, s.succeeded, s.failed) == (2, 1, 1, 0)
-    assert s.errors == {f"http {status}": 1} and s.prompt_tokens == 3 and len(s.waits) == 1
-
-
-@pytest.mark.parametrize("status", [400, 401, 403, 404, 410, 422, 499, 302, 600])
-def test_other_statuses_stop_at_once_and_name_the_status(status):
-    """A status outside the retry list and not a 5xx is fatal: one request, no wait, and the error
-    names the URL, the status and the body."""
-    with ScriptedServer(_statuses(status, status)) as srv:
-        client = _client(srv.base_url)
-        with pytest.raises(
-            LLMFatalError, match=rf"/v1/chat/completions refused the request \(HTTP {status}: "
-        ):
-            client.chat(USER)
-        assert len(srv.log) == 1
-    s = client.stats
-    assert (s.requests, s.retries, s.failed, s.succeeded) == (1, 0, 1, 0) and s.waits == []
-    assert s.errors == {f"http {status}": 1}
-
-
-def test_retries_are_bounded_and_the_error_says_what_failed_last():
-    """max_retries=2 means 3 attempts; the error names the URL, the attempts and the last status and
-    body, and every wait but the last attempt's is slept."""
-    with ScriptedServer(_statuses(503, 503, 502, 500)) as srv:
-        client = _client(srv.base_url, max_retries=2)
-        with pytest.raises(
-            LLMError, match=r"chat/completions: gave up after 3 attempts; last error: HTTP 502: .*status 502"
-        ):
-            client.chat(USER)
-        assert len(srv.log) == 3
-    s = client.stats
-    assert (s.requests, s.retries, s.failed, s.succeeded) == (3, 2, 1, 0)
-    assert s.errors == {"http 503": 2, "http 502": 1} and len(s.waits) == 2
-
-
-def test_no_retries_means_one_attempt():
-    with ScriptedServer(_statuses(503)) as srv:
-        client = _client(srv.base_url, max_retries=0)
-        with pytest.raises(LLMError, match="gave up after 1 attempts"):
-            client.chat(USER)
-        assert len(srv.log) == 1 and client.stats.waits == []
-
-
-def test_retry_after_is_honoured_and_capped():
-    """``Retry-After: 0.02`` is waited as given; one of 30 s is capped at max_backoff (0.05)."""
-    with ScriptedServer(_statuses(429, headers=[("Retry-After", "0.02")])) as srv:
-        client = _client(srv.base_url, backoff=1.0)
-        client.chat(USER)
-    assert client.stats.waits == [0.02]
-    with ScriptedServer(_statuses(429, headers=[("Retry-After", "30")])) as srv:
-        client = _client(srv.base_url, backoff=1.0)
-        client.chat(USER)
-    assert client.stats.waits == [0.05]
-
-
-def test_the_jitter_repeats_for_a_seed():
-    """``rng`` seeds the jitter: the same seed gives the same waits, another seed other waits."""
-
-    def waits(rng):
-        client = ChatClient("http://h/v1", "m", backoff=0.01, rng=rng)
-        return [client._delay(attempt, None) for attempt in range(5)]
-
-    assert waits(7) == waits(7) and waits(7) != waits(8)
-
-
-def test_backoff_doubles_with_jitter_and_is_capped():
-    """Waits are backoff * 2**attempt * a factor in [1, 2), each capped by max_backoff."""
-    client = ChatClient("http://h/v1", "m", backoff=0.5, max_backoff=3.0, rng=1)
-    for attempt in range(4):
-        d = client._delay(attempt, None)
-        assert 0.5 * 2**attempt <= d < 0.5 * 2 ** (attempt + 1) or d == 3.0
-    assert client._delay(5, None) == 3.0
-    assert client._delay(0, 1.5) == 1.5 and client._delay(0, 7.0) == 3.0
-
-
-@pytest.mark.parametrize(
-    ("value", "seconds"),
-    [
-        (None, None),
-        ("", None),
-        ("2.5", 2.5),
-        ("-3", 0.0),
-        ("soon", None),
-        ("Mon, 01 Jan 2001 00:00:00 GMT", 0.0),
-    ],
-)
-def test_retry_after_header_values(value, seconds):
-    """Delta-seconds are read as a float (never negative); an HTTP date in the past is 0; anything
-    else is no hint."""
-    assert llm._retry_after(value) == seconds
-
-
-def test_retry_after_as_a_future_http_date():
-    """An HTTP date 100 s ahead is read as about 100 s."""
-    when = email.utils.formatdate(time.time() + 100, usegmt=True)
-    assert 95 < llm._retry_after(when) <= 100
-
-
-def test_a_timeout_is_retried_and_named():
-    """No answer within the client's timeout is a retryable "timeout" and the error says so."""
-
-    def slow(n, path, h, body):
-        time.sleep(0.3)
-        return 200, _completion("late"), []
-
-    with ScriptedServer(slow) as srv:
-        client = _client(srv.base_url, timeout=0.05, max_retries=1)
-        with pytest.raises(LLMError, match=r"gave up after 2 attempts; last error: no answer within 0.05 s"):
-            client.chat(USER)
-    assert client.stats.errors == {"timeout": 2}
-
-
-def test_a_refused_connection_is_retried_and_named():
-    """The error names the socket's own reason, not urllib's wrapper around it."""
-    client = _client("http://127.0.0.1:9/v1", max_retries=1)
-    with pytest.raises(LLMError, match=r"last error: connection failed: \[Errno \d+\] Connection refused$"):
-        client.chat(USER)
-    assert client.stats.errors == {"connection": 2} and client.stats.requests == 2
-
-
-class _Misbehaving(LocalServer):
-    """Reads the request, then either hangs up without a word or sends a 503 whose body is cut short."""
-
-    poll_interval = 0.05
-
-    def __init__(self, how):
-        self.how = how
-        self.start()
-
-    def _handle(self, h):
-        h.rfile.read(int(h.headers.get("Content-Length", 0)))
-        if self.how == "cut body":
-            h.send_response(503)
-            h.send_header("Content-Length", "100")
-            h.end_headers()
-            h.wfile.write(b"short")
-        h.close_connection = True
-
-
-def test_a_server_that_hangs_up_is_a_retried_connection_failure():
-    with _Misbehaving("hang up") as srv:
-        client = _client(srv.base_url, max_retries=1)
-        with pytest.raises(
-            LLMError, match=r"last error: connection failed: Remote end closed connection without response$"
-        ):
-            client.chat(USER)
-    assert client.stats.errors == {"connection": 2}
-
-
-def test_an_error_status_whose_body_is_cut_short_is_still_named():
-    """The status is what counts: a 503 whose body breaks off is retried, and named without a body."""
-    with _Misbehaving("cut body") as srv:
-        client = _client(srv.base_url, max_retries=1)
-        with pytest.raises(LLMError, match=r"last error: HTTP 503: $"):
-            client.chat(USER)
-    assert client.stats.errors == {"http 503": 2}
-
-
-def test_a_connect_timeout_is_named_as_a_timeout(monkeypatch):
-    """urllib reports a connect timeout as a URLError around TimeoutError: a "timeout", not a
-    "connection" failure."""
-    import urllib.error
-    import urllib.request
-
-    def no_connection(*args, **kw):
-        raise urllib.error.URLError(TimeoutError("timed out"))
-
-    monkeypatch.setattr(urllib.request, "urlopen", no_connection)
-    client = _client("http://127.0.0.1:9/v1", max_retries=1, timeout=0.5)
-    with pytest.raises(LLMError, match=r"gave up after 2 attempts; last error: no connection within 0.5 s$"):
-        client.chat(USER)
-    assert client.stats.errors == {"timeout": 2}
-
-
-def test_an_error_body_is_shown_as_text_up_to_200_bytes():
-    """A body that is not UTF-8 still gives a readable message (undecodable bytes replaced), and a
-    long one is cut at 200 bytes."""
-    with ScriptedServer(lambda n, p, h, b: (404, b"\xffno such model", [])) as srv:
-        with pytest.raises(LLMFatalError, match="\\(HTTP 404: \ufffdno such model\\)$"):
-            _client(srv.base_url).chat(USER)
-    with ScriptedServer(lambda n, p, h, b: (404, b"a" * 199 + b"bc", [])) as srv:
-        with pytest.raises(LLMFatalError, match=r"\(HTTP 404: a{199}b\)$"):
-            _client(srv.base_url).chat(USER)
-
-
-def test_an_unusable_completion_is_quoted_up_to_200_characters():
-    with ScriptedServer(lambda n, p, h, b: (200, b"x" * 300, [])) as srv:
-        with pytest.raises(LLMError, match=r"not a chat completion: b'x{200}'$"):
-            _client(srv.base_url, max_retries=0).chat(USER)
-    content = {"choices": [{"message": {"content": list(range(100))}}]}
-    with ScriptedServer(lambda n, p, h, b: (200, content, [])) as srv:
-        with pytest.raises(LLMError) as err:
-            _client(srv.base_url, max_retries=0).chat(USER)
-    last = str(err.value).split("last error: ")[1]
-    assert last.startswith("200 with non-string content: [0, 1, 2, ") and len(last) == 200
-
-
-@pytest.mark.parametrize(
-    ("raw", "why"),
-    [
-        (b"not json", "200 with a body that is not a chat completion: b'not json'"),
-        (json.dumps({"choices": []}).encode(), "200 with a body that is not a chat completion"),
-        (
-            json.dumps({"choices": [{"message": {}}]}).encode(),
-            "200 with a body that is not a chat completion",
-        ),
-        (
-            json.dumps({"choices": [{"message": {"content": None}}]}).encode(),
-            "200 with non-string content: None",
-        ),
-    ],
-)
-def test_an_unusable_completion_is_retried_then_reported(raw, why):
-    with ScriptedServer(lambda n, p, h, b: (200, raw, [])) as srv:
-        client = _client(srv.base_url, max_retries=1)
-        with pytest.raises(
-            LLMError, match="gave up after 2 attempts; last error: " + why.replace("(", r"\(")
-        ):
-            client.chat(USER)
-    assert client.stats.errors == {"bad body": 2}
-
-
-def test_usage_tokens_are_read_and_summed():
-    """Integer (or float) token counts are kept, anything else is 0; prompt and completion tokens are
-    summed over calls; the finish reason is passed on."""
-    answers = [
-        _completion("a", {"prompt_tokens": 5, "completion_tokens": 2, "total_tokens": 7}, "length"),
-        _completion("b", {"prompt_tokens": 4.0, "completion_tokens": True, "total_tokens": "x"}),
-        {"choices": [{"message": {"content": "c"}}], "usage": "none"},
-    ]
-    with ScriptedServer(lambda n, p, h, b: (200, answers[n], [])) as srv:
-        client = _client(srv.base_url)
-        first, second, third = client.chat(USER), client.chat(USER), client.chat(USER)
-    assert first.usage == {"prompt_tokens": 5, "completion_tokens": 2, "total_tokens": 7}
-    assert first.finish_reason == "length" and first.content == "a"
-    assert second.usage == {"prompt_tokens": 4, "completion_tokens": 0, "total_tokens": 0}
-    assert third.usage == {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
-    assert third.finish_reason is None
-    assert client.stats.prompt_tokens == 9 and client.stats.completion_tokens == 2
-    assert client.stats.to_dict() == {
-        "requests": 3,
-        "succeeded": 3,
-        "retries": 0,
-        "failed": 0,
-        "prompt_tokens": 9,
-        "completion_tokens": 2,
-        "errors": {},
-    }
-
-
-def test_what_the_client_sends():
-    """The body holds model, messages, temperature, max_tokens when set and response_format in JSON
-    mode; the headers carry JSON content types and the key as a bearer token only when given."""
-    with ScriptedServer(lambda n, p, h, b: (200, _completion("ok"), [])) as srv:
-        keyed = ChatClient(srv.base_url + "/", "gpt-x", api_key="sk-1", temperature=0.5, max_tokens=9)
-        keyed.chat(USER, json_mode=True)
-        ChatClient(srv.base_url, "gpt-x").chat(USER)
-    first, second = srv.log
-    assert first["path"] == second["path"] == "/v1/chat/completions"
-    assert first["body"] == {
-        "model": "gpt-x",
-        "messages": USER,
-        "temperature": 0.5,
-        "max_tokens": 9,
-        "response_format": {"type": "json_object"},
-    }
-    assert second["body"] == {"model": "gpt-x", "messages": USER, "temperature": 0.0}
-    assert keyed.payload(USER) == {"model": "gpt-x", "messages": USER, "temperature": 0.5, "max_tokens": 9}
-    assert first["headers"]["Authorization"] == "Bearer sk-1"
-    assert first["headers"]["Content-Type"] == "application/json"
-    assert first["headers"]["Accept"] == "application/json"
-    assert "Authorization" not in second["headers"]
-
-
-def test_the_client_defaults():
-    """Defaults: temperature 0, no token cap, 120 s timeout, 6 retries, 1 s backoff capped at 60 s."""
-    c = ChatClient("http://h/v1", "m")
-    assert (c.temperature, c.max_tokens, c.timeout, c.max_retries, c.backoff, c.max_backoff) == (
-        0.0,
-        None,
-        120.0,
-        6,
-        1.0,
-        60.0,
-    )
-    assert repr(c) == "ChatClient(url='http://h/v1/chat/completions', model='m')"
-    assert c.stats == UsageStats()
-
-
-@pytest.mark.parametrize(
-    ("kw", "message"),
-    [
-        ({"base_url": "ftp://h/v1"}, r"^base_url must be an http\(s\) URL, got 'ftp://h/v1'"),
-        ({"base_url": 3}, r"^base_url must be an http\(s\) URL, got 3"),
-        ({"model": ""}, r"^model must be a non-empty string, got ''"),
-        ({"model": None}, r"^model must be a non-empty string, got None"),
-        ({"temperature": -0.1}, r"^temperature must be in \[0.0, 2.0\], got -0.1"),
-        ({"temperature": 2.5}, r"^temperature must be in \[0.0, 2.0\], got 2.5"),
-        ({"max_tokens": 0}, r"^max_tokens must be in \[1, inf\], got 0"),
-        ({"timeout": 0.0}, r"^timeout must be in \(0.0, 3600.0\], got 0.0"),
-        ({"timeout": 3601.0}, r"^timeout must be in \(0.0, 3600.0\], got 3601.0"),
-        ({"max_retries": -1}, r"^max_retries must be in \[0, inf\], got -1"),
-        ({"backoff": -1.0}, r"^backoff must be in \[0.0, 3600.0\], got -1.0"),
-        ({"backoff": 3601.0}, r"^backoff must be in \[0.0, 3600.0\], got 3601.0"),
-        ({"max_backoff": -1.0}, r"^max_backoff must be in \[0.0, 3600.0\], got -1.0"),
-        ({"max_backoff": 3601.0}, r"^max_backoff must be in \[0.0, 3600.0\], got 3601.0"),
-    ],
-)
-def test_client_settings_are_checked_by_name(kw, message):
-    """Each setting's error names the setting, the range expected and the value given."""
-    args = {"base_url": "http://h/v1", "model": "m", **kw}
-    with pytest.raises(InvalidValueError, match=message):
-        ChatClient(args.pop("base_url"), args.pop("model"), **args)
-
-
-def test_client_settings_at_their_limits_are_accepted():
-    c = ChatClient(
-        "https://h/v1",
-        "m",
-        temperature=2.0,
-        max_tokens=1,
-        timeout=3600.0,
-        max_retries=0,
-        backoff=3600.0,
-        max_backoff=0.0,
-    )
-    assert (c.temperature, c.max_tokens, c.timeout, c.max_retries, c.backoff, c.max_backoff) == (
-        2.0,
-        1,
-        3600.0,
-        0,
-        3600.0,
-        0.0,
-    )
-    assert ChatClient("http://h/v1", "m", temperature=0.0, backoff=0.0).backoff == 0.0
-
-
-def test_a_key_that_is_not_a_string_is_refused_by_type():
-    with pytest.raises(InvalidTypeError, match="^api_key must be a string or None, got int"):
-        ChatClient("http://h/v1", "m", api_key=123)
-
-
-@pytest.mark.parametrize("messages", ["hi", [{"role": "user"}], [{"role": "user", "content": 1}], ["hi"]])
-def test_messages_must_be_dicts_with_string_content(messages):
-    with pytest.raises(
-        InvalidTypeError, match=r"^messages must be a list of \{'role': \.\.\., 'content': str\} dicts$"
-    ):
-        ChatClient("http://127.0.0.1:9/v1", "m", max_retries=0).chat(messages)  # fails fast if sent
-
+from pathfinding.hipporag.io import Passage, load_corpus, load_openie, vendored
+from tests.test_llm import USER, _client, _completion
 
 # --- prompts and the response cache ----------------------------------------------------------------
 
@@ -829,3 +447,310 @@ def test_the_cache_tells_json_mode_apart_and_keeps_the_usage(tmp_path):
         assert len(srv.log) == 4 and again.stats["cache_hits"] == 0
     hit = ResponseCache(cache).get(client.payload(ner_messages(_keys(A))))
     assert hit.usage == {"prompt_tokens": 2, "completion_tokens": 1, "total_tokens": 0}
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# Every 23rd passage, plus passages whose released triples include wrong-length ones and the two
+# passages with no triples at all: 86 passages, 172 requests.
+SUBSET = sorted(set(range(0, 1890, 23)) | {21, 24, 67} | {752, 1285})
+
+
+@pytest.fixture(scope="module")
+def released():
+    raw = json.loads(gzip.decompress(vendored("openie").read_bytes()))["docs"]
+    corpus, _ = load_corpus(vendored("corpus"))
+    docs, _ = load_openie(vendored("openie"))
+    return {"raw": raw, "corpus": corpus, "docs": docs}
+
+
+def _replay_client(server, **kw):
+    kw = {"backoff": 0.001, "max_backoff": 0.05, "max_retries": 4, "timeout": 5.0, "rng": 0, **kw}
+    return ChatClient(server.base_url, "gpt-replay", **kw)
+
+
+def _subset(released, ids=SUBSET):
+    return [released["corpus"][j] for j in ids], [released["docs"][j] for j in ids]
+
+
+def _load(tmp_path, run, name="out.json"):
+    path = tmp_path / name
+    write_openie(run, path)
+    return load_openie(path)
+
+
+def test_replay_reproduces_released_triples_then_reruns_from_cache(released, tmp_path):
+    corpus, expected = _subset(released)
+    with ReplayServer(released["raw"]) as srv:
+        client = _replay_client(srv)
+        run = run_openie(corpus, client, cache=tmp_path / "c.sqlite", concurrency=4)
+        assert run.complete and run.stats["requests"] == 2 * len(corpus) and run.stats["cache_hits"] == 0
+        assert run.stats["prompt_tokens"] > 0 and run.stats["completion_tokens"] > 0
+        docs, report = _load(tmp_path, run)
+        assert [d.triples for d in docs] == [d.triples for d in expected]
+        assert [d.entities for d in docs] == [d.entities for d in expected]
+        assert [(d.title, d.text) for d in docs] == [(d.title, d.text) for d in expected]
+        # The wrong-length released triples were rejected and reported per passage, not dropped silently.
+        n_bad = sum(len(t) != 3 for j in SUBSET for t in released["raw"][j]["extracted_triples"])
+        assert n_bad > 0 and run.issues["triple_not_three"] == n_bad
+        assert sum(d["openie_issues"].get("triple_not_three", 0) for d in run.docs) == n_bad
+        assert all(d.get("openie_rejected") for d in run.docs if d["openie_issues"].get("triple_not_three"))
+        assert run.issues["passage_no_triples"] == 2 and report.issues["passage_no_triples"] == 2
+        # Step two is asked with the passage *and* the entities step one returned (the paper's two steps).
+        triple_asks = [e["body"] for e in srv.log if '"triples"' in e["body"]["messages"][0]["content"]]
+        assert len(triple_asks) == len(corpus)
+        for body in triple_asks:
+            user = body["messages"][-1]["content"]
+            j = next(j for j in SUBSET if released["raw"][j]["passage"] in user)
+            ents = released["raw"][j]["extracted_entities"]
+            assert all(json.dumps(e, ensure_ascii=False) in user for e in ents)
+            assert body["temperature"] == 0 and "response_format" not in body
+        first = len(srv.log)
+        rerun = run_openie(corpus, _replay_client(srv), cache=tmp_path / "c.sqlite", concurrency=2)
+        assert len(srv.log) == first, "a rerun must not send a single request"
+        assert rerun.stats["cache_hits"] == 2 * len(corpus) and rerun.docs == run.docs
+
+
+def test_fault_injection_every_passage_extracted_or_reported(released, tmp_path):
+    corpus, expected = _subset(released)
+    kinds = ["500", "429", "timeout", "drop", "bad_body", "malformed", "503", "429"]
+
+    def fault(n, body):  # one request in five fails, cycling through the kinds, for the first 300
+        return kinds[(n // 5) % len(kinds)] if n % 5 == 1 and n < 300 else None
+
+    with ReplayServer(released["raw"], fault=fault, retry_after="0.02", slow_seconds=0.6) as srv:
+        client = _replay_client(srv, timeout=0.3, max_retries=6)
+        run = run_openie(corpus, client, cache=tmp_path / "c.sqlite", concurrency=4)
+        outcomes = [e["outcome"] for e in srv.log]
+        for kind in ("500", "429", "timeout", "drop", "bad_body", "malformed"):
+            assert kind in outcomes, kind
+        s = client.stats
+        assert s.errors["http 429"] > 0 and s.errors["timeout"] > 0 and s.errors["bad body"] > 0
+        assert s.errors["connection"] > 0 and s.errors["http 500"] > 0 and s.errors["http 503"] > 0
+        # Retry-After is honoured: each retried 429 waited exactly the 0.02 s the server asked for.
+        assert s.waits.count(0.02) == s.errors["http 429"]
+        succeeded_first = srv.succeeded_keys()
+    assert run.complete, run.failed
+    docs, _ = _load(tmp_path, run)
+    reported = 0
+    for d, ok, exp in zip(run.docs, docs, expected, strict=True):
+        if ok.triples == exp.triples and ok.entities == exp.entities:
+            continue
+        # A truncated answer keeps what could be read and says so.
+        reported += 1
+        assert {"truncated", "ner_truncated", "no_json", "ner_no_json"} & set(d["openie_issues"]), d
+    assert 0 < reported <= outcomes.count("malformed")
+    cut = run.issues["truncated_by_length"] + run.issues["ner_truncated_by_length"]
+    assert cut == outcomes.count("malformed")  # finish_reason="length" is reported too
+    with ReplayServer(released["raw"]) as again:
+        rerun = run_openie(corpus, _replay_client(again), cache=tmp_path / "c.sqlite")
+        assert again.requested_keys().isdisjoint(succeeded_first)
+        assert len(again.log) == 0 and rerun.docs == run.docs
+
+
+def test_server_killed_mid_run_then_resumed(released, tmp_path):
+    corpus, expected = _subset(released)
+    with ReplayServer(released["raw"], die_after=70) as srv:
+        run = run_openie(
+            corpus, _replay_client(srv, max_retries=2), cache=tmp_path / "c.sqlite", concurrency=3
+        )
+        first_ok = srv.succeeded_keys()
+    assert 0 < len(run.failed) < len(corpus)
+    assert run.issues["request_failed"] == len(run.failed)
+    for j, d in enumerate(run.docs):  # every passage is either extracted or listed as failed
+        assert (j in run.failed) == (d["openie_issues"].get("request_failed") == 1)
+    docs, report = _load(tmp_path, run, "partial.json")
+    assert len(docs) == len(corpus) and report.issues["passage_no_triples"] >= len(run.failed)
+    with ReplayServer(released["raw"]) as again:
+        rerun = run_openie(corpus, _replay_client(again), cache=tmp_path / "c.sqlite")
+        assert again.requested_keys().isdisjoint(first_ok), "an answered request was paid for twice"
+        assert rerun.complete and rerun.stats["cache_hits"] == len(first_ok)
+    docs, _ = _load(tmp_path, rerun)
+    assert [d.triples for d in docs] == [d.triples for d in expected]
+
+
+def test_cli_process_killed_then_resumed(released, tmp_path):
+    """Kill the command itself (SIGKILL) mid-run; the same command then pays only for what was in flight."""
+    ids = SUBSET[:40]
+    corpus_path = tmp_path / "corpus.json"
+    corpus_path.write_text(
+        json.dumps([{"title": released["corpus"][j].title, "text": released["corpus"][j].text} for j in ids])
+    )
+    out = tmp_path / "openie.json"
+    script = (
+        "import argparse, sys\n"
+        "from pathfinding.hipporag.extract.cli import add_openie_command\n"
+        "p = argparse.ArgumentParser()\n"
+        "add_openie_command(p.add_subparsers(dest='command', required=True))\n"
+        "a = p.parse_args(sys.argv[1:])\n"
+        "sys.exit(a.func(a))\n"
+    )
+    with ReplayServer(released["raw"], delay=0.05) as srv:
+        cmd = [
+            sys.executable,
+            "-c",
+            script,
+            "openie",
+            str(corpus_path),
+            "--base-url",
+            srv.base_url,
+            "--model",
+            "gpt-replay",
+            "-o",
+            str(out),
+            "--concurrency",
+            "1",
+        ]
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 120
+        while len(srv.log) < 30 and time.time() < deadline:
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        n_before = len(srv.log)
+        before = srv.succeeded_keys()
+        assert 30 <= n_before < 2 * len(ids) and not out.exists()
+        # The same command again (in this process: the import of a second interpreter costs seconds).
+        assert _cli_main(cmd[3:]) == 0
+        n_repeat = sum(1 for e in srv.log[n_before:] if e["key"] in before)
+        # Concurrency 1: at most the one request in flight at the kill was answered but not stored.
+        assert n_repeat <= 1
+        assert len(srv.log) - n_before == 2 * len(ids) - len(before) + n_repeat
+    docs, _ = load_openie(out)
+    assert [d.triples for d in docs] == [released["docs"][j].triples for j in ids]
+
+
+def _cli_main(argv):
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="pathfinding hipporag")
+    add_openie_command(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+def test_cli_round_trip_and_rerun(released, tmp_path, capsys, monkeypatch):
+    ids = SUBSET[:12]
+    corpus_path = tmp_path / "corpus.json"
+    corpus_path.write_text(
+        json.dumps([{"title": released["corpus"][j].title, "text": released["corpus"][j].text} for j in ids])
+    )
+    out = tmp_path / "openie.json.gz"
+    with ReplayServer(released["raw"]) as srv:
+        argv = [
+            "openie",
+            str(corpus_path),
+            "--base-url",
+            srv.base_url,
+            "--model",
+            "gpt-replay",
+            "-o",
+            str(out),
+        ]
+        assert _cli_main(argv) == 0
+        text = capsys.readouterr().out
+        assert f"{len(ids)} of {len(ids)} passages extracted" in text and f"{2 * len(ids)} sent" in text
+        docs, _ = load_openie(out)
+        assert [d.triples for d in docs] == [released["docs"][j].triples for j in ids]
+        assert _cli_main(argv + ["--json"]) == 0
+        text = capsys.readouterr().out
+        assert "requests: 0 sent" in text and f"{2 * len(ids)} answered from the cache" in text
+        assert json.loads(text[text.index("{") :])["stats"]["cache_hits"] == 2 * len(ids)
+        monkeypatch.delenv("PF_TEST_KEY", raising=False)
+        assert _cli_main(argv + ["--api-key-env", "PF_TEST_KEY"]) == 2
+        assert "PF_TEST_KEY is not set" in capsys.readouterr().err
+
+
+def test_json_mode_asks_for_a_json_object(released):
+    with ReplayServer(released["raw"]) as srv:
+        client = _replay_client(srv)
+        resp = client.chat([{"role": "user", "content": released["raw"][0]["passage"]}], json_mode=True)
+        assert srv.log[0]["body"]["response_format"] == {"type": "json_object"}
+        assert json.loads(resp.content)["named_entities"] == released["raw"][0]["extracted_entities"]
+
+
+def test_fatal_refusal_stops_the_run(released, tmp_path):
+    corpus, _ = _subset(released)
+    with ReplayServer(released["raw"], fault=lambda n, b: "401") as srv:
+        with pytest.raises(LLMFatalError, match="HTTP 401"):
+            run_openie(corpus, _replay_client(srv), cache=tmp_path / "c.sqlite", concurrency=2)
+        assert len(srv.log) <= 3, "a bad key must not be retried, nor tried on every passage"
+
+
+def test_retries_are_bounded_and_back_off_exponentially(released):
+    with ReplayServer(released["raw"], fault=lambda n, b: "503") as srv:
+        client = _replay_client(srv, backoff=0.002, max_backoff=1.0, max_retries=4)
+        with pytest.raises(LLMError, match="gave up after 5 attempts"):
+            client.chat([{"role": "user", "content": "hi"}])
+        assert len(srv.log) == 5 and client.stats.retries == 4 and client.stats.failed == 1
+    w = np.asarray(client.stats.waits)
+    assert (
+        len(w) == 4
+        and np.all(w >= 0.002 * 2.0 ** np.arange(4))
+        and np.all(w < 0.002 * 2.0 ** np.arange(1, 5))
+    )
+
+
+def test_query_ner_is_one_cached_call_per_question(released, tmp_path):
+    from pathfinding.hipporag.index.build import index_from_openie
+    from pathfinding.hipporag.io import load_questions
+    from pathfinding.hipporag.query import capitalised_spans
+    from pathfinding.hipporag.retrieve import HippoRetriever
+
+    questions = [q.question for q in load_questions(vendored("questions"))[0][:15]]
+    answers = {q: capitalised_spans(q) for q in questions}
+    index = index_from_openie(released["docs"][:300])
+    with ReplayServer(released["raw"][:0], questions=answers) as srv:
+        extract = llm_query_ner(_replay_client(srv), cache=tmp_path / "q.sqlite")
+        by_llm = HippoRetriever(index, extractor=extract)
+        by_caps = HippoRetriever(index, extractor="capitalised")
+        for q in questions + questions:
+            a, b = by_llm.retrieve(q, k=5), by_caps.retrieve(q, k=5)
+            assert a.entities == b.entities and np.array_equal(a.passages, b.passages)
+        assert len(srv.log) == len(questions) == extract.calls
+        fresh = llm_query_ner(_replay_client(srv), cache=tmp_path / "q.sqlite")
+        assert [fresh(q) for q in questions] == [answers[q] for q in questions]
+        assert len(srv.log) == len(questions) and fresh.calls == 0
+
+
+def test_corrupt_cache_is_a_clear_error(tmp_path):
+    bad = tmp_path / "c.sqlite"
+    bad.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(ValueError, match="not a usable response cache"):
+        ResponseCache(bad)
+
+
+def test_client_validation():
+    with pytest.raises(ValueError, match="base_url must be an http"):
+        ChatClient("localhost:8000", "m")
+    with pytest.raises(ValueError, match="model must be a non-empty string"):
+        ChatClient("http://x/v1", " ")
+    with pytest.raises(ValueError, match="max_retries must be in"):
+        ChatClient("http://x/v1", "m", max_retries=-1)
+    with pytest.raises(TypeError, match="corpus must be a sequence of Passage"):
+        run_openie(["text"], ChatClient("http://x/v1", "m"))
+
+
+@pytest.mark.slow
+def test_full_replay_reproduces_the_release_and_its_recall(released, tmp_path):
+    """All 1,890 passages; the index built from the output gives the recall of FINDINGS' v1 row."""
+    from pathfinding.hipporag.evaluate import recall_at_k, supporting_ids
+    from pathfinding.hipporag.index.build import index_from_openie
+    from pathfinding.hipporag.io import load_questions
+    from pathfinding.hipporag.retrieve import HippoRetriever
+
+    with ReplayServer(released["raw"]) as srv:
+        run = run_openie(released["corpus"], _replay_client(srv), cache=tmp_path / "c.sqlite", concurrency=4)
+    assert run.complete and run.issues["triple_not_three"] == 185 and run.issues["passage_no_triples"] == 2
+    docs, _ = _load(tmp_path, run)
+    assert [d.triples for d in docs] == [d.triples for d in released["docs"]]
+    questions, _ = load_questions(vendored("questions"))
+    gold = supporting_ids(questions, released["corpus"])
+    ret = HippoRetriever(index_from_openie(docs), extractor="capitalised", facts=0, passage_weight=0)
+    rec = recall_at_k([ret.retrieve(q.question, k=10).passages for q in questions], gold).mean(axis=0)
+    lines = (ROOT / "FINDINGS.md").read_text().splitlines()
+    row = next(line for line in lines if re.match(r"^\| R\d+ \| v1\[capitalised\] \(cased\) \|", line))
+    means = [float(m) for m in re.findall(r"\| (\d+\.\d) \[", row)]
+    assert [round(100 * r, 1) for r in rec] == means[:4]

@@ -12,9 +12,9 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathfinding.bench.large import TARGET_THREADS, TARGET_VS_SCIPY, large_targets
 from pathfinding.core import _kernels, reference
-from pathfinding.core.ppr import personalized_pagerank, ppr_solve, prepare_graph
+from pathfinding.core.ppr import personalized_pagerank, ppr_solve
+from pathfinding.core.prepared import prepare_graph
 from tests.strategies import restart_vectors, weighted_graphs
 
 THREADS = min(2, numba.config.NUMBA_NUM_THREADS)
@@ -160,32 +160,6 @@ def test_threads_refuse_a_block_and_layout_is_checked():
             ppr_solve(np.ones((3, 3)), np.full((3, 2), 1 / 3), threads=2)
     with pytest.raises(ValueError, match="layout must be 'auto', 'csr' or 'binned', got 'blocked'"):
         prepare_graph(np.ones((3, 3)), layout="blocked")
-
-
-def _row(**over):
-    row = {
-        "graph": "ER",
-        "n_edges": 10_000_000,
-        "threads": 2,
-        "scipy_over_ours": {"median": 1.6, "min": 1.4, "max": 1.8, "quiet_n": 0},
-        "single_over_threads": {"median": 1.7, "min": 1.5, "max": 1.9, "quiet_n": 0},
-        "l1_ours_vs_scipy": 1e-16,
-        "threads_equal_single": True,
-    }
-    row.update(over)
-    return row
-
-
-def test_bench_targets_come_from_the_measured_ratios():
-    assert [t["status"] for t in large_targets([_row()])] == ["PASS", "PASS"]
-    slow = _row(scipy_over_ours={"median": TARGET_VS_SCIPY - 0.01, "min": 1.0, "max": 2.0, "quiet_n": 0})
-    assert [t["status"] for t in large_targets([slow])] == ["FAIL", "PASS"]
-    flat = _row(single_over_threads={"median": TARGET_THREADS - 0.01, "min": 1.0, "max": 2.0, "quiet_n": 0})
-    assert [t["status"] for t in large_targets([flat])] == ["PASS", "FAIL"]
-    assert [t["status"] for t in large_targets([_row(threads_equal_single=False)])] == ["PASS", "FAIL"]
-    assert [t["status"] for t in large_targets([_row(l1_ours_vs_scipy=1e-9)])] == ["FAIL", "PASS"]
-    # below 10^7 edges only the threads target applies, below 10^6 none
-    assert len(large_targets([_row(n_edges=1_000_000)])) == 1 and large_targets([_row(n_edges=999_999)]) == []
 
 
 SCRIPT = """

@@ -5,8 +5,11 @@ longer run gives its word pairs), single words of three characters or more, at m
 sentence; unspaced-script runs of two to six characters (a longer run gives its bigrams), split at
 hiragana; sentences end at . ! ? before a capital, digit, quote or bracket, and at a CJK full stop;
 the title joins every sentence; a pair is made once, in either order, and never of a span with itself.
-The expected spans below are read off each sentence by those rules.
+The expected spans below are read off each sentence by those rules. Also: a corpus without capitals
+is indexed, and retrieval walks through a span two passages share.
 """
+
+import json
 
 import pytest
 
@@ -21,7 +24,9 @@ from pathfinding.hipporag.extract.cooccurrence import (
     passage_spans,
     why_no_triples,
 )
-from pathfinding.hipporag.io import Passage
+from pathfinding.hipporag.index.build import index_from_openie
+from pathfinding.hipporag.io import Passage, load_openie
+from pathfinding.hipporag.retrieve import HippoRetriever
 
 
 @pytest.mark.parametrize(
@@ -167,3 +172,84 @@ def test_text_between_two_quotations_is_not_a_quotation():
     assert named_spans(f'"{long}" and "{short}"') == [short]
     assert named_spans(f"“{long}” and “{short}”") == [short]
     assert named_spans('a "" b "X" c "Xy"') == ["Xy"]  # empty and one-character quotations are not spans
+
+
+def test_spans_title_capitalised_and_quoted():
+    assert named_spans('He wrote "the long goodbye" in Los Angeles in 1953.') == [
+        "the long goodbye",
+        "Los Angeles",
+        "1953",
+    ]
+    # A capitalised run inside a quotation is the quotation, not a second name.
+    assert named_spans('It is a sister of "The Hollywood Reporter".') == ["The Hollywood Reporter"]
+
+
+def test_pairs_stay_within_a_sentence_and_title_joins_every_sentence():
+    t = cooccurrence_triples(
+        "Lake Bled", "Lake Bled lies in Slovenia near Austria. An island holds a Church."
+    )
+    assert t == [
+        ("Lake Bled", RELATION, "Slovenia"),
+        ("Lake Bled", RELATION, "Austria"),
+        ("Slovenia", RELATION, "Austria"),
+        ("Lake Bled", RELATION, "Church"),
+    ]
+    assert ("Slovenia", RELATION, "Church") not in t and ("Austria", RELATION, "Church") not in t
+
+
+def test_two_passages_meet_in_a_shared_span_and_retrieval_walks_there():
+    corpus = [
+        Passage("Ed Wood", "Ed Wood directed Plan 9."),
+        Passage("Plan 9", "The film was shot in Burbank."),
+        Passage("Paris", "Paris is the capital of France."),
+    ]
+    docs = cooccurrence_docs(corpus)
+    idx = index_from_openie(docs)
+    r = HippoRetriever(idx).retrieve("Where was the film by Ed Wood shot?", k=3)
+    assert r.passages.tolist()[:2] == [0, 1] and not r.fell_back
+
+
+def test_openie_json_loads_unchanged(tmp_path):
+    corpus = [
+        Passage("Ed Wood", 'Ed Wood directed "Plan 9". He lived in Burbank.'),
+        Passage("X", "It is so."),
+    ]
+    path = tmp_path / "cooc.json"
+    path.write_text(json.dumps(cooccurrence_openie(corpus)))
+    docs, report = load_openie(path, corpus=corpus)
+    assert docs == cooccurrence_docs(corpus)
+    assert report.issues == {"passage_no_triples": 1}  # a passage with one span pairs with nothing
+
+
+def test_named_spans_split_like_the_question_side():
+    assert named_spans("Forbidden Ground and Black Hawk Down were filmed by Ridley Scott's crew.") == [
+        "Forbidden Ground",
+        "Black Hawk Down",
+        "Ridley Scott's",
+    ]
+
+
+LOWER = [
+    Passage("ridley scott", "ridley scott directed black hawk down in morocco."),
+    Passage("black hawk down", "black hawk down is a war film produced by jerry bruckheimer."),
+    Passage("jerry bruckheimer", "jerry bruckheimer was born in detroit, michigan."),
+]
+
+
+def test_lower_case_corpus_is_indexed_without_a_model():
+    docs = cooccurrence_docs(LOWER)
+    assert all(d.triples for d in docs)
+    idx = index_from_openie(docs)
+    assert {"black hawk down", "jerry bruckheimer", "detroit"} <= set(idx.phrases)
+    r = HippoRetriever(idx).retrieve("where was the producer of black hawk down born?", k=3)
+    assert not r.fell_back and 2 in r.passages[:2].tolist()
+
+
+def test_content_spans_and_why_no_triples():
+    assert content_spans("the war film was shot in morocco.") == ["war film", "shot", "morocco"]
+    assert why_no_triples("Ed Wood", "Ed Wood was in Burbank.") is None
+    assert (
+        why_no_triples("Ed Wood", "It was so.")
+        == "only the title: no capitalised, quoted or content span besides it"
+    )
+    assert why_no_triples("Ed Wood", "") == "empty text"
