@@ -8,7 +8,12 @@ STAMP  := $(VENV)/.installed-test
 COURSE_STAMP := $(VENV)/.installed-course
 MATHJAX := $(VENV)/npm/node_modules/mathjax/es5/tex-chtml.js
 
-.PHONY: test findings bench lint course course-test clean
+# The data files from elsewhere (HippoRAG's release, about 12 MB) are never in the repository: a copy
+# beside the checkout is read when there is one (this machine, CI), else `pathfinding data fetch`
+# downloads them into the cache on first use. Set PATHFINDING_DATA yourself to point at another copy.
+export PATHFINDING_DATA ?= $(if $(wildcard ../shared/data/hipporag),$(abspath ../shared/data/hipporag))
+
+.PHONY: test findings data bench lint course course-test clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,6 +26,10 @@ test: $(STAMP)
 
 findings: $(STAMP)
 	$(BIN)/python -m pathfinding findings
+
+# Every data file, verified, into the cache (or found in $PATHFINDING_DATA).
+data: $(STAMP)
+	$(BIN)/python -m pathfinding data fetch
 
 # The peers (igraph, scikit-network) come with the `bench` extra, installed on first use.
 bench: $(STAMP)

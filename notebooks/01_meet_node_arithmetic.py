@@ -268,15 +268,19 @@ check(
 #
 # Answer each before you open `solutions/01_meet_node_arithmetic_sol.py`. Replace each `...` with
 # your answer and run the cell: the check says whether it holds and, if not, which idea to revisit.
-# Each exercise states its precision; an answer within one unit of the last digit asked for passes,
-# written as an int, a float, a NumPy number or a `fractions.Fraction` (a tuple, list or array where
-# several numbers are asked). An answer right only when rounded to fewer digits gets "close — keep
-# more digits".
+# Each exercise states its precision. An answer passes when it is the exact value rounded to that
+# precision, or the exact value with more digits, written as an int, a float, a NumPy number or a
+# `fractions.Fraction` (a tuple, list or array where several numbers are asked). The exact value
+# rounded to fewer digits gets "close — keep more digits"; an answer that a common confusion
+# produces (restart against damping, one step against the stationary mass, ...) gets a hint that
+# names the confusion.
 #
 # **1.1 The one-step 2×, for any star and any restart probability.** Write `one_step(d, alpha)`
 # returning the mass of the answer and of one dead end after one PPR step on `star_pair(d)` with
-# `restart_prob = alpha` (the walk starts at the restart vector, half on each seed), to 4 decimal
-# places. This is the derivation the chapter calls "README exercise 2".
+# `restart_prob` $= \alpha$ (the walk starts at the restart vector, half on each seed), each to 4
+# decimal places. The check tries several $d$ and several $\alpha$, not only $\alpha = 0.5$, where
+# restarting and walking happen to share the mass equally. This is the derivation the chapter calls
+# "README exercise 2".
 
 # %%
 from pathfinding.course import exercises
@@ -291,8 +295,8 @@ exercises.check_one_step(one_step)
 # %% [markdown]
 # **1.2 The stationary distribution in closed form.** At convergence a seed, the answer and a dead
 # end of `star_pair(d)` hold fixed masses. Write one balance equation per kind of node and solve:
-# `stationary(d, alpha)` returns (seed, answer, dead end), to 4 decimal places. At `d = 9,
-# alpha = 0.5` you should find 1/3, 1/27 and 1/54.
+# `stationary(d, alpha)` returns (seed, answer, dead end), each to 4 decimal places. At $d = 9$,
+# $\alpha = 0.5$ you should find $1/3$, $1/27$ and $1/54$.
 
 
 # %%
@@ -303,10 +307,15 @@ def stationary(d, alpha):
 exercises.check_stationary(stationary)
 
 # %% [markdown]
-# **1.3 Unequal restart weights.** Give the seeds restart weights `r1 >= r2` (summing to 1). Show
-# that after one step the answer's margin over the *best* dead end is `1 + r2/r1`, and write it as
-# `margin(r1, r2)`. Then: the seeds sit in 20 and 5 passages and specificity is on (notebook 2).
-# What is the margin now? Both to 3 significant digits.
+# **1.3 Unequal restart weights.** Give the two seeds restart weights $r_1 \ge r_2$ (summing to 1).
+# Show that after one step the answer's margin over the *best* dead end is $1 + r_2/r_1$, and write
+# it as `margin(r1, r2)`, to 3 significant digits.
+#
+# **1.3b With specificity.** Now three seeds share the answer at one hop
+# (`make_instance(1, seeds=3)`), and they sit in 20, 10 and 2 passages; specificity is on
+# (notebook 2: $s_i = 1/|P_i|$, normalised over the seeds). What is the answer's one-step margin
+# over the best dead end now, to 3 significant digits? (Three seeds, because with two the weights
+# $1/|P_i|$ and $|P_i|$ are the same pair swapped, and a wrong weighting would give the right margin.)
 
 
 # %%

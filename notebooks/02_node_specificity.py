@@ -329,14 +329,16 @@ check(
 # %% [markdown]
 # ## Exercises
 #
-# Answer each before you open `solutions/02_node_specificity_sol.py`; each check gives a hint when
-# the answer does not hold.
+# Answer each before you open `solutions/02_node_specificity_sol.py`; each check states what did
+# not hold, and a wrong answer that a common confusion produces ($|P_i|$ for $1/|P_i|$, weights not
+# renormalised, ...) gets a hint that names it.
 #
 # **2.1 A restart vector by hand.** `P` below is a count matrix: node 0 is in 20 passages, node 1
 # in 5 (the chapter's example). Compute the specificity-weighted restart vector for seeds 0 and 1
-# without calling `restart_vector`, each entry to 3 decimal places (a list, a tuple, an array or
-# fractions all pass). Then make a count matrix of your own (three seeds in 2, 4 and 8 passages,
-# say, with `passage_count_matrix`) and check that one too.
+# without calling `restart_vector`: one entry per node, each to 3 decimal places (the exact value
+# rounded to 3 decimals, or more digits; a list, a tuple, an array or fractions all pass). Then make
+# a count matrix of your own (three seeds in 2, 4 and 8 passages, say, with `passage_count_matrix`)
+# and check that one too.
 
 # %%
 from pathfinding.course import exercises
@@ -349,7 +351,7 @@ exercises.check_restart(P, [0, 1], my_restart)
 # %% [markdown]
 # **2.2 When is a seed a hub?** A query names two entities; one sits in 5 passages. How many
 # passages must the other sit in before specificity gives it less than 15% of the restart mass?
-# Answer with a whole number of passages.
+# Answer exactly, with a whole number of passages.
 
 # %%
 hub_passages = ...

@@ -582,7 +582,7 @@ check(vcells["ppr"].hit_at_1 < 0.5, idea="a dead end one hop closer to a seed be
 # Answer each before you open `solutions/03_path_finding_vs_path_following_sol.py`.
 #
 # **3.1 Chance, in general.** With `distractors` dead-end chains per seed, what is the answer's expected
-# rank under a ranker that ties every candidate? Answer for 5 distractors (exactly: a whole number).
+# rank under a ranker that ties every candidate? Answer for 5 distractors, exactly (a whole number).
 
 # %%
 from pathfinding.course import exercises
@@ -592,8 +592,8 @@ exercises.check_chance_rank(5, chance_with_5)
 
 # %% [markdown]
 # **3.2 The answer's passage at four hops.** The table above stops at three hops. Predict, without running
-# anything, the rank of the answer's best passage under `pi . P` on a default four-hop instance
-# (exactly: a whole number, or the mean rank of a tie). Then check.
+# anything, the rank of the answer's best passage under $\pi \cdot P$ on a default four-hop instance,
+# exactly (a whole number, or the mean rank of a tie). Then check.
 
 # %%
 passage_rank_at_4 = ...

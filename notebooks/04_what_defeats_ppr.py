@@ -390,11 +390,14 @@ show(fig, "04_figure_3")
 #
 # Answer each before you open `solutions/04_what_defeats_ppr_sol.py`.
 #
-# **4.1 Defeat PPR with a shape of your own.** Build a path-finding instance on which PPR does not
-# rank the answer first. It must stay a path-finding question: two or more seeds, no passage naming
-# two seeds, and at least two seeds that each reach the answer by a path of their own (through no
-# other seed); cutting the answer off from a seed does not count. `make_instance` has knobs;
-# `pathfinding.synthetic.instances.instance_from_facts` builds any graph you can write as a list of facts.
+# **4.1 Defeat PPR with a shape of your own.** Build a path-finding instance on which PPR ranks some
+# wrong candidate strictly above the answer. It must stay a path-finding question: two or more
+# seeds, no passage naming two seeds, at least two seeds that each reach the answer by a path of
+# their own (through no other seed), and no node standing between every seed and the answer (that
+# node, where the walks meet first, would be the question's real meet node). Cutting the answer off
+# from a seed does not count, and neither does a tie: an exact twin of the answer (rank 1.5) is
+# not a defeat. `make_instance` has knobs; `pathfinding.synthetic.instances.instance_from_facts`
+# builds any graph you can write as a list of facts.
 
 # %%
 from pathfinding.course import exercises
@@ -406,8 +409,8 @@ exercises.check_defeating_shape(my_instance)
 # **4.2 Where does branching start to hurt, with three seeds?** Section 1 measured two seeds. Now
 # three seeds meet at the answer at two hops (`make_instance(2, seeds=3, bridge_branching=b)`): how
 # many leaves per interior bridge node does it take before the answer loses its first place? Predict
-# with the mass arithmetic of section 1 (what replaces the factor 2?), then measure; answer with a
-# whole number.
+# with the mass arithmetic of section 1 (what replaces the factor 2?), then measure; answer exactly,
+# with a whole number.
 
 # %%
 slip_at_three_seeds = ...

@@ -275,7 +275,8 @@ show(fig, "05_figure_3")
 # **5.1 The break-even for a larger corpus.** The paper reports HippoRAG's online retrieval 10-30×
 # cheaper than iterative retrieval. With **50,000** passages, 2 OpenIE calls per passage and 1 NER
 # call per query, after how many queries has indexing paid for itself if an iterative query costs
-# 10 NER calls? And at 30? Answer to the nearest whole query (rounded up or down, both pass).
+# 10 NER calls? And at 30? Answer with a whole number of queries: the exact break-even rounded down
+# or up (both pass; a number rounded to hundreds does not).
 
 # %%
 from pathfinding.course import exercises
@@ -291,7 +292,7 @@ exercises.check_break_even(50_000, 30, break_even_at_30x)
 # **5.2 When is the index half the bill?** With the same 50,000 passages, suppose each query makes
 # **two** LLM calls instead of one (NER, plus a second call that filters the linked facts). After
 # how many queries is the offline bill exactly half of HippoRAG's total? Does the answer depend on
-# the 10-30× ratio? Answer to the nearest whole query.
+# the 10-30× ratio? Answer with a whole number of queries.
 
 # %%
 half_share_queries = ...

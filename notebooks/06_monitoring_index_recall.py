@@ -148,8 +148,10 @@ show(fig, "06_figure_1")
 #
 # **6.1 How often does a two-hop bridge survive?** A two-hop instance has 36 facts, 4 of them on the
 # two bridge chains. Deleting 10% removes exactly 4 facts at random. What is the probability that
-# the seeds stay connected (all 4 bridge facts survive)? Give it to 2 significant digits (more
-# digits, or a `Fraction`, pass too), and compare with the connected rate measured above.
+# the seeds stay connected (all 4 bridge facts survive)? Give it to 2 significant digits (the exact
+# value rounded to 2 significant digits; more digits, or a `Fraction`, pass too), and compare with
+# the connected rate measured above. Careful: exactly 4 facts go, so the survivals are not
+# independent.
 
 # %%
 from pathfinding.course import exercises
@@ -158,18 +160,29 @@ p_connected = ...
 exercises.check_connected_probability(36, 4, 4, p_connected)
 
 # %% [markdown]
-# **6.2 (open) A graded monitor that alarms.** Seed connectivity is a yes/no signal. Write
-# `monitor(query, pi)` that returns a number per query. It gets what a production system has and
-# nothing more: `query` is a `pathfinding.course.monitoring.LabelFreeQuery` (`graph`, `mentions`,
-# `passages`, `node_names`, `seeds`; no answer, no candidates) and `pi` is the query's PPR vector.
+# **6.2 (open) A graded monitor that alarms on wrong facts.** A weak extractor does not only miss
+# facts; it also writes wrong ones. Write `monitor(query, pi)` that returns a number per query. It
+# gets what a production system has and nothing more: `query` is a
+# `pathfinding.course.monitoring.LabelFreeQuery` (`graph`, `mentions`, `passages`, `node_names`,
+# `seeds`; no answer, no candidates) and `pi` is the query's PPR vector.
 #
 # The check judges it as an on-call engineer would, with `pathfinding.course.monitoring.alarm_rates`:
 # 300 queries of mixed shapes (1 to 3 hops, 4 to 12 dead-end chains), each on the intact index and
-# on one that lost 20% of its facts. A system logs the mean over batches of 10 queries; the alarm
-# range is set on the intact index so that 5% of its batches alarm (false alarms), and the monitor
-# passes when at least 80% of the damaged index's batches leave that range. A signal that moves
-# with the damage but less than it varies between queries does not alarm: the mass on the seeds,
-# which the table above moves only in the third decimal, is one (try it). One idea to start from:
+# on one where 20% of the facts were **replaced by wrong ones** (`monitoring.replace_facts`: each
+# keeps one entity of the fact it replaces and links it to a wrong node, the graph stays connected).
+# A system logs the mean over batches of 10 queries; the alarm range is set on the intact index so
+# that 5% of its batches alarm (false alarms), and the monitor passes when at least 80% of the
+# damaged index's batches leave that range.
+#
+# The damaged index has exactly as many facts, passages, nodes, mentions and components as the
+# intact one, so a monitor that counts the index (its edges, its passages, its components) never
+# alarms: wrong facts are invisible to size. Production monitors still watch index size, because
+# the commonest failures do change it (an extractor that returned nothing for a batch, a shard
+# that did not load, a re-index that dropped a source), and a count catches those for free; what
+# it cannot catch is an index of the right size that says the wrong things, and that takes a
+# signal computed from the queries. A signal that moves with the damage but less than it varies
+# between queries does not alarm either: the mass on the seeds, which the table above moves only
+# in the third decimal, is one (try it). One idea to start from:
 # `pathfinding.experiments.passages.meet_mass(query)`, the mass that every seed's own walk puts on
 # a node.
 

@@ -403,8 +403,10 @@ show(fig, "07_recall")
 # Answer each before you open `solutions/07_the_online_pipeline_sol.py`.
 #
 # **7.1 Step 5 on real text.** The Clonbrook question links to the seeds above. Compute their
-# specificity-weighted restart vector (one number per node of `real`) from the count matrix
-# `real.mentions`, without calling `restart_vector`; each entry to 3 decimal places.
+# specificity-weighted restart vector from the count matrix `real.mentions`, without calling
+# `restart_vector`: one number per node of `real` (zero for a node that is not a seed, so a vector
+# of length `real.n_nodes`), each to 3 decimal places. Careful: $|P_i|$ counts the passages node
+# $i$ appears in, not how often it appears in them.
 
 # %%
 from pathfinding.course import exercises

@@ -71,12 +71,14 @@ _EXPORTS = {
     **dict.fromkeys(["load_index", "save_index"], "pathfinding.hipporag.index.persistence"),
     **dict.fromkeys(["HippoRetriever", "Retrieval"], "pathfinding.hipporag.retrieve"),
     "BM25Ranker": "pathfinding.hipporag.lexical",
-    **dict.fromkeys(["load_corpus", "load_openie", "load_questions", "Passage"], "pathfinding.hipporag.io"),
+    **dict.fromkeys(["load_corpus", "load_openie", "load_questions"], "pathfinding.hipporag.io"),
+    "Passage": "pathfinding.hipporag.io.records",
     **dict.fromkeys(["recall_at_k", "all_recall_at_k"], "pathfinding.hipporag.evaluate"),
     # Every public exception
     **dict.fromkeys(
         ["PathfindingError", "ValidationError", "InvalidValueError", "InvalidTypeError", "FormatError",
-         "LLMError", "LLMFatalError", "ConvergenceWarning", "CheckFailed", "FileBusyError"],
+         "LLMError", "LLMFatalError", "DataError", "DataNotFoundError", "DataDownloadError",
+         "ConvergenceWarning", "CheckFailed", "FileBusyError"],
         "pathfinding.errors",
     ),
 }

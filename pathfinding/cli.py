@@ -7,7 +7,7 @@ import importlib
 import os
 import sys
 
-from pathfinding._argtypes import positive_int, whole_number
+from pathfinding._argtypes import positive_int, positive_seconds, whole_number
 
 __all__ = ["main"]
 
@@ -84,6 +84,64 @@ def _cmd_rank(args) -> int:
     return 0
 
 
+def _cmd_data_list(args) -> int:
+    import json
+
+    from pathfinding.hipporag.datasets import REGISTRY, get_data_home, locate
+
+    rows = []
+    for f in REGISTRY.values():
+        path = locate(f.name)
+        rows.append({"name": f.name, "file": f.filename, "size": f.size, "sha256": f.sha256,
+                     "url": f.url, "licence": f.licence, "path": None if path is None else str(path)})
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    width = max(len(r["name"]) for r in rows)
+    for r in rows:
+        size = f"{r['size'] / 1e6:.1f} MB" if r["size"] >= 1e5 else f"{r['size'] / 1e3:.1f} kB"
+        print(f"{r['name']:<{width}}  {size:>8}  {r['path'] or 'missing'}")
+        print(f"{'':<{width}}  {r['licence']}")
+    missing = [r["name"] for r in rows if r["path"] is None]
+    total = sum(r["size"] for r in rows)
+    print(f"{len(rows)} files, {total / 1e6:.1f} MB; cache {get_data_home()}, "
+          f"local copy $PATHFINDING_DATA={os.environ.get('PATHFINDING_DATA') or '(not set)'}")
+    if missing:
+        print(f"missing: {len(missing)} (get them with `pathfinding data fetch`)")
+    return 0
+
+
+def _cmd_data_fetch(args) -> int:
+    from pathfinding.hipporag.datasets import REGISTRY, entry, fetch
+
+    files = [entry(name) for name in args.names] if args.names else list(REGISTRY.values())
+    for f in files:
+        path = fetch(f.name, source=args.source, timeout=args.timeout)
+        print(f"{f.name}: {path}")
+    return 0
+
+
+def _data_parser(sub) -> None:
+    p = sub.add_parser("data", help="list and fetch the data files from elsewhere (HippoRAG's release)")
+    data = p.add_subparsers(dest="data_command", required=True, metavar="SUBCOMMAND")
+    q = data.add_parser("list", help="each file: size, licence, where it is or that it is missing")
+    q.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    q.set_defaults(func=_cmd_data_list)
+    q = data.add_parser(
+        "fetch", help="download and verify files into the cache (all of them by default)",
+        description="Copy each file into the cache (pathfinding.hipporag.datasets.get_data_home), "
+        "checked against its size and SHA-256; files already in $PATHFINDING_DATA or the cache are "
+        "only checked.",
+    )
+    q.add_argument("names", nargs="*", metavar="NAME", help="file names from `pathfinding data list`")
+    q.add_argument(
+        "--from", dest="source", metavar="DIR_OR_URL", default=None,
+        help="take the files from a folder or a mirror URL instead of upstream",
+    )
+    q.add_argument("--timeout", type=positive_seconds, default=30.0, help="seconds per read (default 30)")
+    q.set_defaults(func=_cmd_data_fetch)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for tests and documentation).
 
@@ -108,6 +166,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--method", choices=sorted(RANKER_NAMES), default="ppr", help="ranker (default ppr)")
     p.set_defaults(func=_cmd_rank)
 
+    _data_parser(sub)
+
     # Larger commands live beside their code; each module registers its own subcommands.
     for module in _COMMAND_MODULES:
         importlib.import_module(module).add_parser(sub)
@@ -126,9 +186,11 @@ def main(argv: list[str] | None = None) -> int:
     :class:`~pathfinding.errors.PathfindingError`), or the machine's trouble (an ``OSError``: a file
     that cannot be read or written, a full disk, a file another writer keeps locked) prints one line
     and returns 2; argparse's own rejections are one line too, and exit with status 2 as argparse
-    does. Ctrl-C prints "interrupted" and returns 130. Any other exception is a bug and keeps its
-    traceback. A reader that stops early (``pathfinding instance | head -1``) ends the command
-    quietly with status 141, as SIGPIPE does for Unix tools.
+    does. A data file that is not available (:class:`~pathfinding.errors.DataError`) is one line too,
+    which says how to fetch it: status 1 when a download failed, 2 when it was not found. Ctrl-C
+    prints "interrupted" and returns 130. Any other exception is a bug and keeps its traceback. A
+    reader that stops early (``pathfinding instance | head -1``) ends the command quietly with status
+    141, as SIGPIPE does for Unix tools.
     """
     args = None
     try:
@@ -140,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args) -> int:
-    from pathfinding.errors import PathfindingError
+    from pathfinding.errors import DataDownloadError, DataError, PathfindingError
 
     try:
         status = args.func(args)
@@ -151,6 +213,10 @@ def _run(args) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return BROKEN_PIPE_STATUS
+    except DataError as exc:
+        # The machine's trouble (network, a missing copy), told in one line that says how to fetch.
+        print(f"{_command_name(args)}: error: {exc}", file=sys.stderr)
+        return 1 if isinstance(exc, DataDownloadError) else 2
     except PathfindingError as exc:
         print(f"{_command_name(args)}: error: {exc}", file=sys.stderr)
         return 2
@@ -167,5 +233,5 @@ def _command_name(args) -> str:
     """``pathfinding COMMAND [SUBCOMMAND]``, as the error line names it."""
     if args is None:
         return "pathfinding"
-    sub = getattr(args, "hipporag_command", None)
+    sub = getattr(args, "hipporag_command", None) or getattr(args, "data_command", None)
     return f"pathfinding {args.command}" + (f" {sub}" if sub else "")

@@ -3,11 +3,13 @@
 Every check of a public function raises :class:`InvalidValueError` or :class:`InvalidTypeError`.
 They subclass ``ValueError`` and ``TypeError``, so ``except ValueError`` keeps working, and both
 subclass :class:`ValidationError`. A chat or embeddings endpoint that keeps failing raises
-:class:`LLMError` (a ``RuntimeError``), one that refuses the request :class:`LLMFatalError`; a file
-another process keeps locked for too long, :class:`FileBusyError` (an ``OSError`` naming the file).
-All of them subclass :class:`PathfindingError`, which the command line turns into a one-line message
-and status 2. The machine's other trouble (a full disk, a permission) is an ``OSError``, also one line
-on the command line. Any other exception is a bug and keeps its traceback.
+one that refuses the request :class:`LLMFatalError`; a file another process keeps locked for too
+long, :class:`FileBusyError` (an ``OSError`` naming the file). All of them subclass
+:class:`PathfindingError`, which the command line turns into a one-line message and status 2. A data
+file from elsewhere that no local place holds and that could not be fetched raises
+:class:`DataError` (status 1 when a download failed). The machine's other trouble (a full disk, a
+permission) is an ``OSError``, also one line on the command line. Any other exception is a bug and
+keeps its traceback.
 
 Two more live here so that every public exception has one home: :class:`ConvergenceWarning` (a walk
 stopped at ``max_iter``) and :class:`CheckFailed` (a course check, in strict mode).
@@ -18,6 +20,9 @@ from __future__ import annotations
 __all__ = [
     "CheckFailed",
     "ConvergenceWarning",
+    "DataDownloadError",
+    "DataError",
+    "DataNotFoundError",
     "FileBusyError",
     "FormatError",
     "InvalidTypeError",
@@ -64,6 +69,20 @@ class ConvergenceWarning(RuntimeWarning):
 
 class CheckFailed(AssertionError):
     """A taught number or property did not hold (raised by the course's checks only in strict mode)."""
+
+
+class DataError(PathfindingError):
+    """A data file from elsewhere (``pathfinding.hipporag.datasets``) is not available; the one-line
+    message names the file, every place looked in and the command that fetches it."""
+
+
+class DataNotFoundError(DataError):
+    """No local place (``$PATHFINDING_DATA``, the cache, the folder given to fetch from) holds the file."""
+
+
+class DataDownloadError(DataError):
+    """Fetching the file failed: no network, a timeout, an HTTP error, a truncated body, or bytes whose
+    size or SHA-256 differ from the registry's. Nothing is left under the file's name."""
 
 
 class FileBusyError(PathfindingError, TimeoutError):

@@ -6,17 +6,30 @@ or a load from the on-disk cache) would blow.
 
 The test servers (``scripted_server``, ``embeddings_server``, ``replay_server``) import each other by
 module name, so this folder is put on ``sys.path`` before any of them is collected.
+
+The data files from elsewhere (:mod:`pathfinding.hipporag.datasets`) are read from the copy beside the
+checkout when there is one, as ``make test`` does. A test that needs one that no place holds and no
+download can bring is skipped with the one-line reason, unless the data is expected: under
+``PATHFINDING_DATA`` set, or in CI with the copy present, it fails.
 """
 
+import doctest
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import settings
 
+from pathfinding.errors import DataError
+
 sys.path.insert(0, os.path.dirname(__file__))
+
+SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "hipporag"
+if SHARED_DATA.is_dir():
+    os.environ.setdefault("PATHFINDING_DATA", str(SHARED_DATA))
 
 settings.register_profile("dev", deadline=None)
 if not os.environ.get("CI"):
@@ -67,15 +80,78 @@ def lock_holder():
         proc.wait()
 
 
-@pytest.fixture(scope="module")
-def sample():
-    """The HippoRAG sample files: the corpus, an index of its released triples, and the questions."""
-    from pathfinding.hipporag.index.build import index_from_openie
-    from pathfinding.hipporag.io import load_corpus, load_openie, load_questions, vendored
+# Triples written by hand for the three passages of HippoRAG's sample corpus, in corpus order (no
+# OpenIE output is released for it).
+SAMPLE_TRIPLES = [
+    [
+        ("Thomas C. Sudhof", "is a", "biochemist"),
+        ("Thomas C. Sudhof", "professor at", "Stanford University"),
+        ("Thomas C. Sudhof", "studies", "synaptic transmission"),
+        ("Thomas C. Sudhof", "born on", "December 22, 1955"),
+    ],
+    [
+        ("David Eagleman", "teaches at", "Stanford University"),
+        ("David Eagleman", "co-founder of", "Neosensory"),
+        ("David Eagleman", "directs", "Center for Science and Law"),
+        ("David Eagleman", "is a", "neuroscientist"),
+    ],
+    [
+        ("Karl Deisseroth", "professor at", "Stanford University"),
+        ("Karl Deisseroth", "known for", "optogenetics"),
+        ("Karl Deisseroth", "is a", "scientist"),
+    ],
+]
 
-    corpus, _ = load_corpus(vendored("sample_corpus"))
-    data = os.path.join(os.path.dirname(__file__), "data", "hipporag")
-    docs, report = load_openie(os.path.join(data, "sample_openie.json"), corpus=corpus)
-    questions, _ = load_questions(vendored("sample_questions"))
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory):
+    """The HippoRAG sample files: the corpus, an index of hand-written triples, and the questions."""
+    import json
+
+    from pathfinding.hipporag.datasets import fetch
+    from pathfinding.hipporag.index.build import index_from_openie
+    from pathfinding.hipporag.io import load_corpus, load_openie, load_questions
+
+    corpus, _ = load_corpus(fetch("sample_corpus"))
+    docs = [
+        {
+            "title": p.title,
+            "text": p.text,
+            "passage": p.key,
+            "extracted_entities": sorted({t[0] for t in triples} | {t[2] for t in triples}),
+            "extracted_triples": [list(t) for t in triples],
+        }
+        for p, triples in zip(corpus, SAMPLE_TRIPLES, strict=True)
+    ]
+    path = tmp_path_factory.mktemp("sample") / "sample_openie.json"
+    path.write_text(json.dumps({"docs": docs}))
+    docs, report = load_openie(path, corpus=corpus)
+    questions, _ = load_questions(fetch("sample_questions"))
     assert report.n_issues == 0
     return corpus, index_from_openie(docs), questions
+
+
+def _data_unavailable(exc) -> str | None:
+    """The one-line message when a test failed for want of a data file, else None: raised in the test,
+    in a doctest, or in a notebook's kernel (nbclient reports the kernel's exception by name)."""
+    if isinstance(exc, doctest.UnexpectedException):
+        exc = exc.exc_info[1]
+    if isinstance(exc, DataError):
+        return str(exc)
+    if getattr(exc, "ename", None) in {"DataNotFoundError", "DataDownloadError"}:
+        return str(exc.evalue)
+    return None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if not report.failed or call.excinfo is None:
+        return
+    reason = _data_unavailable(call.excinfo.value)
+    expected = os.environ.get("PATHFINDING_DATA") or (os.environ.get("CI") and SHARED_DATA.is_dir())
+    if reason is not None and not expected:
+        report.outcome = "skipped"
+        line = (item.location[1] or 0) + 1
+        report.longrepr = (str(item.path), line, f"Skipped: data unavailable: {reason}")

@@ -15,7 +15,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 class LocalServer:
     """A threaded HTTP server on 127.0.0.1, on a port the system picks, until :meth:`stop`.
 
-    Every test server here is one: a subclass answers each POST in ``_handle(handler)`` and calls
+    Every test server here is one: a subclass answers each POST (or GET) in ``_handle(handler)`` and calls
     :meth:`start` at the end of its ``__init__``. ``base_url`` ends in ``/v1``, as the clients expect.
     """
 
@@ -31,6 +31,9 @@ class LocalServer:
                 pass
 
             def do_POST(self):
+                server._handle(self)
+
+            def do_GET(self):
                 server._handle(self)
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

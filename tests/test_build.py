@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from pathfinding.core.specificity import node_specificity
 from pathfinding.errors import InvalidTypeError, InvalidValueError
+from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.index.build import (
     build_index,
     check_unit_rows,
@@ -31,7 +32,7 @@ from pathfinding.hipporag.index.build import (
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.maintenance import add_passages, delete_passages
 from pathfinding.hipporag.index.persistence import load_index, save_index
-from pathfinding.hipporag.io import load_openie, vendored
+from pathfinding.hipporag.io import load_openie
 
 
 class _CountingEncoder:
@@ -343,7 +344,7 @@ def test_cosine_neighbours_cap():
 
 
 def test_musique_node_count_reproduces_manifest():
-    docs, _ = load_openie(vendored("openie"))
+    docs, _ = load_openie(fetch("musique_openie"))
     idx = build_index([d.triples for d in docs], synonymy=False)
     # MANIFEST: 16,235 unique phrases after v1 normalisation, which include the empty string that one
     # triple's subject or object normalises to; we skip that triple, so one node fewer.

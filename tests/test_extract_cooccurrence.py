@@ -253,3 +253,60 @@ def test_content_spans_and_why_no_triples():
         == "only the title: no capitalised, quoted or content span besides it"
     )
     assert why_no_triples("Ed Wood", "") == "empty text"
+
+
+# --- scripts: sentence ends, names of scripts without case, decomposed text ----------------------
+
+
+def _nodes(corpus):
+    from pathfinding.hipporag.index.build import index_from_openie
+
+    return set(index_from_openie(cooccurrence_docs(corpus)).phrases)
+
+
+@pytest.mark.parametrize(
+    ("passage", "across"),
+    [
+        (Passage("Толстой", "Он жил в Москве. Он любил Париж."), "москве он"),
+        (Passage("Σωκράτης", "Ο Σωκράτης έζησε στην Αθήνα. Ήταν φιλόσοφος."), "αθήνα ήταν"),
+    ],
+)
+def test_names_do_not_run_across_a_sentence_end(passage, across):
+    """A Cyrillic or Greek capital after ". " opens a sentence as a Latin one does: the city ends
+    its sentence and is a node of its own, not glued to the next sentence's first word."""
+    nodes = _nodes([passage])
+    assert across not in nodes
+    assert across.split()[0] in nodes
+
+
+def test_chinese_and_arabic_names_beside_latin_capitals_become_nodes():
+    """A passage with capitals used to give only its capitalised spans, so the Chinese and Arabic
+    names in it became no node; their content spans now join the sentence's spans."""
+    corpus = [
+        Passage("Beijing", "Beijing (北京) is the capital of China."),
+        Passage("Cairo", "Cairo, القاهرة in Arabic, lies on the Nile."),
+    ]
+    nodes = _nodes(corpus)
+    assert {"北京", "القاهرة", "china", "nile"} <= nodes
+    assert ("Beijing", RELATION, "北京") in cooccurrence_triples("Beijing", corpus[0].text)
+
+
+def test_a_devanagari_passage_gives_whole_words():
+    """Without capitals a Devanagari passage gives content spans; each keeps its vowel signs."""
+    spans = passage_spans("", "महात्मा गांधी का जन्म पोरबंदर में हुआ। वे वकील थे।")
+    assert spans[0][:2] == ["महात्मा गांधी", "गांधी का"] and spans[1] == ["वे वकील थे"]
+
+
+def test_a_decomposed_corpus_gives_the_composed_nodes():
+    """"Zoë Ñúñez founded the Café Société" decomposed (NFD) gave the nodes zoe, n, cafe, socie."""
+    import unicodedata
+
+    text = "Zoë Ñúñez founded the Café Société in Paris."
+    nodes = {"zoë", "zoë ñúñez", "café société", "paris"}
+    nfd = Passage("Zoë", unicodedata.normalize("NFD", text))
+    assert _nodes([nfd]) == _nodes([Passage("Zoë", text)]) == nodes
+    # the extractor itself, given the decomposed text directly, finds the same names
+    from pathfinding.hipporag.text import normalize_phrase
+
+    raw = cooccurrence_triples("Zoë", unicodedata.normalize("NFD", text))
+    assert {normalize_phrase(x) for a, _, b in raw for x in (a, b)} == nodes

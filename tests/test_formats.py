@@ -1,22 +1,20 @@
 """Loaders for HotpotQA and 2WikiMultihopQA question files.
 
-Small fixtures are written from the formats; the vendored 2WikiMultihopQA corpus in ../shared is the
+Small fixtures are written from the formats; the released 2WikiMultihopQA corpus (fetched) is the
 one real fixture. Every loader gets a malformed-input case whose FormatError names the file and the
 record.
 """
 
 import gzip
 import json
-from pathlib import Path
 
 import pytest
 
 from pathfinding.errors import FormatError
+from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.evaluate import supporting_ids
 from pathfinding.hipporag.io import Passage, load_corpus
 from pathfinding.hipporag.io.formats import load_2wiki_questions, load_hotpotqa_questions
-
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "hipporag"
 
 
 def _write(tmp_path, name, obj, *, gz=False):
@@ -102,13 +100,10 @@ def test_hotpotqa_corpus_malformed(tmp_path):
         load_corpus(_write(tmp_path, "c.json", {"Ed Wood": ["ok", 3]}))
 
 
-# -- 2WikiMultihopQA (the vendored corpus is the real fixture) ----------------------------------------
+# -- 2WikiMultihopQA (the released corpus is the real fixture) ----------------------------------------
 @pytest.fixture(scope="module")
 def wiki_corpus():
-    path = SHARED / "2wikimultihopqa_corpus.json"
-    if not path.is_file():
-        pytest.skip(f"shared data not found at {path}")
-    corpus, report = load_corpus(path)
+    corpus, report = load_corpus(fetch("2wiki_corpus"))
     return corpus, report
 
 

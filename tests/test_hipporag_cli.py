@@ -18,12 +18,13 @@ import pytest
 
 from pathfinding.cli import build_parser, main
 from pathfinding.errors import FormatError
+from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.evaluate import all_recall_at_k, recall_at_k
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.index.encoder import CharNgramEncoder, char_ngrams
 from pathfinding.hipporag.index.maintenance import delete_passages
 from pathfinding.hipporag.index.persistence import load_index, save_index
-from pathfinding.hipporag.io import Passage, load_corpus, load_openie, vendored
+from pathfinding.hipporag.io import Passage, load_corpus, load_openie
 from pathfinding.hipporag.io.questions import match_supporting, read_eval_questions
 from pathfinding.hipporag.lexical import BM25Ranker
 from pathfinding.hipporag.querycache import cache_path, load_for_query
@@ -36,8 +37,8 @@ QUESTION = "Who founded the Journal of Psychotherapy Integration?"
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
     d = tmp_path_factory.mktemp("cli")
-    corpus = json.loads(gzip.decompress(vendored("corpus").read_bytes()))
-    openie = json.loads(gzip.decompress(vendored("openie").read_bytes()))
+    corpus = json.loads(fetch("musique_corpus").read_bytes())
+    openie = json.loads(fetch("musique_openie").read_bytes())
     (d / "c1.json").write_text(json.dumps(corpus[:30]))
     (d / "c2.json").write_text(json.dumps(corpus[30:36]))
     (d / "openie.json").write_text(json.dumps({"docs": openie["docs"][:36]}))
@@ -400,7 +401,8 @@ def test_corpus_shapes_give_the_same_passages(tmp_path):
     assert sorted(corpus, key=lambda p: p.title) == sorted(want, key=lambda p: p.title)
     assert report.issues == {"skipped_file": 1}
     (tmp_path / "ids.jsonl").write_text('{"id": 7, "text": "x"}\n{"id": "b", "text": "y"}\n')
-    assert load_corpus(tmp_path / "ids.jsonl")[0] == [Passage("7", "x"), Passage("b", "y")]
+    ids = load_corpus(tmp_path / "ids.jsonl")[0]  # ids are ids: no title, not text
+    assert ids == [Passage("", "x"), Passage("", "y")] and [p.doc_id for p in ids] == ["7", "b"]
 
 
 def test_corpus_shape_errors(tmp_path):
@@ -579,7 +581,7 @@ def _must_not_build():
 
 
 def test_query_cache_is_used_and_invalidated(tmp_path, capsys):
-    corpus = json.loads(gzip.decompress(vendored("corpus").read_bytes()))[:40]
+    corpus = json.loads(fetch("musique_corpus").read_bytes())[:40]
     (tmp_path / "c.json").write_text(json.dumps(corpus))
     idx = tmp_path / "i.hippo"
     assert (
@@ -598,7 +600,7 @@ def test_query_cache_is_used_and_invalidated(tmp_path, capsys):
     for key in ("fact_linker", "bm25", ("with_passages", True), ("prepared", True), "nearest_rows"):
         fast.derived(key, _must_not_build)  # loaded from the cache: nothing left to derive
     assert list(fast.triples) == full.triples  # read from the index on first use
-    questions = [q["question"] for q in json.loads(gzip.decompress(vendored("questions").read_bytes()))[:15]]
+    questions = [q["question"] for q in json.loads(fetch("musique_questions").read_bytes())[:15]]
     for kw in ({}, {"facts": 0, "passage_weight": 0.0}):
         a, b = HippoRetriever(full, **kw), HippoRetriever(fast, **kw)
         for q in questions + [q.lower() for q in questions]:
@@ -659,7 +661,7 @@ def _choices(parser):
 
 def test_every_command_is_registered():
     full = build_parser()
-    top = {"instance", "rank", "findings", "realtext", "bench", "realtext-bench", "hipporag"}
+    top = {"instance", "rank", "data", "findings", "realtext", "bench", "realtext-bench", "hipporag"}
     assert _choices(full) == top
     group = full._subparsers._group_actions[0].choices["hipporag"]
     engine = {"index", "query", "add", "delete", "eval", "openie", "info"}
@@ -806,3 +808,66 @@ def test_another_index_of_the_same_size_is_not_answered_from_the_old_cache(built
     finally:
         open(idx, "wb").write(good)
     load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
+
+
+# --- weak links and shared titles, as the command line says them ---------------------------------
+
+
+def test_query_says_which_entities_are_not_in_the_index(built, capsys):
+    """"Angela" is nearest to "los angeles county" (a few shared trigrams), below the floor: the
+    answer says so, with the node and cosine, --json carries every link with "kept", and
+    --min-link-cosine 0 links it again; "Zorro" shares nothing with any node."""
+    from pathfinding.hipporag.query import MIN_LINK_COSINE
+
+    index = str(built / "i.hippo")
+    ask = ["hipporag", "query", index, "Where did Angela and Zorro meet Bela Lugosi?", "-k", "2"]
+    code, out, _ = _run(capsys, ask + ["--json"])
+    rec = json.loads(out)
+    assert code == 0 and rec["min_link_cosine"] == MIN_LINK_COSINE
+    links = {lk["entity"]: lk for lk in rec["links"]}
+    assert links["Angela"]["phrase"] == "los angeles county" and not links["Angela"]["kept"]
+    assert 0 < links["Angela"]["cosine"] < MIN_LINK_COSINE
+    assert links["Zorro"] == {"entity": "Zorro", "node": None, "phrase": None, "cosine": 0.0, "kept": False}
+    assert links["Bela Lugosi"]["kept"] and links["Bela Lugosi"]["cosine"] == 1.0
+    assert rec["not_in_index"] == ["Angela", "Zorro"] and rec["unlinked"] == ["Zorro"]
+    code, out, _ = _run(capsys, ask)
+    assert "'Angela' is not in the index: its nearest node 'los angeles county' has cosine" in out
+    assert f"below the floor {MIN_LINK_COSINE:g} (--min-link-cosine)" in out
+    assert "not in the index (no node has a positive cosine with it): Zorro" in out
+    code, out, _ = _run(capsys, ask + ["--json", "--min-link-cosine", "0"])
+    assert code == 0 and {lk["entity"]: lk["kept"] for lk in json.loads(out)["links"]}["Angela"]
+
+
+@pytest.mark.parametrize("value", ["2", "-0.1", "nan", "x"])
+def test_min_link_cosine_must_be_a_number_in_the_unit_interval(built, capsys, value):
+    with pytest.raises(SystemExit) as exc:
+        main(["hipporag", "query", str(built / "i.hippo"), "Who?", "--min-link-cosine", value])
+    assert exc.value.code == 2
+    assert f"expected a number in [0, 1], got {value!r}" in capsys.readouterr().err
+
+
+def test_eval_tells_passages_with_one_title_apart_by_their_text(tmp_path, capsys):
+    """Three passages titled "Lugosi": with only titles every one is supporting (AR@1 = 0 even when
+    the right one ranks first) and stderr names the shared title; with its text, only one is."""
+    corpus = [
+        {"title": "Lugosi", "text": "Bela Lugosi was born in Lugos, in the Kingdom of Hungary."},
+        {"title": "Lugosi", "text": "Lugosi is a surname."},
+        {"title": "Lugosi", "text": "Lugosi is also a village."},
+        {"title": "Burbank", "text": "Burbank is a city in Los Angeles County."},
+    ]
+    (tmp_path / "c.json").write_text(json.dumps(corpus))
+    index = str(tmp_path / "i.hippo")
+    build = ["hipporag", "index", str(tmp_path / "c.json"), "--extractor", "cooccurrence", "-o", index]
+    assert main(build) == 0
+    capsys.readouterr()
+    q = "Where was Bela Lugosi born, in which kingdom?"
+    for name, supporting in (("t.jsonl", ["Lugosi"]), ("x.jsonl", [corpus[0]])):
+        (tmp_path / name).write_text(json.dumps({"question": q, "supporting": supporting}) + "\n")
+    argv = ["hipporag", "eval", "--index", index, "-k", "1", "--boot", "10", "--json"]
+    argv += ["--retriever", "default"]
+    code, out, err = _run(capsys, argv[:2] + [str(tmp_path / "t.jsonl")] + argv[2:])
+    assert code == 0 and json.loads(out)["methods"]["default"]["AR"][0][0] == 0.0
+    assert json.loads(out)["shared_titles"] == {"Lugosi": 3} and "'Lugosi' x 3" in err
+    code, out, err = _run(capsys, argv[:2] + [str(tmp_path / "x.jsonl")] + argv[2:])
+    assert code == 0 and json.loads(out)["methods"]["default"]["AR"][0][0] == 1.0
+    assert json.loads(out)["shared_titles"] == {} and "shared" not in err

@@ -11,19 +11,16 @@ MuSiQue against a full scan.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
 from pathfinding.errors import InvalidValueError
+from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.io import load_query_ner
 from pathfinding.hipporag.query import EXTRACTORS, capitalised_spans, link_entities, ner_lookup, node_ngrams
 from pathfinding.hipporag.text import normalize_phrase
-
-DATA = Path(__file__).parent / "data" / "hipporag"
 
 
 @pytest.mark.parametrize(
@@ -135,9 +132,40 @@ def test_dense_linking_takes_the_top_k_positive_cosines(dense_index, top_k):
     assert dense_index.phrases[link.nodes[0]] == "ed wood" and link.scores[0] < 1
 
 
+@pytest.mark.parametrize("top_k", [1, 3])
+def test_the_floor_keeps_only_links_that_reach_it(dense_index, top_k):
+    """Every link below ``min_cosine`` goes; an entity left with none is weak (not in the index),
+    reported with its nearest node and cosine, while an entity with no positive cosine stays
+    unlinked. The floor sits between two cosines computed here, so moving it moves the answer."""
+    entities = ["Edd Woods", "Burbnk", "xxxx"]
+    cos = _letters([normalize_phrase(e) for e in entities]) @ _letters(dense_index.phrases).T
+    best = cos.max(axis=1)
+    floor = (best[0] + best[1]) / 2  # between the two entities' best cosines
+    link = link_entities(dense_index, entities, top_k=top_k, min_cosine=floor)
+    strong, weak = (0, 1) if best[0] > best[1] else (1, 0)
+    assert link.entities == (entities[strong],) and link.weak == (entities[weak],)
+    assert link.unlinked == ("xxxx",) and np.all(link.scores >= floor)
+    assert len(link.nodes) == min(top_k, int((cos[strong] >= floor).sum()))
+    by_entity = {lk.entity: lk for lk in link.links}
+    assert [lk.entity for lk in link.links] == entities
+    weak_link = by_entity[entities[weak]]
+    assert weak_link.cosine == pytest.approx(best[weak]) and not weak_link.kept
+    assert by_entity["xxxx"].node == -1 and by_entity["xxxx"].cosine == 0.0
+    assert link_entities(dense_index, ["Ed Wood"], min_cosine=1.0).entities == ("Ed Wood",)  # exact: 1.0
+
+
+def test_no_default_floor_for_an_encoder_it_was_not_chosen_for(dense_index):
+    from pathfinding.hipporag.query import MIN_LINK_COSINE, default_min_link_cosine
+
+    assert default_min_link_cosine(dense_index) == 0.0
+    assert default_min_link_cosine(build_index([[("Ed Wood", "directed", "Plan 9")]])) == MIN_LINK_COSINE
+
+
 def test_linking_names_bad_arguments(dense_index):
     with pytest.raises(ValueError, match="top_k must be in"):
         link_entities(dense_index, ["Ed Wood"], top_k=0)
+    with pytest.raises(ValueError, match="min_cosine must be in"):
+        link_entities(dense_index, ["Ed Wood"], min_cosine=-0.1)
     with pytest.raises(TypeError, match=r"entities must be strings, got 3 \(int\)"):
         link_entities(dense_index, ["Ed Wood", 3])
 
@@ -196,7 +224,7 @@ def test_link_entities_nearest_node(sample):
 
 
 def test_ner_lookup_from_tsv():
-    rows, _ = load_query_ner(DATA / "hotpotqa_queries_head.tsv")
+    rows, _ = load_query_ner(fetch("hotpotqa_query_ner"))
     extract = ner_lookup(rows)
     assert extract(rows[0].query) == ["Scott Derrickson", "Ed Wood"]
     with pytest.raises(InvalidValueError, match="no query-NER row"):

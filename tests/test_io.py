@@ -4,19 +4,16 @@ damaged archives; the vendored files, byte-identical to upstream (sha256 in MANI
 """
 
 import gzip
-import hashlib
 import json
-import re
-from importlib import resources
-from pathlib import Path
+import unicodedata
 
 import numpy as np
 import pytest
 
 from pathfinding.errors import FormatError, InvalidValueError
+from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.index.build import index_from_openie
 from pathfinding.hipporag.io import (
-    VENDORED_FILES,
     LoadReport,
     OpenIEPassage,
     Passage,
@@ -28,7 +25,6 @@ from pathfinding.hipporag.io import (
     need,
     read_json,
     read_text,
-    vendored,
 )
 from pathfinding.hipporag.io.formats import load_2wiki_questions, load_hotpotqa_questions
 from pathfinding.hipporag.io.questions import (
@@ -76,15 +72,6 @@ def test_merging_reports_adds_counts_and_keeps_three_examples():
     assert rep.examples == {"both": ["[0]", "[1]", "(a)"], "mine": ["[2]"], "theirs": ["(d)"]}
     assert (rep.source, rep.n_records) == ("f", 4)
     assert other.issues == {"both": 3, "theirs": 1}  # the merged report is left as it was
-
-
-def test_vendored_takes_a_short_name_or_a_file_name_and_names_an_unknown_one():
-    assert vendored("sample_corpus").name == "sample_corpus.json.gz"
-    assert vendored("sample_corpus.json.gz").name == "sample_corpus.json.gz"
-    with pytest.raises(
-        FileNotFoundError, match=r"no vendored HippoRAG file 'nope'; expected one of \['corpus', "
-    ):
-        vendored("nope")
 
 
 def test_gzip_is_recognised_by_name_or_by_its_magic_bytes(tmp_path):
@@ -286,8 +273,10 @@ def test_corpus_json_lines_with_ids_and_titles(tmp_path):
         '{"id": 7, "text": "seven"}\n\n{"title": "T", "text": "t"}\n{"id": "x", "title": "X", "text": "x"}\n'
     )
     corpus, rep = load_corpus(_write(tmp_path, "c.txt", text))
-    assert corpus == [Passage("7", "seven"), Passage("T", "t"), Passage("X", "x")]
-    assert rep.n_records == 3 and rep.n_issues == 0
+    # an id is the passage's id, never its title: a record with an id and no title has none
+    assert corpus == [Passage("", "seven"), Passage("T", "t"), Passage("X", "x")]
+    assert [p.doc_id for p in corpus] == ["7", None, "x"]
+    assert rep.n_records == 3 and rep.issues == {"no_title": 1} and rep.examples["no_title"] == ["line 1"]
     with pytest.raises(FormatError, match=r"c2.txt: line 1\['id'\] must be str/int, got float"):
         load_corpus(_write(tmp_path, "c2.txt", '{"id": 1.5, "text": "a"}\n{"id": 2, "text": "b"}\n'))
 
@@ -527,7 +516,7 @@ def test_eval_questions_in_the_musique_and_hotpotqa_shapes(tmp_path):
         ),
         (
             '[{"question": "Q?", "supporting": ["A", 2]}]',
-            r"q.json: \[0\]\.supporting\[1\] must be a title, got 2",
+            r"q.json: \[0\]\.supporting\[1\] must be a title or \{title, text\}, got 2",
         ),
         (
             '[{"question": "Q?", "supporting": []}, {"question": 3, "supporting": []}]',
@@ -784,9 +773,6 @@ def test_musique_questions_by_hand(tmp_path):
     assert rep.source.endswith("c.json") and rep.examples == {"duplicate_passage": ["[1]"]}
 
 
-DATA = Path(__file__).parent / "data" / "hipporag"
-
-
 def _doc(title, text, triples, ents=("A",)):
     return {
         "title": title,
@@ -901,8 +887,8 @@ def test_questions_both_paragraph_spellings(tmp_path):
 
 
 def test_query_ner_released_rows():
-    rows, report = load_query_ner(DATA / "hotpotqa_queries_head.tsv")
-    assert len(rows) == 3 and report.n_issues == 0
+    rows, report = load_query_ner(fetch("hotpotqa_query_ner"))
+    assert len(rows) == 7405 and report.issues == {"no_entities": 2}  # two released rows have none
     assert rows[0].query == "Were Scott Derrickson and Ed Wood of the same nationality?"
     assert rows[0].entities == ("Scott Derrickson", "Ed Wood")
     assert rows[1].entities == ("Corliss Archer", "Kiss and Tell")
@@ -1000,44 +986,99 @@ def test_non_utf8_is_a_format_error(tmp_path):
         load_corpus(path)
 
 
-DATA_DIR = resources.files("pathfinding").joinpath("data", "hipporag")
+# --- corpus shapes: ids, shared titles, decomposed names ------------------------------------------
 
 
-def _manifest_sha256() -> dict[str, str]:
-    text = DATA_DIR.joinpath("MANIFEST.md").read_text(encoding="utf-8")
-    rows = re.findall(r"^\| `([^`]+\.gz)` \|.*\| ([0-9a-f]{64}) \|$", text, flags=re.M)
-    return dict(rows)
+@pytest.mark.parametrize("field", ["id", "_id", "doc_id"])
+def test_an_id_field_is_an_id_never_a_title_text_or_node(tmp_path, field):
+    """{"id", "text"} records made their ids ('0', '1', ...) titles, and so graph nodes joined to
+    every span of their passage; an id is now the passage's doc_id and nothing else."""
+    from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
+    from pathfinding.hipporag.index.build import index_from_openie
+
+    records = [
+        {field: 0, "text": "Marie Curie was born in Warsaw."},
+        {field: "1", "text": "Pierre Curie was born in Paris."},
+        {field: 2, "title": "Warsaw", "text": "Warsaw is the capital of Poland."},
+    ]
+    path = _write(tmp_path, "c.jsonl", "".join(json.dumps(r) + "\n" for r in records))
+    corpus, rep = load_corpus(path)
+    assert [(p.title, p.doc_id) for p in corpus] == [("", "0"), ("", "1"), ("Warsaw", "2")]
+    assert [p.text for p in corpus] == [r["text"] for r in records]
+    assert rep.issues == {"no_title": 2}
+    phrases = set(index_from_openie(cooccurrence_docs(corpus)).phrases)
+    assert not phrases & {"0", "1", "2"} and {"marie curie", "pierre curie", "warsaw"} <= phrases
+    listed, _ = load_corpus(_write(tmp_path, "c.json", records))  # a JSON list reads the same
+    assert listed == corpus and [p.doc_id for p in listed] == ["0", "1", "2"]
 
 
-def test_manifest_lists_every_vendored_file():
-    assert sorted(_manifest_sha256()) == sorted(VENDORED_FILES.values())
+def test_titles_shared_by_passages_are_reported_with_counts(tmp_path):
+    """Same title, other text: counted per passage, one example per title with its positions.
+    The same title *and* text is a duplicate passage instead, and not counted twice."""
+    records = [
+        {"title": "A", "text": "the letter."},
+        {"title": "B", "text": "b."},
+        {"title": "A", "text": "the river."},
+        {"title": "A", "text": "the film."},
+        {"title": "B", "text": "b."},
+    ]
+    corpus, rep = load_corpus(_write(tmp_path, "c.json", records))
+    assert rep.issues == {"duplicate_title": 3, "duplicate_passage": 1}
+    assert rep.examples["duplicate_title"] == ["'A' x 3 ([0], [2], [3])"]
+    assert "duplicate_title: 3 (e.g. 'A' x 3 ([0], [2], [3]))" in rep.summary()
 
 
-@pytest.mark.parametrize("name", sorted(VENDORED_FILES.values()))
-def test_sha256_of_uncompressed_matches_manifest(name):
-    raw = gzip.decompress(DATA_DIR.joinpath(name).read_bytes())
-    assert hashlib.sha256(raw).hexdigest() == _manifest_sha256()[name]
+def test_a_decomposed_file_name_is_a_composed_title(tmp_path):
+    """macOS writes file names decomposed (NFD): the title is composed, as a typed one is, and two
+    files whose names differ only by that form are one title with two texts."""
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    decomposed = unicodedata.normalize("NFD", "Zoë Ñúñez")
+    (folder / (decomposed + ".txt")).write_text("Zoe\u0308 founded a cafe\u0301.")
+    (folder / "Zoë Ñúñez.md").write_text("Another text.")
+    corpus, rep = load_corpus(folder)
+    assert [p.title for p in corpus] == ["Zoë Ñúñez", "Zoë Ñúñez"] and corpus[0].text == "Zoë founded a café."
+    assert rep.issues == {"duplicate_title": 2}
 
 
-@pytest.mark.parametrize("name", sorted(VENDORED_FILES.values()))
-def test_gzip_is_byte_stable(name):
-    head = DATA_DIR.joinpath(name).read_bytes()[:10]
-    assert head[4:8] == b"\x00\x00\x00\x00", "gzip mtime must be 0"
+def test_eval_matches_a_repeated_title_by_its_text():
+    """Three passages titled "A": a question that gives the text (HotpotQA's context, MuSiQue's
+    paragraph, or {"title", "text"}) gets the one passage it means, and AR@1 can be 1 again; a
+    question that gives only the title gets every "A", and the title is named as shared."""
+    from pathfinding.hipporag.io.questions import shared_titles
+
+    passages = ["A\nthe letter.", "A\nthe river.", "B\nb.", "A\nthe film."]
+    by_text = EvalQuestion("0", "Q?", ("A",), ("A\nthe river.",))
+    by_title = EvalQuestion("1", "Q?", ("A", "B"))
+    gold, unmatched = match_supporting([by_text, by_title], passages)
+    assert [g.tolist() for g in gold] == [[1], [0, 1, 2, 3]] and unmatched == {}
+    assert shared_titles([by_text, by_title], passages) == {"A": 3}
+    assert shared_titles([by_text], passages) == {}
+    # decomposed on one side only: still the same passage
+    nfd = [unicodedata.normalize("NFD", p) for p in ["Zoë\nx.", "Zoë\ny."]]
+    gold, _ = match_supporting([EvalQuestion("2", "Q?", ("Zoë",), ("Zoë\ny.",))], nfd)
+    assert [g.tolist() for g in gold] == [[1]]
 
 
-def test_vendored_files_load_and_align():
-    corpus, c_rep = load_corpus(vendored("corpus"))
-    docs, o_rep = load_openie(vendored("openie"), corpus=corpus)
-    questions, q_rep = load_questions(vendored("questions"))
-    assert (len(corpus), len(docs), len(questions)) == (1890, 1890, 100)
-    assert "misaligned_passage" not in o_rep.issues
-    assert o_rep.issues == {"triple_not_three": 185, "passage_no_triples": 2}
-    assert sum(len(d.triples) for d in docs) == 17419 - 185
-    assert c_rep.n_issues == 0 and q_rep.n_issues == 0
-    keys = {p.key for p in corpus}
-    assert all(s in keys for q in questions for s in q.supporting)
+def test_eval_question_files_give_the_text_of_a_supporting_title(tmp_path):
+    hot = [{"question": "Q?", "supporting_facts": [["A", 0], ["B", 1]],
+            "context": [["A", ["the ", "river."]], ["B", ["b1.", "b2."]], ["C", ["c."]]]}]  # fmt: skip
+    qs, _ = read_eval_questions(_write(tmp_path, "h.json", hot))
+    assert qs == [EvalQuestion("0", "Q?", ("A", "B"), ("A\nthe river.", "B\nb1.b2."))]
+    simple = {"question": "Q?", "supporting": [{"title": "A", "text": "the river."}, "B"]}
+    qs, _ = read_eval_questions(_write(tmp_path, "s.json", simple))
+    assert qs == [EvalQuestion("0", "Q?", ("A", "B"), ("A\nthe river.",))]
+    with pytest.raises(FormatError, match=r"s2.json: \[0\]\.supporting\[0\] has no key 'text'"):
+        read_eval_questions(_write(tmp_path, "s2.json", [{"question": "Q?", "supporting": [{"title": "A"}]}]))
 
 
-def test_unknown_vendored_name():
-    with pytest.raises(FileNotFoundError, match="no vendored HippoRAG file 'nope'"):
-        vendored("nope")
+def test_hotpotqa_loader_picks_the_passage_whose_text_the_context_gives(tmp_path):
+    corpus = [Passage("A", "the letter."), Passage("A", "the river."), Passage("B", "b.")]
+    qs = [{"_id": "q", "question": "?", "supporting_facts": [["A", 0], ["B", 0]],
+           "context": [["A", ["the ", "river."]], ["B", ["b."]]]}]  # fmt: skip
+    out, rep = load_hotpotqa_questions(_write(tmp_path, "q.json", qs), corpus)
+    assert out[0].supporting == ("A\nthe river.", "B\nb.") and rep.n_issues == 0
+    qs[0]["context"][0][1] = ["another ", "text."]  # no passage has it: every "A", and said so
+    out, rep = load_hotpotqa_questions(_write(tmp_path, "q2.json", qs), corpus)
+    assert out[0].supporting == ("A\nthe letter.", "A\nthe river.", "B\nb.")
+    assert rep.issues == {"title_matches_several_passages": 1}

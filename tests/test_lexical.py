@@ -185,3 +185,11 @@ def test_bm25_ranker_pins_the_promised_tie_order():
     assert s[0] == s[2] > 0 == s[1]  # "cat sat" and "cat dog": same length, same tf
     assert bm.rank("cat", 5).tolist() == [0, 2, 1]
     assert bm.rank("zebra", 2).tolist() == [0, 1]
+
+
+def test_turkish_suffixes_and_capitals_match():
+    """"İstanbul'da" (in Istanbul) folds to "istanbul" + "da": a lower-case question finds it."""
+    passages = ["Orhan Pamuk İstanbul'da doğdu.", "Ankara Türkiye'nin başkentidir.", "Paris is in France."]
+    bm = BM25Ranker(passages)
+    assert bm.rank("istanbul", 1).tolist() == [0] and bm.rank("İSTANBUL", 1).tolist() == [0]
+    assert bm.rank("türkiye", 1).tolist() == [1]

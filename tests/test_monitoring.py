@@ -81,3 +81,34 @@ def test_alarm_rates_fix_the_false_alarms_and_reject_bad_input():
         alarm_rates(lambda query, pi: "high", queries=2)
     with pytest.raises(ValueError, match="fraction"):
         alarm_rates(seed_mass, fraction=1.5)
+    with pytest.raises(ValueError, match="damage must be one of"):
+        alarm_rates(seed_mass, damage="shuffle")
+
+
+@pytest.mark.parametrize("hops", [1, 2, 3])
+def test_replace_facts_keeps_every_count_of_the_index_and_its_components(hops):
+    from scipy.sparse.csgraph import connected_components
+
+    from pathfinding.course.monitoring import replace_facts
+
+    inst = make_instance(hops, distractors=6, rng=hops)
+    wrong = replace_facts(inst, 0.3, rng=1)
+    assert (wrong.n_nodes, wrong.n_passages, wrong.graph.nnz, wrong.mentions.nnz) == (
+        inst.n_nodes,
+        inst.n_passages,
+        inst.graph.nnz,
+        inst.mentions.nnz,
+    )
+    assert connected_components(wrong.graph)[0] == connected_components(inst.graph)[0] == 1
+    assert wrong.passages == inst.passages  # the text stays; the extracted fact is wrong
+    changed = (np.sort(wrong.facts, axis=1) != np.sort(inst.facts, axis=1)).any(axis=1)
+    assert changed.sum() == round(0.3 * inst.facts.shape[0])
+    # each wrong fact keeps one entity of the fact it replaces
+    kept = [
+        set(a) & set(b)
+        for a, b in zip(wrong.facts[changed].tolist(), inst.facts[changed].tolist(), strict=True)
+    ]
+    assert all(len(k) == 1 for k in kept)
+    assert (replace_facts(inst, 0.0, rng=1).facts == inst.facts).all()
+    with pytest.raises(ValueError, match="fraction"):
+        replace_facts(inst, -0.1)

@@ -6,9 +6,13 @@ The kernel is started with this test process's own interpreter (``sys.executable
 
 The kernel runs with ``PATHFINDING_STRICT=1``: a notebook's checks (:mod:`pathfinding.course.teaching`)
 print an explanation for a student in class, but raise here, so a taught number that changes fails
-the suite.
+the suite. An exercise check shows its verdict (``correct: ...`` or ``not yet: ...``) as a cell's
+result: every verdict a solution shows must be ``correct``, and every verdict an exercise shows must
+be "no answer yet" (its ``...`` left in place), so a worked solution that stops passing its check, or
+an exercise cell that judges something, fails here.
 """
 
+import ast
 import sys
 from pathlib import Path
 
@@ -63,3 +67,34 @@ def test_notebook_runs(path, monkeypatch, tmp_path):
         client.km.shutdown_kernel(now=False)  # a kernel manager passed in is ours to shut down
     printed = "".join(out.get("text", "") for out in nb.cells[-1].outputs).strip()
     assert printed == sys.executable, f"the kernel ran {printed!r}, not this test's {sys.executable!r}"
+    verdicts = [v for cell in nb.cells for v in _verdicts(cell)]
+    if path in SOLUTIONS:
+        checked = sum(_ends_with_check(cell) for cell in nb.cells)
+        assert checked and len(verdicts) == checked, f"{path.name}: {checked} checks, verdicts {verdicts}"
+        failed = [v for v in verdicts if not v.startswith("correct:")]
+        assert not failed, f"{path.name}: a worked solution does not pass its check: {failed}"
+    else:
+        judged = [v for v in verdicts if not v.startswith("not yet: no answer yet")]
+        assert not judged, f"{path.name}: an exercise cell judged an answer: {judged}"
+
+
+def _verdicts(cell) -> list[str]:
+    """The exercise verdicts a code cell shows as its result."""
+    if cell.cell_type != "code":
+        return []
+    results = [out for out in cell.outputs if out.output_type == "execute_result"]
+    shown = [out.get("data", {}).get("text/plain", "") for out in results]
+    return [text for text in shown if text.startswith(("correct:", "not yet:"))]
+
+
+def _ends_with_check(cell) -> bool:
+    """Whether a code cell's last statement calls an exercise check (``exercises.check_...``)."""
+    if cell.cell_type != "code" or not cell.source.strip():
+        return False
+    last = ast.parse(cell.source).body[-1]
+    return (
+        isinstance(last, ast.Expr)
+        and isinstance(last.value, ast.Call)
+        and isinstance(last.value.func, ast.Attribute)
+        and last.value.func.attr.startswith("check_")
+    )

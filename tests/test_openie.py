@@ -27,6 +27,7 @@ from replay_server import ReplayServer
 from scripted_server import ScriptedServer
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError, LLMError, LLMFatalError
+from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.extract.cli import add_openie_command
 from pathfinding.hipporag.extract.llm import ChatClient
 from pathfinding.hipporag.extract.openie import (
@@ -42,7 +43,7 @@ from pathfinding.hipporag.extract.openie import (
     triple_messages,
     write_openie,
 )
-from pathfinding.hipporag.io import Passage, load_corpus, load_openie, vendored
+from pathfinding.hipporag.io import Passage, load_corpus, load_openie
 from tests.test_llm import USER, _client, _completion
 
 # --- prompts and the response cache ----------------------------------------------------------------
@@ -459,9 +460,9 @@ SUBSET = sorted(set(range(0, 1890, 23)) | {21, 24, 67} | {752, 1285})
 
 @pytest.fixture(scope="module")
 def released():
-    raw = json.loads(gzip.decompress(vendored("openie").read_bytes()))["docs"]
-    corpus, _ = load_corpus(vendored("corpus"))
-    docs, _ = load_openie(vendored("openie"))
+    raw = json.loads(fetch("musique_openie").read_bytes())["docs"]
+    corpus, _ = load_corpus(fetch("musique_corpus"))
+    docs, _ = load_openie(fetch("musique_openie"))
     return {"raw": raw, "corpus": corpus, "docs": docs}
 
 
@@ -699,7 +700,7 @@ def test_query_ner_is_one_cached_call_per_question(released, tmp_path):
     from pathfinding.hipporag.query import capitalised_spans
     from pathfinding.hipporag.retrieve import HippoRetriever
 
-    questions = [q.question for q in load_questions(vendored("questions"))[0][:15]]
+    questions = [q.question for q in load_questions(fetch("musique_questions"))[0][:15]]
     answers = {q: capitalised_spans(q) for q in questions}
     index = index_from_openie(released["docs"][:300])
     with ReplayServer(released["raw"][:0], questions=answers) as srv:
@@ -746,7 +747,7 @@ def test_full_replay_reproduces_the_release_and_its_recall(released, tmp_path):
     assert run.complete and run.issues["triple_not_three"] == 185 and run.issues["passage_no_triples"] == 2
     docs, _ = _load(tmp_path, run)
     assert [d.triples for d in docs] == [d.triples for d in released["docs"]]
-    questions, _ = load_questions(vendored("questions"))
+    questions, _ = load_questions(fetch("musique_questions"))
     gold = supporting_ids(questions, released["corpus"])
     ret = HippoRetriever(index_from_openie(docs), extractor="capitalised", facts=0, passage_weight=0)
     rec = recall_at_k([ret.retrieve(q.question, k=10).passages for q in questions], gold).mean(axis=0)

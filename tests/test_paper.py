@@ -20,7 +20,7 @@ from pathfinding.hipporag.index.build import build_index
 PRINTED_AS_IS = {("Table 5", "OpenIE: Llama-3.1-8B-Instruct", "R@5")}
 
 
-@pytest.mark.parametrize("name", ["Table 2", "Table 5", "Table 6"])
+@pytest.mark.parametrize("name", ["Table 2", "Table 3", "Table 4", "Table 5", "Table 6"])
 def test_average_column_is_the_mean_of_the_three_datasets(name):
     # A typo in a copied value shows up here: the paper's Average is the mean of its three columns.
     for label, row in paper.TABLES[name].items():
@@ -35,6 +35,22 @@ def test_average_column_is_the_mean_of_the_three_datasets(name):
 
 def test_table_5_first_row_is_table_2_hipporag_colbertv2():
     assert paper.TABLE_5["HippoRAG"] == paper.TABLE_2["HippoRAG (ColBERTv2)"]
+
+
+def test_table_8_default_row_is_table_1():
+    gpt = paper.TABLE_8["GPT-3.5 Turbo (1106)"]
+    for count, stat in (("nodes", "unique nodes"), ("edges", "unique edges"), ("triples", "unique triples")):
+        assert {d: gpt[f"{d} {count}"] for d in paper.DATASETS[:3]} == paper.TABLE_1[stat]
+    assert {d: gpt[f"{d} ColBERTv2 synonym edges"] for d in paper.DATASETS[:3]} == paper.TABLE_1[
+        "ColBERTv2 synonym edges"
+    ]
+
+
+def test_every_table_has_its_caption():
+    assert set(paper.CAPTIONS) == set(paper.TABLES) | {"Table 7"}
+    text = paper.format_table("Table 3", caption=True)
+    assert text.splitlines()[1].startswith("Multi-step retrieval performance.")
+    assert paper.TABLE_7["HippoRAG"][0] == "Thomas Südhof"
 
 
 def test_format_table_names_its_source_and_rejects_unknown_names():

@@ -21,11 +21,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathfinding.errors import FormatError, InvalidTypeError, InvalidValueError
+from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.index.build import build_index, index_from_openie
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.maintenance import add_passages
 from pathfinding.hipporag.index.persistence import FORMAT_VERSION, MAGIC, load_index, save_index
-from pathfinding.hipporag.io import load_openie, vendored
+from pathfinding.hipporag.io import load_openie
 from pathfinding.hipporag.retrieve import HippoRetriever
 from tests.test_maintenance import FROZEN, assert_same_index, assert_same_retrieval, passage_st
 
@@ -458,7 +459,7 @@ ROUND_TEXTS = ["Ed Wood directed Plan 9.", "Plan 9 was filmed in Burbank.", "Par
 
 @pytest.fixture(scope="module")
 def musique():
-    docs, _ = load_openie(vendored("openie"))
+    docs, _ = load_openie(fetch("musique_openie"))
     return docs[:300]
 
 

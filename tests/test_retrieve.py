@@ -794,3 +794,141 @@ def test_derived_state_has_one_owner_the_index(index):
     c = HippoRetriever(grown, passage_weight=0.2)
     assert c.graph_with_passages() is not a.graph_with_passages()
     assert c.graph_with_passages().n_nodes == grown.n_nodes + grown.n_passages
+
+
+# --- the rule that chose the floor of entity linking ----------------------------------------------
+
+
+def test_chosen_link_floor_is_the_highest_that_loses_nothing_on_musique():
+    from pathfinding.experiments.sensitivity import chosen_link_floor
+
+    def row(floor, cased, lower):
+        return {"floor": floor, "cased": cased, "lower": lower, "weak": {}}
+
+    free = [0.3, 0.5, 0.7, 0.8]
+    grid = {"ks": [1, 2, 5, 10], "sets": {"musique": {"grid": [
+        row(0.0, free, free),
+        row(0.4, [0.3, 0.5, 0.71, 0.8], free),  # a gain is no loss
+        row(0.5, free, [0.3, 0.5, 0.7, 0.79]),  # a loss at R@10, lower-cased
+        row(0.6, free, free),  # above a losing floor, and losing nothing: still the highest
+    ]}}}  # fmt: skip
+    assert chosen_link_floor(grid) == 0.6
+    grid["sets"]["musique"]["grid"][3]["cased"] = [0.29, 0.5, 0.7, 0.8]
+    assert chosen_link_floor(grid) == 0.4
+    grid["sets"]["musique"]["grid"] = grid["sets"]["musique"]["grid"][1:]
+    with pytest.raises(ValueError, match="needs floor 0"):
+        chosen_link_floor(grid)
+
+
+@pytest.mark.slow  # the default retriever at ten floors on both question sets (about half a minute)
+def test_min_link_cosine_is_what_the_stated_rule_chooses_on_musique():
+    from pathfinding.experiments.sensitivity import chosen_link_floor, link_floor_grid
+    from pathfinding.hipporag.query import MIN_LINK_COSINE
+
+    assert chosen_link_floor(link_floor_grid()) == MIN_LINK_COSINE
+
+
+# --- every script reads right, and weak links are said ------------------------------------------
+
+
+def _zoe_index(decomposed: bool):
+    """Two people whose names differ only by accents; the corpus optionally decomposed (NFD), and
+    built from raw strings so that no loader composes it first."""
+    import unicodedata
+
+    from pathfinding.hipporag.extract.cooccurrence import cooccurrence_triples
+
+    texts = [
+        ("Zoë Ñúñez", "Zoë Ñúñez founded the Café Société in Paris."),
+        ("Zoe Nunez", "Zoe Nunez runs a bicycle shop in Lyon."),
+        ("Paris", "Paris is the capital of France."),
+    ]
+    if decomposed:
+        texts = [tuple(unicodedata.normalize("NFD", x) for x in pair) for pair in texts]
+    triples = [cooccurrence_triples(t, x) for t, x in texts]
+    return build_index(triples, passages=[t + "\n" + x for t, x in texts])
+
+
+@pytest.mark.parametrize("corpus_nfd", [False, True])
+@pytest.mark.parametrize("question_nfd", [False, True])
+def test_decomposed_and_composed_text_give_the_same_nodes_and_answer(corpus_nfd, question_nfd):
+    """Before, the NFD corpus had the nodes zoe, n, cafe, socie and the NFC question "Who is Zoë
+    Ñúñez?" answered with Zoe Nunez's bicycle shop; an NFD question linked "Jose", "Nu"."""
+    import unicodedata
+
+    idx = _zoe_index(corpus_nfd)
+    assert set(idx.phrases) == set(_zoe_index(False).phrases)
+    assert {"zoë ñúñez", "café société", "zoe nunez"} <= set(idx.phrases)
+    question = "Who is Zoë Ñúñez?"
+    if question_nfd:
+        question = unicodedata.normalize("NFD", question)
+    hit = HippoRetriever(idx).retrieve(question, k=3)
+    assert hit.entities == ("Zoë Ñúñez",)
+    assert [idx.phrases[lk.node] for lk in hit.links] == ["zoë ñúñez"] and hit.links[0].kept
+    assert hit.passages[0] == 0
+
+
+def test_a_devanagari_word_finds_its_passage():
+    """'गांधी' used to give no token at all (its vowel signs split it), so the exact word found nothing."""
+    passages = ["महात्मा गांधी का जन्म पोरबंदर में हुआ।", "दिल्ली भारत की राजधानी है।", "Ed Wood directed Plan 9."]
+    bm = BM25Ranker(passages)
+    assert bm.tokens("गांधी कहाँ पैदा हुए?")[0] == "गांधी"
+    assert bm.rank("गांधी", 1).tolist() == [0]
+    from pathfinding.hipporag.extract.cooccurrence import cooccurrence_triples
+
+    idx = build_index([cooccurrence_triples("", p) for p in passages], passages=passages)
+    hit = HippoRetriever(idx).retrieve("महात्मा गांधी कहाँ पैदा हुए?", k=1)
+    assert hit.passages.tolist() == [0] and not hit.fell_back
+
+
+def _weak_index():
+    facts = [
+        [("Zora Neale Hurston", "wrote", "Their Eyes Were Watching God")],
+        [("Burbank", "city in", "California")],
+        [("Zoroastrianism", "founded in", "Persia")],
+    ]
+    texts = [
+        "Zora Neale Hurston wrote Their Eyes Were Watching God.",
+        "Burbank is a city in California.",
+        "Zoroastrianism was founded in Persia.",
+    ]
+    return build_index(facts, passages=texts)
+
+
+def test_a_weak_link_is_said_and_seeds_nothing():
+    """"Zorro" is nearest to "zoroastrianism" by a few shared trigrams, far below the floor: the
+    entity is not in the index, the walk is not seeded from it and the answer is BM25's (no
+    passage shares a word: no answer); with no floor it seeded the walk and Persia came back."""
+    from pathfinding.hipporag.query import MIN_LINK_COSINE
+
+    idx = _weak_index()
+    hit = HippoRetriever(idx).retrieve("Where did Zorro live?", k=2)
+    (lk,) = hit.links
+    assert idx.phrases[lk.node] == "zoroastrianism" and 0 < lk.cosine < MIN_LINK_COSINE and not lk.kept
+    assert hit.seeds.size == 0 and hit.fell_back and hit.note == NO_MATCH and hit.passages.size == 0
+    loose = HippoRetriever(idx, min_link_cosine=0.0).retrieve("Where did Zorro live?", k=2)
+    assert loose.links[0].kept and idx.phrases[loose.seeds[0]] == "zoroastrianism"
+    assert loose.passages[0] == 2 and loose.walk_weight == 1.0
+
+
+def test_a_weak_capitalised_entity_is_not_a_named_seed():
+    """The walk alone ranks a question only when a *linked* entity has capitals; a weak one counts
+    for nothing, so the fact seeds' walk is fused with BM25 as for a question without a name."""
+    idx = _weak_index()
+    hit = HippoRetriever(idx).retrieve("Was Zorro a city in California?", k=3, entities=["Zorro"])
+    assert not hit.links[0].kept and not hit.fell_back and hit.walk_weight == 0.65
+    named = HippoRetriever(idx, min_link_cosine=0.0).retrieve(
+        "Was Zorro a city in California?", k=3, entities=["Zorro"]
+    )
+    assert named.walk_weight == 1.0
+
+
+def test_min_link_cosine_is_validated_and_defaults_by_encoder():
+    from pathfinding.hipporag.query import MIN_LINK_COSINE
+
+    idx = _weak_index()
+    assert HippoRetriever(idx).min_link_cosine == MIN_LINK_COSINE > 0
+    with pytest.raises(ValueError, match="min_link_cosine"):
+        HippoRetriever(idx, min_link_cosine=1.5)
+    with pytest.raises(TypeError, match="min_link_cosine must be a real number"):
+        HippoRetriever(idx, min_link_cosine="0.5")

@@ -1,5 +1,6 @@
 """The text rules of ``hipporag/text.py`` in every script: phrase normalisation, the rule an index
-records, single characters of an unspaced script, and what the errors say.
+records, single characters of an unspaced script, what the errors say, one normal form, full case
+folding, words that keep their marks and sentence ends in any script.
 
 A mutation run over ``text.py`` left alive error messages that name nothing (both functions
 refuse a non-string, and no test read the message) and a one-character run of an unspaced script
@@ -7,6 +8,7 @@ handled like a longer run, which drops the character. Expected strings are writt
 """
 
 import re
+import unicodedata
 
 import pytest
 from hypothesis import given
@@ -19,7 +21,16 @@ from pathfinding.hipporag.index.maintenance import add_passages
 from pathfinding.hipporag.io import Passage
 from pathfinding.hipporag.lexical import BM25Ranker
 from pathfinding.hipporag.retrieve import HippoRetriever
-from pathfinding.hipporag.text import index_normalization, normalize_phrase, segment_unspaced
+from pathfinding.hipporag.text import (
+    fold,
+    index_normalization,
+    nfc,
+    normalize_phrase,
+    segment_unspaced,
+    sentences,
+    word_matches,
+    words,
+)
 
 
 @pytest.mark.parametrize("call", [normalize_phrase, segment_unspaced])
@@ -124,3 +135,71 @@ def test_normalize_phrase_matches_v1():
     assert normalize_phrase("Thomas C. Südhof", rule="ascii") == "thomas c  s dhof"
     assert normalize_phrase("Thomas C. Südhof") == "thomas c  südhof"
     assert normalize_phrase("  !! ") == normalize_phrase("  !! ", rule="ascii") == ""
+
+
+# --- one normal form, full case folding, words with their marks, sentence ends in any script -----
+
+def _nfd(text: str) -> str:
+    return unicodedata.normalize("NFD", text)
+
+
+def test_decomposed_and_composed_text_are_one_text():
+    """"Zoë Ñúñez" typed decomposed (NFD: e + combining diaeresis) is the same words, phrase and
+    name tokens as composed; before, the marks split "Café Société" into "cafe" and "socie"."""
+    composed = "Zoë Ñúñez founded the Café Société"
+    decomposed = _nfd(composed)
+    assert decomposed != composed and nfc(decomposed) == composed
+    assert words(decomposed) == words(composed) == ["zoë", "ñúñez", "founded", "the", "café", "société"]
+    assert normalize_phrase(decomposed) == normalize_phrase(composed) == "zoë ñúñez founded the café société"
+    assert [m.group() for m in word_matches(decomposed)] == [_nfd(w) for w in composed.split()]
+
+
+@given(st.text(max_size=30))
+def test_every_rule_reads_nfd_and_nfc_alike(text):
+    """Whatever the text (kana with a voicing mark, Hangul, accents), its decomposed form gives the
+    same BM25 tokens and the same node key as its composed form."""
+    assert words(_nfd(text)) == words(nfc(text))
+    assert normalize_phrase(_nfd(text)) == normalize_phrase(nfc(text))
+    assert fold(_nfd(text)) == fold(text)
+
+
+def test_devanagari_hebrew_and_thai_words_keep_their_marks():
+    """Vowel signs, virama and anusvara are marks (Mc/Mn): a Devanagari word is one token, not
+    pieces cut at each sign (before: 'गांधी' gave no token, a sentence ['मह', 'जन', 'रब', 'दर'])."""
+    assert words("गांधी") == ["गांधी"]
+    assert words("महात्मा गांधी का जन्म पोरबंदर में हुआ") == [
+        "महात्मा", "गांधी", "का", "जन्म", "पोरबंदर", "में", "हुआ",
+    ]  # fmt: skip
+    assert normalize_phrase("महात्मा गांधी") == "महात्मा गांधी"
+    assert words("שָׁלוֹם עֲלֵיכֶם") == ["שָׁלוֹם", "עֲלֵיכֶם"]  # Hebrew points stay on their letters
+    assert [m.group() for m in word_matches("กรุงเทพ, ไทย")] == ["กรุงเทพ", "ไทย"]  # Thai tone marks
+
+
+def test_turkish_and_german_fold_to_one_key():
+    """"İ" case-folds to i + a combining dot and the dotless "ı" not at all; both are "i" here, so
+    "İstanbul'da" is "istanbul" + its suffix and "DİYARBAKIR" meets "Diyarbakır". "ß" is "ss"."""
+    assert words("İstanbul'da") == ["istanbul", "da"]
+    assert normalize_phrase("İstanbul") == normalize_phrase("istanbul") == "istanbul"
+    assert fold("DİYARBAKIR") == fold("Diyarbakır") == fold("DIYARBAKIR") == "diyarbakir"
+    assert words("Straße STRASSE") == ["strasse", "strasse"]
+    assert fold("ΟΔΟΣ") == fold("οδος") == fold("οδός".replace("ό", "ο"))  # final sigma folds to σ
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Он жил в Москве. Он любил Париж.", ["Он жил в Москве.", "Он любил Париж."]),
+        # the Greek question mark (U+037E) is ";" after NFC; between Greek words it ends a question
+        ("Πού ζει ο Σωκράτης\u037e Ζει στην Αθήνα.", ["Πού ζει ο Σωκράτης;", "Ζει στην Αθήνα."]),
+        ("गांधी भारत में थे। वे वकील थे।", ["गांधी भारत में थे।", "वे वकील थे।"]),
+        ("أين ولد محفوظ؟ ولد في القاهرة.", ["أين ولد محفوظ؟", "ولد في القاهرة."]),
+        ("ولد في القاهرة. كتب الثلاثية.", ["ولد في القاهرة.", "كتب الثلاثية."]),
+        ("東京は大きい。大阪も。", ["東京は大きい。", "大阪も。"]),
+        # a semicolon between English words, or after Greek and before Latin, is not an end
+        ("It rained; Bob left. Then he ate.", ["It rained; Bob left.", "Then he ate."]),
+        ("Greek: κύκνειον ᾆσμα; Latin: carmen cygni.", ["Greek: κύκνειον ᾆσμα; Latin: carmen cygni."]),
+        ("It is approx. two km long.", ["It is approx. two km long."]),
+    ],
+)
+def test_sentence_ends_in_any_script(text, expected):
+    assert sentences(nfc(text)) == expected

@@ -18,12 +18,11 @@
 from pathfinding.course import exercises
 
 # %% [markdown]
-# **3.1** `2 · 5 + 1 = 11` candidates tie, so the expected rank is the mean of 1..11: 6.
+# **3.1** $2 \cdot 5 + 1 = 11$ candidates tie, so the expected rank is the mean of $1, \dots, 11$:
+# $(11 + 1)/2 = 6$.
 
 # %%
-feedback = exercises.check_chance_rank(5, (2 * 5 + 1 + 1) / 2)
-print(feedback)
-assert feedback
+exercises.check_chance_rank(5, (2 * 5 + 1 + 1) / 2)
 
 # %% [markdown]
 # **3.2** Every passage nearer a seed than the answer's passage outranks it. At four hops the
@@ -33,6 +32,4 @@ assert feedback
 # number the notebook's table shows.)
 
 # %%
-feedback = exercises.check_passage_rank(4, 2 * 9 * 3 + 1)
-print(feedback)
-assert feedback
+exercises.check_passage_rank(4, 2 * 9 * 3 + 1)

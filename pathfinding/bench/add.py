@@ -1,4 +1,4 @@
-"""What adding one passage costs against a rebuild, on the vendored 1,890-passage MuSiQue index.
+"""What adding one passage costs against a rebuild, on the released 1,890-passage MuSiQue index.
 
 The target: adding one passage costs at most :data:`ADD_TARGET` (5%) of a fresh
 :func:`~pathfinding.hipporag.index.build.build_index` over the same passages. Two modes, each timed
@@ -30,9 +30,10 @@ from tqdm.auto import tqdm
 
 from pathfinding._validation import check_int
 from pathfinding.errors import InvalidValueError
+from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.index.maintenance import add_passages
-from pathfinding.hipporag.io import load_openie, vendored
+from pathfinding.hipporag.io import load_openie
 
 __all__ = ["ADD_TARGET", "MODES", "MODE_LABELS", "benchmark_add", "format_add_benchmark"]
 
@@ -75,7 +76,7 @@ def benchmark_add(*, trials: int = 3, modes: tuple[str, ...] = MODES) -> dict:
     for m in modes:
         if m not in MODES:
             raise InvalidValueError(f"modes must be among {MODES}, got {m!r}")
-    docs, _ = load_openie(vendored("openie"))
+    docs, _ = load_openie(fetch("musique_openie"))
     triples = [d.triples for d in docs]
     texts = [d.title + "\n" + d.text for d in docs]
     n = len(docs)

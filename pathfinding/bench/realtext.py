@@ -1,4 +1,4 @@
-"""Timing on the vendored MuSiQue tuning set: the index build and one query, on one core."""
+"""Timing on the MuSiQue tuning set of the HippoRAG release: the index build and one query, on one core."""
 
 from __future__ import annotations
 

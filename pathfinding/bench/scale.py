@@ -33,7 +33,7 @@ address space) is its own and no earlier size's garbage is counted. Per size it 
 * ``threads`` (numba's, used by the synonymy search) and ``load_avg_1m``, the machine's 1-minute
   load average when the size started (other work competing for the cores).
 
-On the vendored MuSiQue index it also measures the recall of the exact tau = 0.8 synonymy edge set
+On the released MuSiQue index it also measures the recall of the exact tau = 0.8 synonymy edge set
 (the all-pairs product) by the prefix-filtered one, and R@5 with either edge set.
 
 :func:`run_scale` returns rows, targets with PASS/FAIL computed from the measurements, and
@@ -259,7 +259,7 @@ def measure_size(
 
 
 def musique_synonymy_check(tau: float = 0.8) -> dict:
-    """Recall of the exact synonymy edge set on the vendored MuSiQue index, and R@5 with each set.
+    """Recall of the exact synonymy edge set on the MuSiQue index, and R@5 with each set.
 
     Returns
     -------

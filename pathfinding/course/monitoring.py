@@ -1,8 +1,10 @@
 """Monitoring index recall without gold triples.
 
 An index decays: OpenIE misses facts, and a missed fact is a missing edge. :func:`drop_facts`
-deletes a random fraction of an instance's facts, and :func:`index_health` computes label-free signals
-(no gold triples, no gold answers) that a production system could log per query:
+deletes a random fraction of an instance's facts; :func:`replace_facts` swaps a fraction for wrong
+facts of the same count, as a weak extractor makes them, which no count of the index's size can
+see. :func:`index_health` computes label-free signals (no gold triples, no gold answers) that a
+production system could log per query:
 whether every query entity still links to a node, the seeds' degrees, whether the seeds still share a
 connected component, and how much PPR mass leaves the seeds. :func:`recall_sweep` measures how those
 signals track the answer's hit@1 as facts are deleted. :func:`alarm_rates` judges a monitor the way
@@ -40,7 +42,10 @@ __all__ = [
     "label_free",
     "RecallRow",
     "recall_sweep",
+    "replace_facts",
 ]
+
+DAMAGES = ("delete", "replace")
 
 
 def drop_facts(instance: PathFindingInstance, fraction: float, *, rng=None) -> PathFindingInstance:
@@ -78,15 +83,87 @@ def drop_facts(instance: PathFindingInstance, fraction: float, *, rng=None) -> P
     n = instance.facts.shape[0]
     n_drop = int(round(fraction * n))
     keep = np.sort(rng.permutation(n)[n_drop:])
+    return _with_facts(instance, instance.facts[keep], [instance.passages[k] for k in keep])
+
+
+def _with_facts(instance: PathFindingInstance, facts, passages) -> PathFindingInstance:
+    """``instance`` with other facts and passages: the same nodes, seeds, answer and candidates."""
     return instance_from_facts(
-        instance.facts[keep],
+        facts,
         instance.node_names,
-        [instance.passages[k] for k in keep],
+        passages,
         seeds=instance.seeds,
         answer=instance.answer,
         candidates=instance.candidates,
         hops=instance.hops,
     )
+
+
+def replace_facts(instance: PathFindingInstance, fraction: float, *, rng=None) -> PathFindingInstance:
+    """Simulate a weak extractor: replace a random ``fraction`` of the facts by wrong ones.
+
+    Each replaced fact keeps one of its two entities and links it to another node it was not linked
+    to, drawn at random from the nodes its old partner can still reach, so the graph keeps its
+    connected components (an intact index never loses a component to a wrong fact); its passage keeps
+    its text (the passage says what it said, the extracted fact is wrong). The index keeps its size:
+    as many facts, passages, nodes, mentions and components as before.
+
+    Parameters
+    ----------
+    instance : PathFindingInstance
+    fraction : float
+        Share of facts to replace, in [0, 1]; ``round(fraction * n_facts)`` facts are replaced.
+    rng : None, int or numpy.random.Generator
+        Chooses the facts, the entity each keeps, and its wrong partner.
+
+    Returns
+    -------
+    PathFindingInstance
+
+    Raises
+    ------
+    ValueError
+        If ``fraction`` is outside [0, 1].
+
+    Examples
+    --------
+    >>> from pathfinding.synthetic.toy import star_pair
+    >>> toy = star_pair(9)
+    >>> wrong = replace_facts(toy, 0.5, rng=0)
+    >>> same = ("n_passages", "n_nodes")
+    >>> [getattr(wrong, a) == getattr(toy, a) for a in same], wrong.graph.nnz == toy.graph.nnz
+    ([True, True], True)
+    >>> int((np.sort(wrong.facts, axis=1) != np.sort(toy.facts, axis=1)).any(axis=1).sum())
+    9
+    """
+    fraction = check_float("fraction", fraction, low=0.0, high=1.0)
+    rng = np.random.default_rng(rng)
+    facts = instance.facts.copy()
+    n = facts.shape[0]
+    for k in rng.permutation(n)[: int(round(fraction * n))]:
+        rest = np.delete(facts, k, axis=0)
+        labels = _component_labels(rest, instance.n_nodes)
+        linked = {frozenset(f) for f in rest.tolist()}
+        ends = [int(x) for x in facts[k]]
+        if rng.integers(2):
+            ends.reverse()
+        for keep, other in (ends, ends[::-1]):
+            # a partner the old one still reaches, so that no component is lost or joined
+            free = [
+                v for v in np.flatnonzero(labels == labels[other]).tolist()
+                if v not in (keep, other) and frozenset((keep, v)) not in linked
+            ]  # fmt: skip
+            if free:
+                facts[k] = (keep, free[rng.integers(len(free))])
+                break
+    return _with_facts(instance, facts, list(instance.passages))
+
+
+def _component_labels(facts: np.ndarray, n_nodes: int) -> np.ndarray:
+    import scipy.sparse as sp
+
+    graph = sp.csr_array((np.ones(len(facts)), (facts[:, 0], facts[:, 1])), shape=(n_nodes, n_nodes))
+    return connected_components(graph, directed=False)[1]
 
 
 @dataclass(frozen=True)
@@ -350,13 +427,15 @@ def alarm_rates(
     false_alarm: float = 0.05,
     resamples: int = 2000,
     seed: int = 0,
+    damage: str = "delete",
 ) -> AlarmRates:
-    """Judge a label-free monitor on whether it alarms when the index loses facts.
+    """Judge a label-free monitor on whether it alarms when the index is damaged.
 
     Production traffic is a mix of question shapes, so each query is a path-finding instance of 1 to
     3 hops with 4 to 12 dead-end chains per seed. Each is indexed twice: intact, and with ``fraction``
-    of its facts deleted (:func:`drop_facts`). ``monitor(query, pi)`` sees only a
-    :class:`LabelFreeQuery` and the query's PPR vector (specificity restart), and returns a number.
+    of its facts deleted (:func:`drop_facts`) or replaced by wrong ones (:func:`replace_facts`).
+    ``monitor(query, pi)`` sees only a :class:`LabelFreeQuery` and the query's PPR vector
+    (specificity restart), and returns a number.
     A system logs the mean over a batch of ``batch`` queries; the alarm range is the central
     ``1 - false_alarm`` of batch means on the intact index, so the false-alarm rate is fixed and the
     verdict is the share of damaged batches that leave it. A monitor may move either way under damage.
@@ -366,7 +445,7 @@ def alarm_rates(
     monitor : callable
         ``monitor(query, pi) -> float``.
     fraction : float, default 0.2
-        Share of facts deleted from the damaged index.
+        Share of facts deleted from, or replaced in, the damaged index.
     batch : int, default 10
         Queries per logged batch.
     queries : int, default 300
@@ -377,6 +456,8 @@ def alarm_rates(
         Batches drawn per index.
     seed : int, default 0
         Root seed: query ``t`` is drawn from ``SeedSequence(seed, spawn_key=(t,))``.
+    damage : {"delete", "replace"}, default "delete"
+        How the damaged index lost its facts.
 
     Returns
     -------
@@ -387,7 +468,7 @@ def alarm_rates(
     TypeError
         If ``monitor`` is not callable or returns something that is not a number.
     ValueError
-        If a rate is outside its range or a count is below 1.
+        If a rate is outside its range, a count is below 1, or ``damage`` is not a damage model.
 
     Examples
     --------
@@ -410,13 +491,16 @@ def alarm_rates(
     queries = check_int("queries", queries, low=1)
     resamples = check_int("resamples", resamples, low=1)
     seed = check_int("seed", seed, low=0)
+    if damage not in DAMAGES:
+        raise InvalidValueError(f"damage must be one of {DAMAGES}, got {damage!r}")
+    harm = drop_facts if damage == "delete" else replace_facts
     values = np.empty((2, queries))
     for t in range(queries):
         inst_ss, drop_ss, shape_ss = np.random.SeedSequence(seed, spawn_key=(t,)).spawn(3)
         shape = np.random.default_rng(shape_ss)
         hops, distractors = int(shape.integers(1, 4)), int(shape.integers(4, 13))
         intact = make_instance(hops, distractors=distractors, rng=inst_ss)
-        for row, inst in enumerate((intact, drop_facts(intact, fraction, rng=drop_ss))):
+        for row, inst in enumerate((intact, harm(intact, fraction, rng=drop_ss))):
             pi = RANKERS["ppr"](inst)
             value = monitor(label_free(inst), pi)
             if isinstance(value, bool | np.bool_) or not isinstance(value, Real):

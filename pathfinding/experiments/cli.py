@@ -1,4 +1,4 @@
-"""The ``realtext`` command: HippoRAG against BM25 on the vendored MuSiQue tuning set."""
+"""The ``realtext`` command: HippoRAG against BM25 on the MuSiQue tuning set of the HippoRAG release."""
 
 from __future__ import annotations
 

@@ -1,11 +1,12 @@
 """The held-out check, FINDINGS rows H: the default retriever against BM25 on questions no default
 was chosen on. Every constant of
-:class:`~pathfinding.hipporag.retrieve.HippoRetriever` was chosen on the vendored MuSiQue tuning set
+:class:`~pathfinding.hipporag.retrieve.HippoRetriever` was chosen on the MuSiQue tuning set
 (:mod:`pathfinding.experiments.realtext`); the held-out set is HippoRAG's HotpotQA training subset
-(100 questions, their 994 context paragraphs; vendored under ``pathfinding/data/heldout`` with its
-MANIFEST). No OpenIE triples are released for it, so the index is built as a stranger without a
-model would build theirs: co-occurrence triples (:mod:`pathfinding.hipporag.extract.cooccurrence`),
-Unicode phrase normalisation, the character-trigram encoder. Questions are asked as written
+(100 questions, their 994 context paragraphs; fetched by :mod:`pathfinding.hipporag.datasets` as
+``hotpotqa_questions`` and ``hotpotqa_corpus``). No OpenIE triples are released for it, so the index
+is built as a stranger without a model would build theirs: co-occurrence triples
+(:mod:`pathfinding.hipporag.extract.cooccurrence`), Unicode phrase normalisation, the
+character-trigram encoder. Questions are asked as written
 (``cased``) and lower-cased (``lower``). Methods: ``bm25``; ``default`` (the retriever's defaults);
 ``default: walk alone`` (the same with ``guess_weight=1``, i.e. no fusion with BM25, which shows
 what the fusion is worth); ``v1[capitalised]`` (HippoRAG v1's shape). :func:`run_heldout`
@@ -15,7 +16,6 @@ bootstraps R@k and AR@k with paired differences to BM25.
 from __future__ import annotations
 
 import functools
-from importlib import resources
 
 import numpy as np
 
@@ -27,6 +27,7 @@ from pathfinding.experiments.realtext import (
     compare_methods,
     library_versions_line,
 )
+from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.evaluate import (
     KS,
 )
@@ -39,16 +40,11 @@ from pathfinding.hipporag.lexical import BM25Ranker
 from pathfinding.hipporag.retrieve import HippoRetriever
 
 __all__ = [
-    "HELDOUT_FILES",
     "heldout_findings_section",
     "heldout_index",
-    "heldout_path",
     "load_heldout",
     "run_heldout",
 ]
-
-HELDOUT_FILES = {"questions": "hotpotqa_train.json.gz", "corpus": "hotpotqa_train_corpus.json.gz"}
-"""Short name -> file name of the held-out data shipped in ``pathfinding/data/heldout``."""
 
 COMMAND = "python -m pathfinding findings"
 
@@ -63,19 +59,6 @@ def _signed(row) -> str:
 
 TOLERANCE = 0.01
 """How far below BM25 (in recall, i.e. one point) the default may sit at any k and still count as level."""
-
-
-def heldout_path(name: str):
-    """The path of a held-out file shipped with the package (a key of :data:`HELDOUT_FILES`).
-
-    Examples
-    --------
-    >>> heldout_path("corpus").name
-    'hotpotqa_train_corpus.json.gz'
-    """
-    if name not in HELDOUT_FILES:
-        raise FileNotFoundError(f"no held-out file {name!r}; expected one of {sorted(HELDOUT_FILES)}")
-    return resources.files("pathfinding").joinpath("data", "heldout", HELDOUT_FILES[name])
 
 
 @functools.lru_cache(maxsize=1)
@@ -93,8 +76,8 @@ def load_heldout() -> dict:
     >>> len(data["questions"]), len(data["corpus"])
     (100, 994)
     """
-    corpus, c_rep = load_corpus(heldout_path("corpus"))
-    questions, q_rep = load_hotpotqa_questions(heldout_path("questions"), corpus)
+    corpus, c_rep = load_corpus(fetch("hotpotqa_corpus"))
+    questions, q_rep = load_hotpotqa_questions(fetch("hotpotqa_questions"), corpus)
     return {"questions": questions, "corpus": corpus, "reports": [q_rep, c_rep]}
 
 
@@ -215,9 +198,10 @@ def heldout_findings_section(*, seed: int = 0, n_boot: int = 2000, command: str 
     lines = [
         "## Held out: HotpotQA training subset (100 questions), no-model index",
         "",
-        "HippoRAG's `hotpotqa_train` subset (100 questions, 994 passages; `pathfinding/data/heldout/`, "
-        "with its MANIFEST), on which no default of this package was chosen: every constant was chosen "
-        "on the MuSiQue tuning set above. No triples are released for it, so the index is built with "
+        "HippoRAG's `hotpotqa_train` subset (100 questions, 994 passages; "
+        "`pathfinding data fetch hotpotqa_questions hotpotqa_corpus`), on which no default of this "
+        "package was chosen: every constant was chosen on the MuSiQue tuning set above. No triples are "
+        "released for it, so the index is built with "
         "no model (co-occurrence triples, Unicode phrase normalisation, character-trigram encoder), "
         "as a stranger without a model would build theirs. Recall in %, mean [95% bootstrap CI]; "
         "differences to BM25 are paired bootstrap intervals on the same questions. 'default: walk "

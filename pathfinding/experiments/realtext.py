@@ -1,8 +1,9 @@
 """The real-text experiment: HippoRAG vs BM25 on the MuSiQue tuning set (100 questions), offline.
 
-:func:`run_realtext` loads the vendored files, builds the index from the released OpenIE triples,
-ranks the corpus for every question, as written (``cased``) and lower-cased (``lower``), with BM25
-and with each HippoRAG variant, and bootstraps R@k and AR@k. :func:`format_report` prints it,
+:func:`run_realtext` loads the released files (fetched and verified by
+:mod:`pathfinding.hipporag.datasets`), builds the index from the OpenIE triples, ranks the corpus
+for every question, as written (``cased``) and lower-cased (``lower``), with BM25 and with each
+HippoRAG variant, and bootstraps R@k and AR@k. :func:`format_report` prints it,
 :func:`findings_section` writes the FINDINGS.md rows and :func:`benchmark` times the index build and
 one query.
 
@@ -35,6 +36,7 @@ import numpy as np
 
 from pathfinding._validation import check_int
 from pathfinding.experiments import DEFAULT_BOOT
+from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.evaluate import (
     KS,
     all_recall_at_k,
@@ -46,7 +48,7 @@ from pathfinding.hipporag.evaluate import (
 )
 from pathfinding.hipporag.index.build import index_from_openie
 from pathfinding.hipporag.index.model import HippoIndex
-from pathfinding.hipporag.io import load_corpus, load_openie, load_questions, vendored
+from pathfinding.hipporag.io import load_corpus, load_openie, load_questions
 from pathfinding.hipporag.lexical import BM25Ranker
 from pathfinding.hipporag.retrieve import HippoRetriever
 
@@ -74,7 +76,7 @@ V1_NAME = "v1[capitalised]"
 
 @functools.lru_cache(maxsize=1)
 def load_realtext():
-    """Load the vendored questions, corpus and OpenIE (cached).
+    """Load the released questions, corpus and OpenIE (cached).
 
     Returns
     -------
@@ -82,15 +84,15 @@ def load_realtext():
         ``questions``, ``corpus``, ``openie`` and ``reports`` (one LoadReport per file; the OpenIE
         report includes the corpus alignment check).
     """
-    questions, q_rep = load_questions(vendored("questions"))
-    corpus, c_rep = load_corpus(vendored("corpus"))
-    openie, o_rep = load_openie(vendored("openie"), corpus=corpus)
+    questions, q_rep = load_questions(fetch("musique_questions"))
+    corpus, c_rep = load_corpus(fetch("musique_corpus"))
+    openie, o_rep = load_openie(fetch("musique_openie"), corpus=corpus)
     return {"questions": questions, "corpus": corpus, "openie": openie, "reports": [q_rep, c_rep, o_rep]}
 
 
 @functools.lru_cache(maxsize=2)
 def musique_index(tau: float = 0.8) -> HippoIndex:
-    """The vendored MuSiQue index for one synonymy threshold, built once per process.
+    """The MuSiQue index for one synonymy threshold, built once per process.
 
     Indexes are never modified in place (add and delete return new ones), so sharing one is safe.
     Phrases are normalised with HippoRAG v1's ASCII rule, so the index has v1's node set from v1's

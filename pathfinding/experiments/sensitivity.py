@@ -13,6 +13,14 @@ rule to it, so the defaults can be checked against the rule that picked them::
 
     python -c "from pathfinding.experiments.sensitivity import fusion_grid, chosen_fusion; \
 print(chosen_fusion(fusion_grid()))"
+
+:func:`link_floor_grid` measures the default retriever at each floor of entity linking (the
+lowest cosine at which a query entity still names a node), on MuSiQue and on the held-out HotpotQA
+set, and :func:`chosen_link_floor` applies the rule that chose
+:data:`~pathfinding.hipporag.query.MIN_LINK_COSINE` to it::
+
+    python -c "from pathfinding.experiments.sensitivity import *; \
+r = link_floor_grid(); print(format_link_floor_grid(r)); print(chosen_link_floor(r))"
 """
 
 from __future__ import annotations
@@ -23,12 +31,23 @@ import numpy as np
 
 from pathfinding._validation import check_int
 from pathfinding.errors import InvalidValueError
+from pathfinding.experiments.heldout import heldout_index, load_heldout
 from pathfinding.experiments.realtext import CASES, load_realtext, musique_index
 from pathfinding.hipporag.evaluate import KS, recall_at_k, supporting_ids
 from pathfinding.hipporag.lexical import BM25Ranker
 from pathfinding.hipporag.retrieve import HippoRetriever
 
-__all__ = ["FUSION_TARGET", "chosen_fusion", "format_grid", "fusion_grid", "weight_grid"]
+__all__ = [
+    "FUSION_TARGET",
+    "LINK_FLOORS",
+    "chosen_fusion",
+    "chosen_link_floor",
+    "format_grid",
+    "format_link_floor_grid",
+    "fusion_grid",
+    "link_floor_grid",
+    "weight_grid",
+]
 
 FUSION_TARGET = 0.05
 """Lower-cased MuSiQue R@5 gain over BM25 the fusion must keep (the issue's +5 points)."""
@@ -156,3 +175,89 @@ def chosen_fusion(result: dict, *, target: float = FUSION_TARGET) -> tuple[float
     if best is None:
         raise InvalidValueError(f"no fusion on the grid keeps a lower-cased R@5 gain of {target}")
     return best["guess_weight"], best["fusion_c"]
+
+
+LINK_FLOORS = (0.0, 0.2, 0.3, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7)
+"""The floors of entity linking :func:`link_floor_grid` tries by default."""
+
+
+def link_floor_grid(floors: Sequence[float] = LINK_FLOORS) -> dict:
+    """Mean R@k of the default retriever at each linking floor, cased and lower-cased.
+
+    Two question sets: the MuSiQue tuning set (released triples, the choice is made on it) and the
+    held-out HotpotQA set (no-model index), which only reports.
+
+    Returns
+    -------
+    dict
+        ``ks`` and ``sets``: per set (``"musique"``, ``"heldout"``), ``bm25`` (mean R@k) and
+        ``grid``, a list of dicts with ``floor``, per case of
+        :data:`~pathfinding.experiments.realtext.CASES` the mean R@k (one value per k of
+        :data:`~pathfinding.hipporag.evaluate.KS`), and ``weak``: per case, the
+        ``(entity, nearest phrase, cosine)`` links the floor removed.
+    """
+    floors = [float(f) for f in floors]
+    sets = {}
+    musique, heldout = load_realtext(), load_heldout()
+    for name, data, index in (
+        ("musique", musique, musique_index(0.8)),
+        ("heldout", heldout, heldout_index()),
+    ):
+        questions = data["questions"]
+        gold = supporting_ids(questions, data["corpus"])
+        bm25 = BM25Ranker(index.passages)
+        base = recall_at_k([bm25.rank(q.question, max(KS)) for q in questions], gold).mean(axis=0)
+        grid = []
+        for floor in floors:
+            ret = HippoRetriever(index, bm25=bm25, min_link_cosine=floor)
+            row: dict = {"floor": floor, "weak": {}}
+            for case, typed in CASES.items():
+                hits = [ret.retrieve(typed(q.question), k=max(KS)) for q in questions]
+                row[case] = recall_at_k([h.passages for h in hits], gold).mean(axis=0).tolist()
+                row["weak"][case] = sorted(
+                    {(lk.entity, index.phrases[lk.node], round(lk.cosine, 3))
+                     for h in hits for lk in h.links if lk.node >= 0 and not lk.kept},
+                    key=lambda t: t[2],
+                )  # fmt: skip
+            grid.append(row)
+        sets[name] = {"bm25": base.tolist(), "grid": grid}
+    return {"ks": list(KS), "sets": sets}
+
+
+def chosen_link_floor(result: dict) -> float:
+    """The rule that chose :data:`~pathfinding.hipporag.query.MIN_LINK_COSINE`, applied to a
+    :func:`link_floor_grid` result: the highest floor at which the default loses nothing on the
+    MuSiQue tuning set (R@k at every k, cased and lower-cased, at least its value with no floor).
+
+    Raises
+    ------
+    ValueError
+        If the grid has no floor 0 to compare with.
+    """
+    grid = result["sets"]["musique"]["grid"]
+    free = [row for row in grid if row["floor"] == 0.0]
+    if not free:
+        raise InvalidValueError("the grid needs floor 0 (no floor) to compare with")
+    ok = [
+        row["floor"]
+        for row in grid
+        if all(np.all(np.asarray(row[c]) >= np.asarray(free[0][c]) - 1e-12) for c in CASES)
+    ]
+    return max(ok)
+
+
+def format_link_floor_grid(result: dict) -> str:
+    """The grid as text: R@2 / R@5 per floor, set and case, and the links each floor removed."""
+    r2, r5 = result["ks"].index(2), result["ks"].index(5)
+    lines = []
+    for name, res in result["sets"].items():
+        b = res["bm25"]
+        lines.append(f"{name}: R@2 / R@5 in %, BM25 {100 * b[r2]:.1f} / {100 * b[r5]:.1f}")
+        lines.append(f"{'floor':>6}  " + "  ".join(f"{c:>13}" for c in CASES) + "  links removed")
+        for row in res["grid"]:
+            cells = "  ".join(f"{100 * row[c][r2]:>6.1f}/{100 * row[c][r5]:<6.1f}" for c in CASES)
+            weak = sorted({w for c in CASES for w in row["weak"][c]}, key=lambda t: t[2])
+            shown = ", ".join(f"{e!r}->{p!r} {cos:.2f}" for e, p, cos in weak[:6])
+            more = f" (+{len(weak) - 6})" if len(weak) > 6 else ""
+            lines.append(f"{row['floor']:>6.2f}  {cells}  {len(weak)}: {shown}{more}")
+    return "\n".join(lines)

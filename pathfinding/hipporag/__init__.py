@@ -2,14 +2,16 @@
 
 Triples come from an LLM through any OpenAI-compatible endpoint, two steps as in the paper
 (:mod:`~pathfinding.hipporag.extract`), from a model-free co-occurrence extractor, or from the HippoRAG
-authors' released GPT-3.5 output for the MuSiQue tuning set (vendored in ``pathfinding/data/hipporag``).
+authors' released GPT-3.5 output for the MuSiQue tuning set (fetched and verified by
+:mod:`~pathfinding.hipporag.datasets`; nothing from elsewhere ships with the package).
 Synonymy edges and entity linking use a character-trigram TF-IDF encoder, or a dense model behind an
 OpenAI-compatible embeddings endpoint (:mod:`~pathfinding.hipporag.index.embeddings`); nothing here needs
-the network unless you point it at an LLM or an embeddings server.
+the network unless you point it at an LLM or an embeddings server, or fetch the release's files.
 
 The engine, in the order a query meets it:
 
-* loaders: :mod:`~pathfinding.hipporag.io` (corpora, OpenIE files, questions, the vendored data) and
+* data: :mod:`~pathfinding.hipporag.datasets` (the release's files: registry, cache, verified download);
+* loaders: :mod:`~pathfinding.hipporag.io` (corpora, OpenIE files, questions) and
   :mod:`~pathfinding.hipporag.io.formats` (HotpotQA and 2WikiMultihopQA question files);
 * :mod:`~pathfinding.hipporag.extract` -- Step 2, OpenIE;
 * :mod:`~pathfinding.hipporag.index` -- Step 3, the index: build, encoder, synonymy neighbours,
@@ -40,9 +42,9 @@ _EXPORTS = {
         "pathfinding.hipporag.evaluate",
     ),
     **dict.fromkeys(["load_2wiki_questions", "load_hotpotqa_questions"], "pathfinding.hipporag.io.formats"),
+    **dict.fromkeys(["LoadReport", "Passage", "Question"], "pathfinding.hipporag.io.records"),
     **dict.fromkeys(
-        ["LoadReport", "Passage", "Question", "load_corpus", "load_openie", "load_query_ner",
-         "load_questions", "vendored"],
+        ["load_corpus", "load_openie", "load_query_ner", "load_questions"],
         "pathfinding.hipporag.io",
     ),
     **dict.fromkeys(

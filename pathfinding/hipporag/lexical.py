@@ -3,13 +3,13 @@
 HippoRAG 2 links a query to *facts* rather than to named-entity spans: it scores every (subject,
 relation, object) triple against the query and seeds the walk with the phrases of the best few. Its
 scorer is a dense encoder; :class:`FactLinker` is a lexical stand-in that needs no model: BM25 over
-the index's relation edges, each read as the text "subject object". BM25 lower-cases both sides, so
-the seeds it finds do not depend on how the question is capitalised, which capitalised spans do.
+the index's relation edges, each read as the text "subject object". BM25 case-folds both sides
+(:func:`~pathfinding.hipporag.text.words`), so the seeds it finds do not depend on how the question
+is capitalised, which capitalised spans do.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -18,13 +18,9 @@ import scipy.sparse as sp
 from pathfinding._validation import check_float, check_int
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.model import HippoIndex
-from pathfinding.hipporag.text import segment_unspaced
+from pathfinding.hipporag.text import fold, words
 
-__all__ = ["BM25Ranker", "FactLinker", "QUESTION_WORDS", "TOKEN_PATTERN", "top_k", "words"]
-
-TOKEN_PATTERN = r"(?u)\b\w\w+\b"
-"""A token is a run of two or more word characters (bm25s' and scikit-learn's default rule)."""
-_TOKEN = re.compile(TOKEN_PATTERN)
+__all__ = ["BM25Ranker", "FactLinker", "QUESTION_WORDS", "top_k"]
 
 QUESTION_WORDS = frozenset(
     "what which who whom whose when where why how do does did has have had were been being can could "
@@ -74,15 +70,15 @@ def top_k(scores, k: int) -> np.ndarray:
 
 
 class BM25Ranker:
-    """Lexical BM25 over texts (``bm25s``, English stop words, no stemming, lower-cased).
+    """Lexical BM25 over texts (``bm25s``, English stop words, no stemming, case-folded).
 
-    Scripts written without spaces (Chinese, Japanese, Thai) are read as overlapping character
-    bigrams (:func:`~pathfinding.hipporag.text.segment_unspaced`), in the texts and in the
-    question alike; other text is tokenized as it is.
+    Texts and questions are tokenized alike by :func:`~pathfinding.hipporag.text.words`: case
+    folded, words with their combining marks, scripts written without spaces (Chinese, Japanese,
+    Thai) as overlapping character bigrams.
 
-    ``bm25s`` tokenizes the texts and computes every (token, passage) score once. A question is
-    then tokenized here, by the same rule (:data:`TOKEN_PATTERN`, lower case, the stop words
-    ``bm25s`` gave at build time), and scored by adding up the score columns of its tokens in
+    ``bm25s`` computes every (token, passage) score once from those tokens. A question is then
+    tokenized here, by the same rule (and the stop words ``bm25s`` gave at build time), and scored
+    by adding up the score columns of its tokens in
     ``bm25s``' order and precision (float32), so the scores are ``bm25s``' own, bit for bit, and
     a question is answered without importing ``bm25s`` (which loads numba) when the ranker comes
     from :meth:`from_state`.
@@ -116,9 +112,11 @@ class BM25Ranker:
             raise InvalidValueError("passages must be a non-empty sequence of strings")
         k1 = check_float("k1", k1, low=0, high=np.inf)
         b = check_float("b", b, low=0, high=1)
+        # Our tokens, joined by spaces and split there again: bm25s keeps them as they are.
         tokens = bm25s.tokenize(
-            [segment_unspaced(p) for p in passages],
-            token_pattern=TOKEN_PATTERN,
+            [" ".join(words(p)) for p in passages],
+            lower=False,
+            token_pattern=r"\S+",
             stopwords="en",
             show_progress=False,
         )
@@ -180,22 +178,10 @@ class BM25Ranker:
         return self
 
 
-def words(text: str) -> list[str]:
-    """Every token of ``text`` by BM25's rule, stop words included: lower case, :data:`TOKEN_PATTERN`,
-    unspaced scripts as character bigrams.
-
-    Examples
-    --------
-    >>> words("Thomas Südhof's 2nd cut, 東京都")
-    ['thomas', 'südhof', '2nd', 'cut', '東京', '京都']
-    """
-    return _TOKEN.findall(segment_unspaced(text).lower())
-
-
-def _words(words) -> frozenset:
-    if isinstance(words, str) or not all(isinstance(w, str) for w in words):
-        raise InvalidTypeError(f"query_stopwords must be an iterable of words, got {words!r}")
-    return frozenset(w.lower() for w in words)
+def _words(given) -> frozenset:
+    if isinstance(given, str) or not all(isinstance(w, str) for w in given):
+        raise InvalidTypeError(f"query_stopwords must be an iterable of words, got {given!r}")
+    return frozenset(fold(w) for w in given)
 
 
 class FactLinker:

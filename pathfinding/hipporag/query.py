@@ -27,18 +27,23 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from pathfinding._validation import check_int
+from pathfinding._validation import check_float, check_int
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.build import check_unit_rows
+from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.index.nearest import NearestRows
+from pathfinding.hipporag.text import name_tokens
 
 __all__ = [
     "EXTRACTORS",
+    "EntityLink",
     "Linked",
+    "MIN_LINK_COSINE",
     "STOP_WORDS",
     "capitalised_spans",
     "default_entities",
+    "default_min_link_cosine",
     "has_capitals",
     "link_entities",
     "ner_lookup",
@@ -61,9 +66,6 @@ the extractors do not change when a library updates its list."""
 # second span, which the linker still finds).
 _CONNECTORS = frozenset({"of", "the", "de", "del", "la", "le", "von", "van", "der", "du", "da", "for"})
 _POSSESSIVE = re.compile(r"['’]s$|(?<=s)['’]$", re.IGNORECASE)
-# A token starts with a letter or digit of any script ("Москва", "Łódź"); scripts without case
-# never open a span, since only an upper-case letter or a digit does.
-_TOKEN = re.compile(r"[^\W_][\w'’.\-]*")
 
 
 def capitalised_spans(question: str) -> list[str]:
@@ -102,11 +104,14 @@ def capitalised_spans(question: str) -> list[str]:
     if not isinstance(question, str):
         raise InvalidTypeError(f"question must be a string, got {type(question).__name__}")
     # Each token remembers whether punctuation (a comma, a bracket) separates it from the previous
-    # one: "Johnnycake, West Virginia" is two entities.
+    # one: "Johnnycake, West Virginia" is two entities. A token
+    # (:func:`~pathfinding.hipporag.text.name_tokens`) starts with a letter or digit of any script
+    # and keeps its combining marks; scripts without case never open a span, since only an
+    # upper-case letter or a digit does. A question is one sentence: "Harris W. Fawell" is one name.
     tokens = []
     prev_end = 0
     possessive = False
-    for m in _TOKEN.finditer(question):
+    for m in name_tokens(question):
         gap = question[prev_end : m.start()]
         # a possessive ends its name: the next word starts a new one ("Nolan's Inception"). A token
         # starts with a letter or digit, so stripping its trailing marks never empties it.
@@ -263,6 +268,57 @@ EXTRACTORS: dict[str, Callable] = {
 """Offline extractors by name, each ``(question, index) -> list of entity strings``."""
 
 
+MIN_LINK_COSINE = 0.55
+"""The lowest cosine at which :class:`~pathfinding.hipporag.retrieve.HippoRetriever` links a query
+entity to a node with the offline character-trigram encoder; below it the entity is "not in the
+index" (see :func:`default_min_link_cosine`).
+
+Chosen on the MuSiQue tuning set: the highest floor of
+:data:`~pathfinding.experiments.sensitivity.LINK_FLOORS` at which the default retriever loses
+nothing (R@k at every k, questions as written and lower-cased, at least its value with no floor).
+:func:`~pathfinding.experiments.sensitivity.link_floor_grid` measures every floor (on the held-out
+HotpotQA set too) and :func:`~pathfinding.experiments.sensitivity.chosen_link_floor` applies the
+rule (the command is in :mod:`pathfinding.experiments.sensitivity`). The links it removes there
+join a word to an unrelated phrase that shares a few letters; the next floor of the grid also cuts
+correct links to a longer phrase (a year to the act named after it)."""
+
+
+def default_min_link_cosine(index: HippoIndex) -> float:
+    """The retriever's linking floor for ``index``: :data:`MIN_LINK_COSINE` with the offline
+    character-trigram encoder it was chosen for, 0 (no floor) with any other encoder, whose cosines
+    live on another scale (pass ``min_link_cosine`` to set one).
+
+    Examples
+    --------
+    >>> from pathfinding.hipporag.index.build import build_index
+    >>> default_min_link_cosine(build_index([[("Ed Wood", "directed", "Plan 9")]])) == MIN_LINK_COSINE
+    True
+    """
+    return MIN_LINK_COSINE if isinstance(index.encoder, CharNgramEncoder) else 0.0
+
+
+@dataclass(frozen=True)
+class EntityLink:
+    """One query entity, its nearest node and whether the link was kept.
+
+    Attributes
+    ----------
+    entity : str
+    node : int
+        The nearest node's id, -1 when no node has a positive cosine with the entity.
+    cosine : float
+        Its cosine (1.0 for an exact phrase match, 0.0 when there is no node).
+    kept : bool
+        Whether the link reached the floor, i.e. the entity seeds the walk; an entity not kept is
+        "not in the index".
+    """
+
+    entity: str
+    node: int
+    cosine: float
+    kept: bool
+
+
 @dataclass(frozen=True)
 class Linked:
     """Entities linked to nodes.
@@ -270,19 +326,25 @@ class Linked:
     Attributes
     ----------
     entities : tuple of str
-        The entities that were linked (unlinkable ones are listed in ``unlinked``).
+        The entities that were linked (the others are in ``unlinked`` or ``weak``).
     nodes : numpy.ndarray of int64
-        Node ids, ``top_k`` per linked entity (fewer when fewer nodes have a positive cosine).
+        Node ids, ``top_k`` per linked entity (fewer when fewer nodes reach the floor).
     scores : numpy.ndarray of float64
         The cosine of each link (1.0 for an exact phrase match).
     unlinked : tuple of str
         Entities whose vector is zero or has no positive cosine with any node.
+    weak : tuple of str
+        Entities whose nearest node is below the floor ``min_cosine``: not in the index.
+    links : tuple of EntityLink
+        Every entity with its nearest node, in input order (for reports).
     """
 
     entities: tuple[str, ...]
     nodes: np.ndarray
     scores: np.ndarray
     unlinked: tuple[str, ...]
+    weak: tuple[str, ...] = ()
+    links: tuple[EntityLink, ...] = ()
 
 
 def _nearest_rows(index: HippoIndex) -> NearestRows:
@@ -290,8 +352,10 @@ def _nearest_rows(index: HippoIndex) -> NearestRows:
     return index.derived("nearest_rows", lambda: NearestRows(index.node_embeddings))
 
 
-def link_entities(index: HippoIndex, entities: Sequence[str], *, top_k: int = 1) -> Linked:
-    """Link each entity to its ``top_k`` nearest nodes by encoder cosine.
+def link_entities(
+    index: HippoIndex, entities: Sequence[str], *, top_k: int = 1, min_cosine: float = 0.0
+) -> Linked:
+    """Link each entity to its ``top_k`` nearest nodes by encoder cosine, none below ``min_cosine``.
 
     Parameters
     ----------
@@ -299,6 +363,9 @@ def link_entities(index: HippoIndex, entities: Sequence[str], *, top_k: int = 1)
     entities : sequence of str
     top_k : int, default 1
         Nodes per entity (HippoRAG v1 links each entity to one node).
+    min_cosine : float, default 0.0
+        The floor: a link below it is not made, and an entity with no link at or above it is
+        ``weak`` (not in the index). 0 links every entity to its nearest node, as v1 does.
 
     Returns
     -------
@@ -311,8 +378,12 @@ def link_entities(index: HippoIndex, entities: Sequence[str], *, top_k: int = 1)
     >>> link = link_entities(idx, ["Edward Wood", "New York", "zz"])
     >>> [idx.phrases[i] for i in link.nodes], link.unlinked
     (['ed wood', 'new york'], ('zz',))
+    >>> link = link_entities(idx, ["Edward Wood", "New York"], min_cosine=0.95)
+    >>> link.entities, link.weak, link.links[0].kept
+    (('New York',), ('Edward Wood',), False)
     """
     top_k = check_int("top_k", top_k, low=1)
+    min_cosine = check_float("min_cosine", min_cosine, low=0.0, high=1.0)
     if isinstance(entities, str):
         raise InvalidTypeError(f"entities must be a sequence of strings, got the string {entities!r}")
     ents = [e for e in dict.fromkeys(entities)]
@@ -348,13 +419,19 @@ def link_entities(index: HippoIndex, entities: Sequence[str], *, top_k: int = 1)
                 if cand.size:
                     order = np.lexsort((cand, -val[cand]))[:top_k]
                     found[e] = (cand[order].tolist(), val[cand][order].tolist())
-    linked = [e for e in ents if e in found]
-    unlinked = [e for e in ents if e not in found]
-    nodes = [n for e in linked for n in found[e][0]]
-    scores = [c for e in linked for c in found[e][1]]
+    links = tuple(
+        EntityLink(e, found[e][0][0], float(found[e][1][0]), found[e][1][0] >= min_cosine)
+        if e in found
+        else EntityLink(e, -1, 0.0, False)
+        for e in ents
+    )
+    linked = [lk.entity for lk in links if lk.kept]
+    pairs = [(n, c) for e in linked for n, c in zip(*found[e], strict=True) if c >= min_cosine]
     return Linked(
         entities=tuple(linked),
-        nodes=np.asarray(nodes, dtype=np.int64),
-        scores=np.asarray(scores, dtype=np.float64),
-        unlinked=tuple(unlinked),
+        nodes=np.asarray([n for n, _ in pairs], dtype=np.int64),
+        scores=np.asarray([c for _, c in pairs], dtype=np.float64),
+        unlinked=tuple(e for e in ents if e not in found),
+        weak=tuple(lk.entity for lk in links if lk.node >= 0 and not lk.kept),
+        links=links,
     )

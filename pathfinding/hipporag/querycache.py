@@ -42,8 +42,9 @@ import scipy.sparse as sp
 
 from pathfinding.errors import InvalidValueError
 from pathfinding.hipporag.index.model import HippoIndex, IndexStats
-from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, words
+from pathfinding.hipporag.lexical import BM25Ranker, FactLinker
 from pathfinding.hipporag.safety import atomic_write, has_magic, refuse_foreign, remove_stale_temps
+from pathfinding.hipporag.text import words
 
 __all__ = ["CACHE_SUFFIX", "CACHE_VERSION", "cache_path", "is_cache_file", "load_for_query", "write_cache"]
 
@@ -65,7 +66,10 @@ def is_cache_file(path) -> bool:
     return has_magic(path, _MAGIC)
 
 
-_PROBE = "Thomas Südhof met Jürgen in Łódź and 東京都; the U.S. film's 2nd cut, e-mail x1"
+_PROBE = (
+    "Thomas Südhof met Jürgen in Łódź and 東京都; the U.S. film's 2nd cut, e-mail x1, "
+    "गांधी in İstanbul'da, Straße"
+)
 """Text whose BM25 tokens go into the cache key: a package whose tokenizer tokenizes differently
 (another script, another rule) does not read BM25 state written by the old one."""
 

@@ -1,7 +1,8 @@
 """Retrieval: query -> seeds -> restart vector -> PPR -> passage scores -> top k.
 
 Seeds come from two places: the question's entities (an extractor, each entity linked to its
-nearest node, weight 1) and its best-matching facts (:class:`~pathfinding.hipporag.lexical.FactLinker`,
+nearest node, weight 1, when their cosine reaches ``min_link_cosine``: a weaker match is not in the
+index and seeds nothing) and its best-matching facts (:class:`~pathfinding.hipporag.lexical.FactLinker`,
 weight ``fact_weight`` x the fact's relative BM25 score); a node found both ways keeps the larger
 weight. Each weight is multiplied by the node's specificity s_i = 1/|P_i|.
 
@@ -61,7 +62,14 @@ from pathfinding.core.scoring import NODE_SCORERS, passage_scores
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, top_k
-from pathfinding.hipporag.query import EXTRACTORS, has_capitals, link_entities
+from pathfinding.hipporag.query import (
+    EXTRACTORS,
+    EntityLink,
+    default_min_link_cosine,
+    has_capitals,
+    link_entities,
+)
+from pathfinding.hipporag.text import nfc
 
 __all__ = ["HippoRetriever", "NO_MATCH", "Retrieval", "SCORERS"]
 
@@ -105,6 +113,9 @@ class Retrieval:
         The walk's weight in the rank fusion with BM25: 1 (the walk alone) when a seed came from a
         capitalised span, the retriever's ``guess_weight`` when the seeds were guesses, 0 for the
         BM25 fallback.
+    links : tuple of EntityLink
+        Each entity's nearest node, its cosine and whether it reached the retriever's
+        ``min_link_cosine`` (an entity not kept is not in the index and seeds nothing).
     """
 
     passages: np.ndarray
@@ -115,6 +126,7 @@ class Retrieval:
     walk_error: float = 0.0
     note: str = ""
     walk_weight: float = 1.0
+    links: tuple[EntityLink, ...] = ()
 
 
 class HippoRetriever:
@@ -152,6 +164,13 @@ class HippoRetriever:
         and :attr:`Retrieval.walk_error` bounds the scores' error.
     link_top_k : int, default 1
         Nodes linked per entity.
+    min_link_cosine : float, optional
+        The floor of entity linking (in [0, 1]): an entity whose nearest node is less similar is
+        not in the index, seeds nothing, and the question is answered as one without that entity
+        (:attr:`Retrieval.links` says so). Default:
+        :func:`~pathfinding.hipporag.query.default_min_link_cosine` (the floor chosen on the
+        MuSiQue tuning set for the offline encoder, none for another encoder); 0 links every
+        entity, as v1 does.
     guess_weight : float, default 0.65
         The walk's weight ``lam`` in the rank fusion with BM25 for a question none of whose seeds
         came from a capitalised span (in [0, 1]; 1 turns the fusion off, 0 gives BM25's order).
@@ -189,6 +208,7 @@ class HippoRetriever:
         restart_prob: float = 0.5,
         tol: float = 1e-10,
         link_top_k: int = 1,
+        min_link_cosine: float | None = None,
         guess_weight: float = 0.65,
         fusion_c: float = 10.0,
         bm25: BM25Ranker | None = None,
@@ -224,6 +244,9 @@ class HippoRetriever:
         self.restart_prob = check_float("restart_prob", restart_prob, low=0.0, high=1.0, low_open=True)
         self.tol = check_float("tol", tol, low=0.0, high=np.inf, high_open=True)
         self.link_top_k = check_int("link_top_k", link_top_k, low=1)
+        if min_link_cosine is None:
+            min_link_cosine = default_min_link_cosine(index)
+        self.min_link_cosine = check_float("min_link_cosine", min_link_cosine, low=0.0, high=1.0)
         self.guess_weight = check_float("guess_weight", guess_weight, low=0.0, high=1.0)
         self.fusion_c = check_float("fusion_c", fusion_c, low=0.0, high=np.inf, low_open=True, high_open=True)
         self._bm25 = bm25
@@ -255,16 +278,19 @@ class HippoRetriever:
         """Raw restart weight of every node (before specificity): entity links and fact seeds."""
         return self._seeds(question, entities)[0]
 
-    def _seeds(self, question: str, entities: Sequence[str]) -> tuple[np.ndarray, bool]:
-        """Seed weights, and whether an entity with a capital letter was linked (a named seed)."""
+    def _seeds(self, question: str, entities: Sequence[str]) -> tuple[np.ndarray, bool, tuple]:
+        """Seed weights, whether an entity with a capital letter was linked (a named seed), and
+        every entity's link."""
         w = np.zeros(self.index.n_nodes)
-        link = link_entities(self.index, list(entities), top_k=self.link_top_k)
+        link = link_entities(
+            self.index, list(entities), top_k=self.link_top_k, min_cosine=self.min_link_cosine
+        )
         w[link.nodes] = 1.0
         named = any(has_capitals(e) for e in link.entities)
         if self._facts is not None:
             nodes, rel = self._facts.seeds(question, n_facts=self.facts)
             w[nodes] = np.maximum(w[nodes], self.fact_weight * rel)
-        return w, named
+        return w, named, link.links
 
     def fuse(self, walk_scores, bm25_scores, walk_weight: float) -> np.ndarray:
         """Weighted reciprocal-rank fusion of two passage scorings (the rule in the module docstring).
@@ -328,6 +354,7 @@ class HippoRetriever:
         k = check_int("k", k, low=1)
         if not isinstance(question, str):
             raise InvalidTypeError(f"question must be a string, got {type(question).__name__}")
+        question = nfc(question)
         if entities is None:
             if self._extract is None and self._facts is None:
                 raise InvalidValueError(
@@ -336,8 +363,8 @@ class HippoRetriever:
             entities = self._extract(question) if self._extract is not None else []
         elif isinstance(entities, str):
             raise InvalidTypeError(f"entities must be a sequence of strings, got the string {entities!r}")
-        entities = tuple(entities)
-        w, named = self._seeds(question, entities)
+        entities = tuple(nfc(e) if isinstance(e, str) else e for e in entities)  # linking checks types
+        w, named, links = self._seeds(question, entities)
         if self.specificity:
             w *= self.index.specificity
         seeds = np.flatnonzero(w != 0)  # on the mask: several times faster than on the floats
@@ -345,15 +372,17 @@ class HippoRetriever:
             scores = self.bm25.scores(question)
             if not np.any(scores > 0):  # nothing to rank by: no ranking, rather than ids in order
                 empty = np.zeros(0, np.int64)
-                return Retrieval(empty, np.zeros(0), entities, seeds, True, note=NO_MATCH, walk_weight=0.0)
+                return Retrieval(
+                    empty, np.zeros(0), entities, seeds, True, note=NO_MATCH, walk_weight=0.0, links=links
+                )
             ids = top_k(scores, k)
-            return Retrieval(ids, scores[ids], entities, seeds, True, walk_weight=0.0)
+            return Retrieval(ids, scores[ids], entities, seeds, True, walk_weight=0.0, links=links)
         lam = 1.0 if named else self.guess_weight
         if lam < 1.0:
             ids, scores, error = self._fused_top(question, w, lam, k)
-            return Retrieval(ids, scores, entities, seeds, False, error, walk_weight=lam)
+            return Retrieval(ids, scores, entities, seeds, False, error, walk_weight=lam, links=links)
         ids, scores, error = self._walk_top(question, w, k)
-        return Retrieval(ids, scores, entities, seeds, False, error)
+        return Retrieval(ids, scores, entities, seeds, False, error, links=links)
 
     def _walk_scores(self, question: str, w: np.ndarray) -> np.ndarray:
         """Every passage's walk score, the walk run to ``tol`` (raw seed weights ``w``)."""

@@ -1,7 +1,7 @@
-"""A deterministic synthetic corpus with triples, for indexing at scales no vendored corpus reaches.
+"""A deterministic synthetic corpus with triples, for indexing at scales no released corpus reaches.
 
-Why synthetic, not real corpora concatenated: the package can read only what it vendors at run time,
-and the vendored MuSiQue corpus has 1,890 passages (with the 2WikiMultihopQA passages of
+Why synthetic, not real corpora concatenated: the package reads only the released files at run time,
+and the released MuSiQue corpus has 1,890 passages (with the 2WikiMultihopQA passages of
 ``shared/`` it would be about 8,000, still below the 10,000-passage start of the scaling fit, and
 2Wiki has no released triples). Repeating real passages to reach 100,000 would make the phrase set
 stop growing, which hides exactly the super-linear steps (synonymy, linking) being measured.

@@ -1,91 +1,167 @@
 """Checks for notebook 8's exercises (Step 9: what the numbers say), in the style of
 :mod:`pathfinding.course.exercises`.
 
-Each ``check_...`` returns a :class:`~pathfinding.course.exercises.Feedback`. They take any real
-number type (int, float, numpy scalar, Fraction, Decimal), accept an answer to the precision the
-exercise states, and tell a rounding slip ("close — keep more digits") from a wrong idea. They raise
-``TypeError`` only when the shape of the answer cannot be read.
+Each ``check_...`` returns a :class:`~pathfinding.course.exercises.answers.Feedback`. They take any
+real number type (int, float, numpy scalar, Fraction, Decimal), accept the exact value rounded to the
+precision the exercise states, name the confusion a wrong answer shows (``ALLRECALL_GAINS_WRONG``),
+and answer an unreadable shape (a dict with other keys, text) with feedback that says what was
+expected.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from pathfinding.course.exercises.answers import NOT_YET, Feedback, read_number
+from pathfinding.course.exercises.answers import (
+    NOT_YET,
+    Feedback,
+    Precision,
+    WrongModel,
+    close_message,
+    diagnose,
+    feedback_on_unreadable,
+    read_number,
+    read_numbers,
+)
 from pathfinding.errors import InvalidTypeError
 from pathfinding.experiments.step9 import paper
 
-__all__ = ["PAPER_DATASETS", "check_allrecall_gains", "check_synonymy_threshold"]
+__all__ = [
+    "ALLRECALL_GAINS_WRONG",
+    "GAINS_PRECISION",
+    "PAPER_DATASETS",
+    "check_allrecall_gains",
+    "check_synonymy_threshold",
+]
 
 PAPER_DATASETS = ("MuSiQue", "2Wiki", "HotpotQA")
+GAINS_PRECISION = Precision(decimals=1)
 
 
-def _gains(r_col: str, ar_col: str) -> dict[str, tuple[float, float]]:
-    hippo, colbert = paper.TABLE_2["HippoRAG (ColBERTv2)"], paper.TABLE_2["ColBERTv2"]
-    return {
-        d: (
-            round(hippo[f"{d} {r_col}"] - colbert[f"{d} {r_col}"], 1),
-            round(
-                paper.TABLE_6["HippoRAG"][f"{d} {ar_col}"] - paper.TABLE_6["ColBERTv2"][f"{d} {ar_col}"], 1
-            ),
+def _gains(r_col: str = "R@5", ar_col: str = "AR@5", hippo: str = "HippoRAG (ColBERTv2)") -> np.ndarray:
+    """(R gain, AR gain) per dataset, flattened in :data:`PAPER_DATASETS` order."""
+    t2, t6 = paper.TABLE_2, paper.TABLE_6
+    return np.array(
+        [
+            (
+                t2[hippo][f"{d} {r_col}"] - t2["ColBERTv2"][f"{d} {r_col}"],
+                t6["HippoRAG"][f"{d} {ar_col}"] - t6["ColBERTv2"][f"{d} {ar_col}"],
+            )
+            for d in PAPER_DATASETS
+        ]
+    ).ravel()
+
+
+def _relative() -> np.ndarray:
+    t2, t6 = paper.TABLE_2, paper.TABLE_6
+    return np.array(
+        [
+            (
+                100 * (t2["HippoRAG (ColBERTv2)"][f"{d} R@5"] / t2["ColBERTv2"][f"{d} R@5"] - 1),
+                100 * (t6["HippoRAG"][f"{d} AR@5"] / t6["ColBERTv2"][f"{d} AR@5"] - 1),
+            )
+            for d in PAPER_DATASETS
+        ]
+    ).ravel()
+
+
+ALLRECALL_GAINS_WRONG = (
+    WrongModel(
+        "subtracted the wrong way",
+        "a gain is HippoRAG's value MINUS ColBERTv2's: positive where HippoRAG is ahead.",
+        value=lambda: -_gains(),
+    ),
+    WrongModel(
+        "pairs swapped",
+        "the pairs are swapped: (R@5 gain first, AR@5 gain second).",
+        value=lambda: _gains().reshape(-1, 2)[:, ::-1].ravel(),
+    ),
+    WrongModel(
+        "the @2 columns",
+        "those are the @2 columns; the exercise asks for R@5 and AR@5.",
+        value=lambda: _gains("R@2", "AR@2"),
+    ),
+    WrongModel(
+        "the Contriever row",
+        'the R@5 gains use Table 2\'s "HippoRAG (ColBERTv2)" row, the HippoRAG that Table 6 measures.',
+        value=lambda: _gains(hippo="HippoRAG (Contriever)"),
+    ),
+    WrongModel(
+        "a percentage of ColBERTv2's value",
+        "a gain in points is a difference of two percentages, not a percentage of ColBERTv2's value.",
+        value=_relative,
+    ),
+)
+"""Exercise 8.1's confusions, each the six numbers (R@5 gain, AR@5 gain per dataset) it gives."""
+
+
+def _read_gains(gains) -> np.ndarray | None:
+    if not isinstance(gains, dict):
+        raise InvalidTypeError(
+            f"gains must be a dict with the keys {list(PAPER_DATASETS)}, got {type(gains).__name__}"
         )
-        for d in PAPER_DATASETS
-    }
+    if set(gains) != set(PAPER_DATASETS):
+        same_letters = {str(k).lower() for k in gains} == {d.lower() for d in PAPER_DATASETS}
+        raise InvalidTypeError(
+            f"gains must have exactly the keys {list(PAPER_DATASETS)}, spelt as the tables spell them"
+            + (" (the keys are case-sensitive)" if same_letters else "")
+            + f"; got {sorted(map(repr, gains))}"
+        )
+    pairs = [
+        read_numbers(f"gains[{d!r}]", gains[d], 2, entries="(R@5 gain, AR@5 gain)") for d in PAPER_DATASETS
+    ]
+    return None if any(p is None for p in pairs) else np.ravel(pairs)
 
 
+@feedback_on_unreadable
 def check_allrecall_gains(gains) -> Feedback:
     """Exercise 8.1: HippoRAG's gain over ColBERTv2 per dataset, in R@5 and in AR@5 points.
 
     ``gains`` maps each of ``"MuSiQue"``, ``"2Wiki"``, ``"HotpotQA"`` to two numbers: (R@5 of
     HippoRAG (ColBERTv2) minus ColBERTv2's, from Table 2; AR@5 of HippoRAG minus ColBERTv2's, from
     Table 6), to one decimal as the tables print them. Any real number type is accepted.
+
+    Examples
+    --------
+    >>> right = {"MuSiQue": (2.7, 6.3), "2Wiki": (20.9, 38.6), "HotpotQA": (-1.6, -1.1)}
+    >>> check_allrecall_gains(right).ok, check_allrecall_gains({k.lower(): v for k, v in right.items()}).ok
+    (True, False)
     """
-    if gains is None or gains is Ellipsis:
+    if gains is Ellipsis:
         return NOT_YET
-    if not isinstance(gains, dict) or set(gains) != set(PAPER_DATASETS):
-        raise InvalidTypeError(f"gains must be a dict with the keys {list(PAPER_DATASETS)}, got {gains!r}")
-    got = {}
-    for d in PAPER_DATASETS:
-        pair = gains[d]
-        if isinstance(pair, str) or not hasattr(pair, "__len__") or len(pair) != 2:
-            raise InvalidTypeError(f"gains[{d!r}] must be two numbers (R@5 gain, AR@5 gain), got {pair!r}")
-        got[d] = tuple(read_number(f"gains[{d!r}][{i}]", v) for i, v in enumerate(pair))
-    if any(v is None for pair in got.values() for v in pair):
+    got = _read_gains(gains)
+    if got is None:
         return NOT_YET
-    want = _gains("R@5", "AR@5")
-
-    def off(a, b) -> float:
-        return max(abs(x - y) for d in PAPER_DATASETS for x, y in zip(a[d], b[d], strict=True))
-
-    if off(got, want) <= 0.051:
-        ratio = {d: want[d][1] / want[d][0] for d in PAPER_DATASETS if want[d][0] > 0}
+    want = _gains()
+    p = GAINS_PRECISION
+    verdict, hint = diagnose(got, want, p, ALLRECALL_GAINS_WRONG)
+    if verdict == "right":
+        pairs = want.reshape(-1, 2)
+        ahead = [(d, r, a) for d, (r, a) in zip(PAPER_DATASETS, pairs, strict=True) if r > 0]
         return Feedback(
             True,
             "where HippoRAG gains, the all-recall gain is about twice the recall gain ("
-            + ", ".join(f"{d}: {want[d][0]:+.1f} -> {want[d][1]:+.1f}" for d in ratio)
+            + ", ".join(f"{d}: {r:+.1f} -> {a:+.1f}" for d, r, a in ahead)
             + "): the gain comes from getting every supporting passage of a question, not one more.",
         )
-    if off(got, {d: (-a, -b) for d, (a, b) in want.items()}) <= 0.051:
-        return Feedback(
-            False, "a gain is HippoRAG's value MINUS ColBERTv2's: positive where HippoRAG is ahead."
-        )
-    if off(got, {d: (b, a) for d, (a, b) in want.items()}) <= 0.051:
-        return Feedback(False, "the pairs are swapped: (R@5 gain first, AR@5 gain second).")
-    if off(got, _gains("R@2", "AR@2")) <= 0.051:
-        return Feedback(False, "those are the @2 columns; the exercise asks for R@5 and AR@5.")
-    if off(got, want) <= 0.5:
-        return Feedback(False, "close — keep one decimal and subtract the printed values exactly.")
-    return Feedback(
-        False, "R@5 gains come from Table 2 (HippoRAG (ColBERTv2) vs ColBERTv2), AR@5 gains from Table 6."
+    if verdict == "close":
+        return Feedback(False, close_message("your gains", p))
+    hint = hint or (
+        "R@5 gains come from Table 2 (HippoRAG (ColBERTv2) vs ColBERTv2), AR@5 gains from Table 6; "
+        "subtract the printed values."
     )
+    return Feedback(False, hint)
 
 
+@feedback_on_unreadable
 def check_synonymy_threshold(index, phrase_a: str, phrase_b: str, value) -> Feedback:
     """Exercise 8.2: the largest τ, to three decimals, at which ``phrase_a`` and ``phrase_b`` are joined.
 
     ``index`` is a :class:`~pathfinding.hipporag.index.model.HippoIndex` holding both (normalised) phrases;
     the answer is their encoder cosine rounded *down* to three decimals (a synonymy edge needs
-    cosine >= τ, so rounding up would lose the edge).
+    cosine >= τ, so rounding up would lose the edge); the cosine itself, with more digits, passes too.
     """
     tau = read_number("value", value)
     if tau is None:
@@ -95,8 +171,7 @@ def check_synonymy_threshold(index, phrase_a: str, phrase_b: str, value) -> Feed
             raise InvalidTypeError(f"{p!r} is not a node of this index (use the normalised phrase)")
     E = index.node_embeddings
     a, b = index.phrase_ids[phrase_a], index.phrase_ids[phrase_b]
-    row_a, row_b = E[[a]], E[[b]]
-    prod = row_a @ row_b.T
+    prod = E[[a]] @ E[[b]].T
     cos = float(prod.toarray()[0, 0] if hasattr(prod, "toarray") else np.asarray(prod)[0, 0])
     if cos - 0.001 < tau <= cos:
         return Feedback(
@@ -107,5 +182,7 @@ def check_synonymy_threshold(index, phrase_a: str, phrase_b: str, value) -> Feed
     if cos < tau <= cos + 0.001:
         return Feedback(False, "close — but rounded up: the edge needs cosine >= tau, so round down.")
     if tau <= cos - 0.001:
+        if any(math.isclose(tau, math.floor(cos * 10**k) / 10**k, abs_tol=1e-9) for k in (1, 2)):
+            return Feedback(False, close_message(f"{tau:g}", Precision(decimals=3)))
         return Feedback(False, "that tau joins them, but it is not the largest: keep three decimals.")
     return Feedback(False, "at that tau the pair is not joined: compute the two rows' cosine first.")

@@ -1,12 +1,14 @@
-"""Checks for the exercises of notebooks 1-4: the walk on synthetic graphs.
+"""Checks for the exercises of notebooks 2-4: specificity, passages, and the shapes that defeat PPR.
 
-Every check returns a :class:`~pathfinding.course.exercises.answers.Feedback` and compares numbers
-with :func:`~pathfinding.course.exercises.answers.judge` at the precision its exercise states.
+Every check returns a :class:`~pathfinding.course.exercises.answers.Feedback`, compares numbers with
+:func:`~pathfinding.course.exercises.answers.judge` at the precision its exercise states, and runs a
+wrong answer through the exercise's :class:`~pathfinding.course.exercises.answers.WrongModel` list.
 """
 
 from __future__ import annotations
 
-import math
+import functools
+from collections import deque
 
 import numpy as np
 
@@ -15,204 +17,83 @@ from pathfinding.course.exercises.answers import (
     NOT_YET,
     Feedback,
     Precision,
-    call_answer,
+    WrongModel,
     close_message,
-    judge,
-    read_number,
+    diagnose,
+    feedback_on_unreadable,
+    judge_value,
     read_numbers,
 )
 from pathfinding.errors import InvalidTypeError
 
-# --- Notebook 1: the meet-node arithmetic ---------------------------------------------------------
-
-_STEP_CASES = ((9, 0.5), (3, 0.15), (20, 0.85))
-ONE_STEP_PRECISION = Precision(decimals=4)
-STATIONARY_PRECISION = Precision(decimals=4)
-MARGIN_PRECISION = Precision(sig=3)
-
-
-def _one_step(d: int, alpha: float) -> tuple[float, float]:
-    # Each seed holds half the restart mass; (1 - alpha) of it walks, split over d edges.
-    per_inflow = (1 - alpha) * 0.5 / d
-    return 2 * per_inflow, per_inflow
-
-
-def check_one_step(fn) -> Feedback:
-    """Exercise 1.1: ``fn(d, alpha)`` gives (answer, dead end) mass after one PPR step on ``star_pair(d)``.
-
-    Masses are asked to 4 decimal places.
-
-    Examples
-    --------
-    >>> check_one_step(lambda d, a: (2 * (1 - a) * 0.5 / d, (1 - a) * 0.5 / d)).ok
-    True
-    >>> check_one_step(lambda d, a: (round((1 - a) / d, 4), round((1 - a) * 0.5 / d, 4))).ok
-    True
-    >>> check_one_step(lambda d, a: (2 * a * 0.5 / d, a * 0.5 / d)).ok
-    False
-    """
-    p = ONE_STEP_PRECISION
-    for d, alpha in _STEP_CASES:
-        got = call_answer(fn, "fn", 2, d, alpha)
-        if got is None:
-            return NOT_YET
-        answer, dead = _one_step(d, alpha)
-        verdict = judge(got, (answer, dead), p)
-        if verdict == "right":
-            continue
-        if judge(got, (2 * alpha * 0.5 / d, alpha * 0.5 / d), p) == "right":
-            hint = "the part of a seed's mass that restarts stays at the seed; only the rest walks."
-        elif judge(got, (answer * 2, dead * 2), p) == "right":
-            hint = "each of the two seeds starts with half of the restart mass, not all of it."
-        elif judge(got, (answer * d, dead * d), p) == "right":
-            hint = "a seed splits what it sends evenly over its d edges."
-        elif verdict == "close":
-            return Feedback(False, close_message(f"at d={d}, restart_prob={alpha}, {got}", p))
-        elif judge(got[0], got[1], p) == "right":
-            hint = "the answer is adjacent to both seeds, so it receives one inflow from each."
-        else:
-            hint = "write what one seed sends along one edge, then count the answer's inflows."
-        return Feedback(False, f"at d={d}, restart_prob={alpha} your masses are {got}; hint: {hint}")
-    return Feedback(
-        True,
-        "one step gives the answer two inflows of (1 - alpha) * 0.5 / d and a dead end one, "
-        "for every d and alpha.",
-    )
-
-
-def _stationary(d: int, alpha: float) -> tuple[float, float, float]:
-    seed = 1 / (2 * (2 - alpha))
-    return seed, 2 * (1 - alpha) * seed / d, (1 - alpha) * seed / d
-
-
-def check_stationary(fn) -> Feedback:
-    """Exercise 1.2: ``fn(d, alpha)`` gives the stationary (seed, answer, dead end) mass on ``star_pair(d)``.
-
-    At ``d = 9, alpha = 0.5`` the answer is (1/3, 1/27, 1/54). Masses are asked to 4 decimal places.
-
-    Examples
-    --------
-    >>> seed = lambda a: 1 / (2 * (2 - a))
-    >>> check_stationary(lambda d, a: (seed(a), 2 * (1 - a) * seed(a) / d, (1 - a) * seed(a) / d))
-    correct: seed 1/(2(2 - alpha)), answer twice a dead end, and the mass sums to 1.
-    """
-    p = STATIONARY_PRECISION
-    unit = 10.0**-p.decimals
-    for d, alpha in _STEP_CASES:
-        got = call_answer(fn, "fn", 3, d, alpha)
-        if got is None:
-            return NOT_YET
-        verdict = judge(got, _stationary(d, alpha), p)
-        if verdict == "right":
-            continue
-        if verdict == "close":
-            return Feedback(False, close_message(f"at d={d}, restart_prob={alpha}, {got}", p))
-        seed, answer, dead = got
-        total = 2 * seed + answer + 2 * (d - 1) * dead
-        # rounded entries may each be off by one unit: allow that much in the two relations below
-        if judge(seed, alpha / 2, p) == "right":
-            hint = (
-                "at stationarity the neighbours send their mass back; a dead end has one edge, to its seed."
-            )
-        elif abs(answer - 2 * dead) > 3 * unit:
-            hint = "the answer receives from both seeds at every step: it holds twice a dead end."
-        elif abs(total - 1.0) > (2 * d + 1) * unit:
-            hint = f"PPR mass sums to 1 over 2 seeds, the answer, {2 * (d - 1)} dead ends: yours {total:.4g}."
-        else:
-            hint = (
-                "write one balance equation per kind of node (seed, answer, dead end) and solve for the seed."
-            )
-        return Feedback(False, f"at d={d}, restart_prob={alpha} you have {got}; hint: {hint}")
-    return Feedback(True, "seed 1/(2(2 - alpha)), answer twice a dead end, and the mass sums to 1.")
-
-
-def check_margin(fn) -> Feedback:
-    """Exercise 1.3: ``fn(r1, r2)`` is the answer's one-step margin over the best dead end, ``r1 >= r2``.
-
-    Asked to 3 significant digits.
-
-    Examples
-    --------
-    >>> check_margin(lambda r1, r2: 1 + r2 / r1)
-    correct: the best dead end belongs to the heavier seed, so the margin is 1 + r2/r1, between 1 and 2.
-    """
-    p = MARGIN_PRECISION
-    for r1, r2 in ((0.5, 0.5), (0.8, 0.2), (0.7, 0.3)):
-        if fn is None or fn is Ellipsis:
-            return NOT_YET
-        if not callable(fn):
-            raise InvalidTypeError(f"expected a function margin(r1, r2), got {type(fn).__name__}")
-        got = read_number(f"fn({r1}, {r2})", fn(r1, r2))
-        if got is None:
-            return NOT_YET
-        verdict = judge(got, 1 + r2 / r1, p)
-        if verdict == "right":
-            continue
-        if judge(got, 1 + r1 / r2, p) == "right":
-            hint = "the *best* dead end is the one fed by the heavier seed."
-        elif judge(got, 2.0, p) == "right":
-            hint = "with unequal restart weights the two inflows into the answer are no longer equal."
-        elif verdict == "close":
-            return Feedback(False, close_message(f"for r1={r1}, r2={r2}, {got:g}", p))
-        else:
-            hint = "write the answer's mass (two inflows) and the heavier seed's dead end's mass (one)."
-        return Feedback(False, f"for r1={r1}, r2={r2} you have {got:.6g}; hint: {hint}")
-    return Feedback(
-        True, "the best dead end belongs to the heavier seed, so the margin is 1 + r2/r1, between 1 and 2."
-    )
-
-
-def check_specificity_margin(value) -> Feedback:
-    """Exercise 1.3b: the one-step margin when the seeds sit in 20 and 5 passages and specificity is on.
-
-    Asked to 3 significant digits.
-    """
-    got = read_number("value", value)
-    if got is None:
-        return NOT_YET
-    p = MARGIN_PRECISION
-    verdict = judge(got, 1.25, p)
-    if verdict == "right":
-        return Feedback(
-            True, "specificity moves the restart to 0.20/0.80, so the margin falls from 2 to 1.25."
-        )
-    if judge(got, 2.0, p) == "right":
-        return Feedback(False, "specificity changes the restart weights: compute them first (1/20 and 1/5).")
-    if judge(got, 5.0, p) == "right":
-        return Feedback(False, "the margin is over the *best* dead end, the one fed by the heavier seed.")
-    if verdict == "close":
-        return Feedback(False, close_message(f"{got:g}", p))
-    return Feedback(False, f"{got:.6g}; hint: use the margin from exercise 1.3 with the weighted restart.")
-
-
-def check_three_seeds(ratio) -> Feedback:
-    """Exercise 1.4: the answer's one-step mass over a dead end's when three equal seeds share it.
-
-    Asked to 3 significant digits.
-    """
-    got = read_number("ratio", ratio)
-    if got is None:
-        return NOT_YET
-    p = MARGIN_PRECISION
-    verdict = judge(got, 3.0, p)
-    if verdict == "right":
-        return Feedback(True, "three inflows against one: the ratio is the number of seeds that meet.")
-    if judge(got, 2.0, p) == "right":
-        return Feedback(False, "count the inflows: every one of the three seeds is adjacent to the answer.")
-    if verdict == "close":
-        return Feedback(False, close_message(f"{got:g}", p))
-    return Feedback(False, f"{got:.6g}; hint: measure one step (tol=0, max_iter=1), not the stationary mass.")
-
+__all__ = [
+    "CHANCE_RANK_WRONG",
+    "DEFEATING_SHAPE_WRONG",
+    "HUB_THRESHOLD_WRONG",
+    "PASSAGE_RANK_WRONG",
+    "RESTART_PRECISION",
+    "RESTART_WRONG",
+    "SLIP_BRANCHING_WRONG",
+    "check_chance_rank",
+    "check_defeating_shape",
+    "check_hub_threshold",
+    "check_passage_rank",
+    "check_restart",
+    "check_slip_branching",
+]
 
 # --- Notebook 2: node specificity ----------------------------------------------------------------
 
 RESTART_PRECISION = Precision(decimals=3)
 
 
+def _on_seeds(n: int, seeds, weights) -> np.ndarray:
+    r = np.zeros(n)
+    r[np.asarray(seeds)] = weights
+    return r
+
+
+def _passages_per_node(mentions) -> np.ndarray:
+    return np.diff(mentions.tocsr().indptr).astype(float)
+
+
+def _seed_weights(mentions, seeds, per_node) -> np.ndarray:
+    w = per_node[np.asarray(seeds)]
+    return _on_seeds(mentions.shape[0], seeds, w / w.sum())
+
+
+RESTART_WRONG = (
+    WrongModel(
+        "|P_i| instead of 1/|P_i|",
+        "a seed in MORE passages is LESS specific: the weight is 1/|P_i|, not |P_i|.",
+        value=lambda P, seeds: _seed_weights(P, seeds, _passages_per_node(P)),
+    ),
+    WrongModel(
+        "forgetting to renormalise",
+        "the proportions are right; a restart vector sums to 1: divide by the sum of the seeds' weights.",
+        value=lambda P, seeds: _on_seeds(P.shape[0], seeds, 1 / _passages_per_node(P)[np.asarray(seeds)]),
+    ),
+    WrongModel(
+        "specificity off",
+        "that is the uniform restart; specificity weights each seed by s_i = 1/|P_i| before normalising.",
+        value=lambda P, seeds: _seed_weights(P, seeds, np.ones(P.shape[0])),
+    ),
+    WrongModel(
+        "counting mentions, not passages",
+        "|P_i| counts the passages node i appears in (the nonzero entries of its row of P), not how "
+        "often it appears in them.",
+        value=lambda P, seeds: _seed_weights(P, seeds, 1 / np.asarray(P.sum(axis=1)).ravel()),
+    ),
+)
+"""Exercises 2.1 and 7.1: confusions, each ``(P, seeds) -> restart vector``."""
+
+
+@feedback_on_unreadable
 def check_restart(mentions, seeds, vector) -> Feedback:
     """Exercise 2.1 (and 7.1): the specificity-weighted restart vector over all nodes for ``seeds`` given P.
 
-    Every entry is asked to 3 decimal places; a list, tuple or array of any numbers is read.
+    Every entry is asked to 3 decimal places; a list, tuple or array of any numbers is read, with one
+    entry per node (zero for a node that is not a seed).
 
     Examples
     --------
@@ -225,30 +106,47 @@ def check_restart(mentions, seeds, vector) -> Feedback:
     """
     from pathfinding.core.specificity import node_specificity, restart_vector
 
-    want = restart_vector(mentions.shape[0], seeds, specificity=node_specificity(mentions))
+    n = mentions.shape[0]
+    want = restart_vector(n, seeds, specificity=node_specificity(mentions))
     got = read_numbers("vector", vector, None)
     if got is None:
         return NOT_YET
-    if len(got) != want.size:
-        raise InvalidTypeError(f"vector must have one entry per node ({want.size}), got {len(got)}")
+    if len(got) != n:
+        raise InvalidTypeError(
+            f"vector must have one entry per node of the graph ({n}), zero for a node that is not a "
+            f"seed; got {len(got)} entries"
+        )
     got = np.asarray(got)
     p = RESTART_PRECISION
-    verdict = judge(got, want, p)
+    verdict, hint = diagnose(got, want, p, RESTART_WRONG, (mentions, seeds))
     if verdict == "right":
         return Feedback(True, "s_i = 1/|P_i|, multiplied into the seeds' restart and renormalised to sum 1.")
-    counts = np.diff(mentions.tocsr().indptr).astype(float)
-    prop = np.zeros_like(want)
-    prop[np.asarray(seeds)] = counts[np.asarray(seeds)]
-    if prop.sum() > 0 and judge(got, prop / prop.sum(), p) == "right":
-        return Feedback(False, "a seed in MORE passages is LESS specific: the weight is 1/|P_i|, not |P_i|.")
     if verdict == "close":
         return Feedback(False, close_message("your vector", p))
-    if got.sum() > 0 and not math.isclose(got.sum(), 1.0, abs_tol=got.size * 10.0**-p.decimals):
-        if judge(got / got.sum(), want, p) == "right":
-            return Feedback(False, "the proportions are right; a restart vector sums to 1.")
-    return Feedback(False, "|P_i| counts the passages node i appears in (nonzero entries of its row of P).")
+    return Feedback(
+        False, hint or "|P_i| counts the passages node i appears in (nonzero entries of its row of P)."
+    )
 
 
+HUB_THRESHOLD_WRONG = (
+    WrongModel("one passage short", "at 28 the share is 5/33 = 15.2%, still above 15%.", value=lambda: 28),
+    WrongModel(
+        "the other seed's weight, not the total",
+        "15% of the restart mass is a share of both seeds' weights together; compare the hub's weight "
+        "with their sum, not with the other seed's weight alone.",
+        value=lambda: 34,
+    ),
+    WrongModel(
+        "the equation's root",
+        "that solves the equation, but a passage count is a whole number: give the fewest whole "
+        "passages for which the share is below 15%.",
+        holds=lambda got: 28 < got < 29,
+    ),
+)
+"""Exercise 2.2's confusions (one hub against a seed in 5 passages, share below 15%)."""
+
+
+@feedback_on_unreadable
 def check_hub_threshold(n_passages) -> Feedback:
     """Exercise 2.2: the fewest passages a seed needs for its restart share to fall below 15% against a
     seed in 5 passages (a whole number).
@@ -258,106 +156,226 @@ def check_hub_threshold(n_passages) -> Feedback:
     >>> check_hub_threshold(29.0).ok, check_hub_threshold(28).ok
     (True, False)
     """
-    got = read_number("n_passages", n_passages)
-    if got is None:
-        return NOT_YET
-    if judge(got, 29) == "right":
-        return Feedback(True, "5/(5 + n) < 0.15 first holds at n = 29 (5/34 = 14.7%).")
-    if judge(got, 28) == "right":
-        return Feedback(False, "at 28 the share is 5/33 = 15.2%, still above 15%.")
-    if 28 < got < 29:
-        return Feedback(
-            False,
-            f"close — {got:g} solves the equation, but a passage count is a whole number: "
-            "give the fewest whole passages for which the share is below 15%.",
-        )
-    return Feedback(
-        False,
-        f"{got:g}; hint: with specificity on, each seed's weight is 1/|P_i| before normalising; "
-        "write the hub's share of the two weights and try counts until it drops below 15%.",
-    )
+    return judge_value(
+        "n_passages", n_passages, 29, EXACT, HUB_THRESHOLD_WRONG,
+        right="5/(5 + n) < 0.15 first holds at n = 29 (5/34 = 14.7%).",
+        fallback="with specificity on, each seed's weight is 1/|P_i| before normalising; write the hub's "
+        "share of the two weights and try counts until it drops below 15%.",
+    )  # fmt: skip
 
 
 # --- Notebook 3: path-finding versus path-following ------------------------------------------------
 
+CHANCE_RANK_WRONG = (
+    WrongModel(
+        "n/2",
+        "count the candidates again (the answer and a dead end per distractor chain of each seed), "
+        "and the mean of the ranks 1..n is (n + 1)/2.",
+        value=lambda distractors: (2 * distractors + 1) / 2,
+    ),
+    WrongModel(
+        "one seed's chains",
+        "each of the two seeds has its own dead-end chains.",
+        value=lambda distractors: (distractors + 2) / 2,
+    ),
+    WrongModel(
+        "the best case",
+        "at chance every candidate ties; the expected rank is the mean over tie-breaks, not the best one.",
+        value=lambda distractors: 1.0,
+    ),
+    WrongModel(
+        "the number of candidates",
+        "that is the number of candidates; the expected rank under a random tie-break is the mean of 1..n.",
+        value=lambda distractors: 2 * distractors + 1,
+    ),
+)
+"""Exercise 3.1's confusions, each ``distractors -> expected rank``."""
 
+
+@feedback_on_unreadable
 def check_chance_rank(distractors, value) -> Feedback:
     """Exercise 3.1: the answer's expected rank at chance with ``distractors`` dead-end chains per seed.
 
     Asked exactly: with one answer and an even number of dead ends the mean rank is a whole number.
+
+    Examples
+    --------
+    >>> check_chance_rank(5, 6).ok, check_chance_rank(5, 5.5).ok
+    (True, False)
     """
-    got = read_number("value", value)
-    if got is None:
-        return NOT_YET
     n = 2 * distractors + 1
-    p = EXACT
-    verdict = judge(got, (n + 1) / 2, p)
-    if verdict == "right":
-        return Feedback(
-            True, f"{n} candidates (the answer and {n - 1} dead ends) tie, so the mean rank is ({n} + 1)/2."
-        )
-    if judge(got, n / 2, p) == "right":
-        return Feedback(False, "ranks run from 1 to n, and the n candidates include the answer itself.")
-    if verdict == "close":
-        return Feedback(False, close_message(f"{got:g}", p))
-    return Feedback(False, f"{got:g}; hint: how many candidates are there, and what is the mean of 1..n?")
+    return judge_value(
+        "value", value, (n + 1) / 2, EXACT, CHANCE_RANK_WRONG, (distractors,),
+        right=f"{n} candidates (the answer and {n - 1} dead ends) tie, so the mean rank is ({n} + 1)/2.",
+        fallback="how many candidates are there, and what is the mean of 1..n?",
+    )  # fmt: skip
 
 
+@functools.lru_cache(maxsize=8)
+def _passage_rank(hops: int) -> float:
+    from pathfinding.experiments.passages import passage_ranks
+    from pathfinding.synthetic.instances import make_instance
+
+    return float(passage_ranks(make_instance(hops, rng=0))["pi_P"][0])
+
+
+PASSAGE_RANK_WRONG = (
+    WrongModel(
+        "node rank for passage rank",
+        "the answer *node* is first, but the factor 2 only beats nodes at the same depth; compare a "
+        "passage near a seed with the answer's.",
+        value=lambda hops: 1.0,
+    ),
+    WrongModel(
+        "one hop fewer",
+        lambda hops: (
+            f"that is the rank at {hops - 1} hops; at {hops} hops one more layer of passages "
+            "sits between the seeds and the answer's."
+        ),
+        value=lambda hops: _passage_rank(hops - 1) if hops > 1 else np.nan,
+    ),
+    WrongModel(
+        "the passages above",
+        "that many passages outrank the answer's best passage; its rank is one more.",
+        value=lambda hops: _passage_rank(hops) - 1,
+    ),
+)
+"""Exercise 3.2's confusions, each ``hops -> rank``."""
+
+
+@feedback_on_unreadable
 def check_passage_rank(hops, value) -> Feedback:
     """Exercise 3.2: the rank of the answer's best passage under pi . P on a default instance at ``hops``.
 
     Asked exactly: a rank is a whole number, or the mean of the ranks a tie shares.
-    """
-    from pathfinding.experiments.passages import passage_ranks
-    from pathfinding.synthetic.instances import make_instance
 
-    got = read_number("value", value)
-    if got is None:
-        return NOT_YET
-    want = passage_ranks(make_instance(hops, rng=0))["pi_P"][0]
-    p = EXACT
-    verdict = judge(got, want, p)
-    if verdict == "right":
-        return Feedback(True, "every passage nearer a seed outranks the answer's: mass decays with depth.")
-    if judge(got, 1.0, p) == "right":
-        return Feedback(
-            False, "the factor 2 only beats nodes at the same depth; compare a seed's mass with the answer's."
-        )
-    if verdict == "close":
-        return Feedback(False, close_message(f"{got:g}", p))
-    return Feedback(
-        False, f"{got:g}; hint: count the passages whose nearer node is closer to a seed than the answer."
-    )
+    Examples
+    --------
+    >>> check_passage_rank(2, 19).ok, check_passage_rank(2, 1).ok
+    (True, False)
+    """
+    return judge_value(
+        "value", value, _passage_rank(hops), EXACT, PASSAGE_RANK_WRONG, (hops,),
+        right="every passage nearer a seed outranks the answer's: mass decays with depth.",
+        fallback="count the passages whose nearer node is closer to a seed than the answer.",
+    )  # fmt: skip
 
 
 # --- Notebook 4: what defeats PPR --------------------------------------------------------------------
 
 
-def _seeds_reaching(instance, target: int) -> list[int]:
-    """The seeds with a path to ``target`` that passes through no other seed."""
-    from scipy.sparse.csgraph import breadth_first_order
-
+def _reached_seeds(instance, blocked: int | None = None) -> tuple[list[int], list[int]]:
+    """Seeds with a path to the answer through no other seed (and not through ``blocked``), and the
+    other nodes on such paths, nearest the answer first."""
     A = instance.graph.tocsr()
-    seeds = [int(s) for s in instance.seeds]
-    reaching = []
-    for s in seeds:
-        keep = np.ones(A.shape[0], dtype=bool)
-        keep[[t for t in seeds if t != s]] = False
-        sub = A[keep][:, keep]
-        index = np.cumsum(keep) - 1  # old id -> id in the graph without the other seeds
-        reached = breadth_first_order(sub, int(index[s]), directed=False, return_predecessors=False)
-        if keep[target] and index[target] in set(reached.tolist()):
-            reaching.append(s)
-    return reaching
+    seeds = {int(s) for s in instance.seeds}
+    start = int(instance.answer)
+    seen, order, reached = {start}, [], []
+    queue = deque([start])
+    while queue:
+        u = queue.popleft()
+        for v in A.indices[A.indptr[u] : A.indptr[u + 1]].tolist():
+            if v in seen or v == blocked:
+                continue
+            seen.add(v)
+            if v in seeds:
+                reached.append(v)  # a seed ends a path: paths through another seed do not count
+            else:
+                order.append(v)
+                queue.append(v)
+    return sorted(reached), order
 
 
+def _meet_in_front(instance) -> int | None:
+    """A node whose removal cuts every seed off from the answer: the seeds' walks meet there first.
+
+    The one nearest the seeds is returned (the real meet node), None when there is none.
+    """
+    _, between = _reached_seeds(instance)
+    for m in reversed(between):
+        if not _reached_seeds(instance, blocked=m)[0]:
+            return m
+    return None
+
+
+def _twin_or_beaten(instance) -> tuple[bool, bool]:
+    """Whether a wrong candidate ties the answer's PPR mass, and whether one has strictly more."""
+    from pathfinding.synthetic.rankers import RANKERS
+
+    scores = RANKERS["ppr"](instance)
+    mine = scores[instance.answer]
+    others = scores[np.setdiff1d(instance.candidates, [instance.answer])]
+    tied = np.isclose(others, mine, rtol=1e-6, atol=1e-12)
+    return bool(tied.any()), bool(np.any((others > mine) & ~tied))
+
+
+def _passage_with_two_seeds(instance) -> bool:
+    P = instance.mentions.tocsr()
+    return bool(np.any(np.asarray((P[instance.seeds] > 0).sum(axis=0)).ravel() >= 2))
+
+
+DEFEATING_SHAPE_WRONG = (
+    WrongModel(
+        "one seed",
+        "a path-finding question names at least two entities (seeds).",
+        holds=lambda inst: len(np.unique(inst.seeds)) < 2,
+    ),
+    WrongModel(
+        "a passage names two seeds",
+        "a passage names two seeds: that question is answered by one passage, not a path.",
+        holds=_passage_with_two_seeds,
+    ),
+    WrongModel(
+        "the answer is no candidate",
+        "the answer must be a candidate and not a seed.",
+        holds=lambda inst: (
+            int(inst.answer) in set(inst.seeds.tolist())
+            or int(inst.answer) not in set(inst.candidates.tolist())
+        ),
+    ),
+    WrongModel(
+        "no seed reaches the answer",
+        "no seed reaches the answer: PPR gives it no mass, and no retriever that walks from the question "
+        "could find it. Connect the answer to the seeds by paths.",
+        holds=lambda inst: not _reached_seeds(inst)[0],
+    ),
+    WrongModel(
+        "one seed reaches the answer",
+        "only one seed reaches the answer by a path through no other seed: the answer is no meet node, "
+        "so this is a one-entity question. Give every seed its own path to the answer.",
+        holds=lambda inst: len(_reached_seeds(inst)[0]) == 1,
+    ),
+    WrongModel(
+        "the meet node one hop behind",
+        lambda inst: (
+            f"every seed's path to your answer passes through node "
+            f"{inst.node_names[_meet_in_front(inst)]!r}: the walks meet there, so that node is the meet "
+            "node of this question and your answer sits behind it. Make the answer the node where the "
+            "seeds' paths join."
+        ),
+        holds=lambda inst: _meet_in_front(inst) is not None,
+    ),
+    WrongModel(
+        "an exact twin of the answer",
+        "a tie is not a defeat: another candidate has exactly the answer's mass (an identical twin), so "
+        "PPR cannot tell them apart but ranks no wrong node above the answer. Make a wrong candidate "
+        "score strictly higher.",
+        holds=lambda inst: _twin_or_beaten(inst) == (True, False),
+    ),
+)
+"""Exercise 4.1: shapes that do not count as defeating PPR, each a property of the instance, tried in
+this order (the first that holds is the feedback)."""
+
+
+@feedback_on_unreadable
 def check_defeating_shape(instance) -> Feedback:
     """Exercise 4.1: a path-finding instance of your own on which PPR does not rank the answer first.
 
     A shape counts only if it is a path-finding question: at least two seeds, no passage naming two
-    seeds, an answer that is a candidate and not a seed, and at least two seeds that each reach the
-    answer by a path through no other seed (otherwise the answer is no meet node, and the question is
-    not the one PPR was built for).
+    seeds, an answer that is a candidate and not a seed, at least two seeds that each reach the answer
+    by a path through no other seed, and no node standing between every seed and the answer (that node
+    would be the real meet node). PPR must rank some wrong candidate strictly above the answer: a tie
+    with an identical twin is not a defeat. :data:`DEFEATING_SHAPE_WRONG` lists what it rejects.
 
     Examples
     --------
@@ -371,38 +389,18 @@ def check_defeating_shape(instance) -> Feedback:
     from pathfinding.synthetic.instances import PathFindingInstance
     from pathfinding.synthetic.rankers import RANKERS
 
-    if instance is None or instance is Ellipsis:
+    if instance is Ellipsis:
         return NOT_YET
     if not isinstance(instance, PathFindingInstance):
-        raise InvalidTypeError(f"expected a PathFindingInstance, got {type(instance).__name__}")
-    P = instance.mentions.tocsr()
-    seeds_per_passage = np.asarray((P[instance.seeds] > 0).sum(axis=0)).ravel()
-    if len(np.unique(instance.seeds)) < 2:
-        return Feedback(False, "a path-finding question names at least two entities (seeds).")
-    if np.any(seeds_per_passage >= 2):
-        return Feedback(
-            False, "a passage names two seeds: that question is answered by one passage, not a path."
+        raise InvalidTypeError(
+            "my_instance must be a PathFindingInstance (from make_instance or instance_from_facts), "
+            f"got {type(instance).__name__}"
         )
-    if instance.answer in set(instance.seeds.tolist()) or instance.answer not in set(
-        instance.candidates.tolist()
-    ):
-        return Feedback(False, "the answer must be a candidate and not a seed.")
-    reaching = _seeds_reaching(instance, int(instance.answer))
-    names = [instance.node_names[s] for s in reaching]
-    if not reaching:
-        return Feedback(
-            False,
-            "no seed reaches the answer: PPR gives it no mass, and no retriever that walks from the "
-            "question could find it. Connect the answer to the seeds by paths.",
-        )
-    if len(reaching) == 1:
-        return Feedback(
-            False,
-            f"only seed {names[0]!r} reaches the answer by a path through no other seed: the answer is "
-            "no meet node, so this is a one-entity question. Give every seed its own path to the answer.",
-        )
+    for model in DEFEATING_SHAPE_WRONG:
+        if model.shown_by(instance, (), EXACT):
+            return Feedback(False, model.hint_for((instance,)))
     rank = rank_of(RANKERS["ppr"](instance), instance.answer, instance.candidates)
-    if rank > 1:
+    if _twin_or_beaten(instance)[1]:
         return Feedback(
             True,
             f"PPR puts the answer at rank {rank:g} of {len(instance.candidates)}: your shape defeats it.",
@@ -414,6 +412,43 @@ def check_defeating_shape(instance) -> Feedback:
     )
 
 
+@functools.lru_cache(maxsize=8)
+def _first_slip(seeds: int) -> int:
+    from pathfinding.core.scoring import rank_of
+    from pathfinding.synthetic.instances import make_instance
+    from pathfinding.synthetic.rankers import RANKERS
+
+    def rank(b):
+        inst = make_instance(2, seeds=seeds, bridge_branching=b, rng=0)
+        return rank_of(RANKERS["ppr"](inst), inst.answer, inst.candidates)
+
+    return next(b for b in range(1, 10) if rank(b) > 1)
+
+
+SLIP_BRANCHING_WRONG = (
+    WrongModel(
+        "two seeds' value",
+        lambda seeds: (
+            f"{_first_slip(2)} is where two seeds' answer slips; with {seeds} seeds the answer "
+            f"has {seeds} inflows to lose before a dead end catches up."
+        ),
+        value=lambda seeds: _first_slip(2) if seeds != 2 else np.nan,
+    ),
+    WrongModel(
+        "a fraction of a leaf",
+        "a number of leaves is a whole number; try each from 1 up.",
+        holds=lambda got, seeds: got != round(got),
+    ),
+    WrongModel(
+        "too few",
+        "measure the rank at that branching: PPR still ranks the answer first there.",
+        holds=lambda got, seeds: got < _first_slip(seeds),
+    ),
+)
+"""Exercise 4.2's confusions, each a function of the number of seeds."""
+
+
+@feedback_on_unreadable
 def check_slip_branching(value, *, seeds: int = 2) -> Feedback:
     """Exercise 4.2: the fewest leaves per interior bridge node that cost the 2-hop answer its first place
     when ``seeds`` seeds meet at it (a whole number).
@@ -423,29 +458,9 @@ def check_slip_branching(value, *, seeds: int = 2) -> Feedback:
     >>> check_slip_branching(3).ok, check_slip_branching(5, seeds=3).ok
     (True, True)
     """
-    from pathfinding.core.scoring import rank_of
-    from pathfinding.synthetic.instances import make_instance
-    from pathfinding.synthetic.rankers import RANKERS
-
-    got = read_number("value", value)
-    if got is None:
-        return NOT_YET
-    want = next(
-        b
-        for b in range(1, 10)
-        if rank_of(
-            RANKERS["ppr"](inst := make_instance(2, seeds=seeds, bridge_branching=b, rng=0)),
-            inst.answer,
-            inst.candidates,
-        )
-        > 1
-    )
-    if judge(got, want) == "right":
-        return Feedback(
-            True, f"at {want} leaves the bridge node forwards 1/{2 + want} and the factor {seeds} is eaten."
-        )
-    if got != round(got):
-        return Feedback(False, f"{got:g}: a number of leaves is a whole number; try each from 1 up.")
-    if got < want:
-        return Feedback(False, "measure the rank at that branching: PPR still wins there.")
-    return Feedback(False, "a smaller branching already defeats it: try each value from 1 up.")
+    want = _first_slip(seeds)
+    return judge_value(
+        "value", value, want, EXACT, SLIP_BRANCHING_WRONG, (seeds,),
+        right=f"at {want} leaves the bridge node forwards 1/{2 + want} and the factor {seeds} is eaten.",
+        fallback="a smaller branching already defeats it: try each value from 1 up.",
+    )  # fmt: skip

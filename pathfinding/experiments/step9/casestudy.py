@@ -1,12 +1,13 @@
 """The paper's running path-finding example, walked through the package.
 
-"Which Stanford University professor works on Alzheimer's?" (Figure 1, Table 7 and §5.3 of the
-paper) on the 43-passage university case study of the HippoRAG v1 release, vendored in
-``pathfinding/data/hipporag``. No OpenIE is released for it, so the triples come from the caller:
-the no-model extractor (:mod:`~pathfinding.hipporag.extract.cooccurrence`) or triples written by hand.
-:func:`walk` builds the index, runs HippoRAG v1's retrieval and reports what the course asks of it:
-where the professor's passages land, how far the meet node is from each query node, and how much
-mass it gets.
+"Which Stanford professor works on the neuroscience of Alzheimer's?" (:data:`CHAPTER_QUESTION`:
+Figure 1, Table 7 and §5.3 of the paper, and the chapter) on the 43-passage university case study
+of the HippoRAG v1 release (fetched by :mod:`pathfinding.hipporag.datasets`). No OpenIE is released
+for it, so the triples come from the caller: the no-model extractor
+(:mod:`~pathfinding.hipporag.extract.cooccurrence`) or triples written by hand. :func:`walk` builds
+the index, runs HippoRAG v1's retrieval and reports what the course asks of it: where the
+professor's passages land, how far the meet node is from each query node, and how much mass it
+gets. :func:`bm25_ranks` ranks the same passages without a graph, the per-passage baseline.
 """
 
 from __future__ import annotations
@@ -21,18 +22,31 @@ from scipy.sparse.csgraph import shortest_path
 from pathfinding.core.ppr import personalized_pagerank
 from pathfinding.core.specificity import restart_vector
 from pathfinding.errors import InvalidValueError
+from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.index.model import HippoIndex
-from pathfinding.hipporag.io import Passage, Question, load_corpus, load_questions, vendored
+from pathfinding.hipporag.io import Passage, Question, load_corpus, load_questions
 from pathfinding.hipporag.query import capitalised_spans, link_entities
 from pathfinding.hipporag.retrieve import HippoRetriever
 
-__all__ = ["HAND_TRIPLES", "CaseStudyWalk", "hand_triples", "load_university", "walk"]
+__all__ = [
+    "CHAPTER_QUESTION",
+    "HAND_TRIPLES",
+    "CaseStudyWalk",
+    "bm25_ranks",
+    "hand_triples",
+    "load_university",
+    "walk",
+]
+
+CHAPTER_QUESTION = "Which Stanford professor works on the neuroscience of Alzheimer's?"
+"""The running example as the chapter and the paper's Table 7 word it; the v1 release's question file
+words it "Which Stanford University professor works on Alzheimer's?"."""
 
 
-# Written by hand for this course from each passage's own title and text, in the style of GPT-3.5's
-# released MuSiQue triples (short, entity-centred, the title entity as subject); not model output.
-# More triples for the passages the question needs (Südhof: 0, 1, 36; Malenka: 2, 3).
+# Written by hand for this course from each passage's own title and text, for the passages the
+# question needs (Südhof: 0, 1, 36; Malenka: 2, 3), with a few short facts for every other passage so
+# that the graph has its distractors; not the output of any model.
 HAND_TRIPLES = {
     0: [("Thomas C. Südhof", "is", "German-American biochemist"),
         ("Thomas C. Südhof", "born on", "December 22, 1955"),
@@ -151,7 +165,7 @@ HAND_TRIPLES = {
     42: [("Nozomi Nishimura", "studies", "blood flow in the brain"),
          ("Nozomi Nishimura", "researches", "Alzheimer's disease")],
 }  # fmt: skip
-"""Passage id -> LLM-style triples for the university case study, written by hand (see above)."""
+"""Passage id -> triples written by hand for the university case study (see above)."""
 
 
 def hand_triples() -> list[list[tuple[str, str, str]]]:
@@ -168,7 +182,7 @@ def hand_triples() -> list[list[tuple[str, str, str]]]:
 
 @functools.lru_cache(maxsize=1)
 def load_university() -> tuple[Question, list[Passage]]:
-    """The vendored university case study: its one question and its 43 passages.
+    """The university case study of the HippoRAG release: its one question and its 43 passages.
 
     Examples
     --------
@@ -176,9 +190,27 @@ def load_university() -> tuple[Question, list[Passage]]:
     >>> question.question, len(corpus), corpus[0].title
     ("Which Stanford University professor works on Alzheimer's?", 43, 'Thomas C. Südhof')
     """
-    questions, _ = load_questions(vendored("university_questions"))
-    corpus, _ = load_corpus(vendored("university_corpus"))
+    questions, _ = load_questions(fetch("university_questions"))
+    corpus, _ = load_corpus(fetch("university_corpus"))
     return questions[0], corpus
+
+
+def bm25_ranks(question: str, corpus: Sequence[Passage]) -> np.ndarray:
+    """Rank (1 = first) of every passage of ``corpus`` under BM25 on title + text, for ``question``.
+
+    Examples
+    --------
+    >>> question, corpus = load_university()
+    >>> ranks = bm25_ranks(CHAPTER_QUESTION, corpus)
+    >>> sorted(ranks.tolist()) == list(range(1, len(corpus) + 1))
+    True
+    """
+    from pathfinding.hipporag.retrieve import BM25Ranker
+
+    order = np.asarray(BM25Ranker([p.key for p in corpus]).rank(question, len(corpus)))
+    ranks = np.empty(len(corpus), dtype=np.int64)
+    ranks[order] = np.arange(1, len(corpus) + 1)
+    return ranks
 
 
 @dataclass

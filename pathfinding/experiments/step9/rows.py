@@ -1,9 +1,11 @@
 """Step 9: the package's own rows, set beside the paper's tables (notebook 08).
 
-:func:`package_row` measures one row on the vendored MuSiQue tuning set (100 questions as written):
+:func:`package_row` measures one row on the MuSiQue tuning set (100 questions as written):
 BM25, the default retriever, HippoRAG v1 and the rows that change one thing each, as the paper's
 Table 5 does (its two ablations and two PPR alternatives, a weaker extractor, and P as the paper
-defines it). :func:`summarise_rows` bootstraps them against v1. :func:`synonym_pairs` sorts the
+defines it). :func:`distractor_rows` measures v1 on smaller corpora (every supporting passage kept,
+a share of the others dropped), to show which way the number of distractors moves recall.
+:func:`summarise_rows` bootstraps them against v1. :func:`synonym_pairs` sorts the
 synonymy edges of an index by what they join, to show what a character-trigram encoder's edges are
 (spellings, not aliases). The paper's numbers themselves are data in
 :mod:`pathfinding.experiments.step9.paper`.
@@ -36,9 +38,11 @@ from pathfinding.hipporag.lexical import BM25Ranker
 from pathfinding.hipporag.retrieve import HippoRetriever
 
 __all__ = [
+    "DISTRACTOR_SHARES",
     "PACKAGE_ROWS",
     "PAPER_KS",
     "SYNONYM_KINDS",
+    "distractor_rows",
     "package_row",
     "summarise_rows",
     "synonym_pair_kind",
@@ -118,6 +122,63 @@ def package_row(name: str) -> np.ndarray:
         ret = HippoRetriever(index, bm25=bm25, **kw)
         rankings = [ret.retrieve(q.question, k=k).passages for q in questions]
     return np.hstack([recall_at_k(rankings, gold, ks=PAPER_KS), all_recall_at_k(rankings, gold, ks=PAPER_KS)])
+
+
+DISTRACTOR_SHARES = (1.0, 0.5, 0.25)
+"""Shares of the non-supporting passages :func:`distractor_rows` keeps (1.0: the whole corpus)."""
+
+
+def distractor_rows(shares=DISTRACTOR_SHARES, *, seed: int = 0) -> dict[str, np.ndarray]:
+    """Per-question R@2, R@5, AR@2, AR@5 of HippoRAG v1 on the MuSiQue tuning set with fewer distractors.
+
+    Every supporting passage of the 100 questions is kept, and a random ``share`` of the other
+    passages (the same draw, cut shorter, for every share); the index is rebuilt from the released
+    triples of the kept passages. Recall@k is a race against distractors, so this shows which way a
+    corpus's size moves the number, on our own questions.
+
+    Parameters
+    ----------
+    shares : sequence of float, default DISTRACTOR_SHARES
+        Shares of the non-supporting passages to keep, each in (0, 1].
+    seed : int, default 0
+        Chooses the passages kept.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``"<n> passages"`` -> a (100, 4) array as :func:`package_row` returns, one per share.
+
+    Raises
+    ------
+    ValueError
+        If a share is outside (0, 1].
+    """
+    seed = check_int("seed", seed, low=0)
+    shares = [float(s) for s in shares]
+    if any(not 0 < s <= 1 for s in shares):
+        raise InvalidValueError(f"shares must be in (0, 1], got {shares}")
+    data = load_realtext()
+    questions, corpus, docs = data["questions"], data["corpus"], data["openie"]
+    gold = supporting_ids(questions, corpus)
+    needed = np.unique(np.concatenate(gold))
+    others = np.random.default_rng(seed).permutation(np.setdiff1d(np.arange(len(corpus)), needed))
+    k = max(PAPER_KS)
+    out = {}
+    for share in shares:
+        keep = np.sort(np.concatenate([needed, others[: int(round(share * others.size))]]))
+        if keep.size == len(corpus):
+            index = musique_index(0.8)
+        else:
+            index = index_from_openie([docs[j] for j in keep], tau=0.8, normalization="ascii")
+        new_id = np.full(len(corpus), -1)
+        new_id[keep] = np.arange(keep.size)
+        ret = HippoRetriever(index, **V1)
+        rankings = [ret.retrieve(q.question, k=k).passages for q in questions]
+        kept_gold = [new_id[g] for g in gold]
+        out[f"{keep.size:,} passages"] = np.hstack(
+            [recall_at_k(rankings, kept_gold, ks=PAPER_KS), all_recall_at_k(rankings, kept_gold, ks=PAPER_KS)]
+        )
+    return out
 
 
 @functools.lru_cache(maxsize=1)

@@ -302,8 +302,9 @@ def _encoder_flags(p) -> None:
 
 
 _CORPUS_HELP = (
-    "corpus: a JSON list of {title, text}, JSON lines ({title, text} or {id, text}), HotpotQA's "
-    "{title: [sentence, ...]} object, or a folder of .txt/.md files (one passage each)"
+    "corpus: a JSON list of {title, text}, JSON lines of {title, text} (an id field is an id, never "
+    "a title), HotpotQA's {title: [sentence, ...]} object, or a folder of .txt/.md files (one "
+    "passage each)"
 )
 
 
@@ -323,9 +324,9 @@ def _add_hipporag_group(sub):
         "index",
         help="build an index from a corpus and its triples, save it to one file",
         description="Build an index from CORPUS and its triples and save it to one file. A corpus is "
-        "a JSON list of {title, text}, JSON lines ({title, text} or {id, text}), HotpotQA's "
-        "{title: [sentence, ...]} object (the HippoRAG release's corpus files), or a folder of "
-        ".txt/.md files, one passage each. The output never replaces a file this package did not "
+        "a JSON list of {title, text} (the HippoRAG release's corpus files), JSON lines of {title, "
+        "text} (id, _id and doc_id are ids), HotpotQA's {title: [sentence, ...]} object, or a folder "
+        "of .txt/.md files, one passage each. The output never replaces a file this package did not "
         "write, an input, or a file inside the corpus folder; a second writer of the same file "
         "waits (--wait).",
     )  # fmt: skip

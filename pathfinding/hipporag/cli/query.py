@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-from pathfinding._argtypes import positive_int, whole_number
+from pathfinding._argtypes import positive_int, unit_interval, whole_number
 from pathfinding.errors import InvalidValueError
 from pathfinding.hipporag.cli.util import check_input_path, check_text_input, emit, note, quiet_pipe
 
@@ -114,7 +114,7 @@ class Answerer:
     ``eval``, which asks many questions and reads only rankings, keeps the compiled walk.
     """
 
-    def __init__(self, index, name: str, extractor=None, *, one_shot: bool = False):
+    def __init__(self, index, name: str, extractor=None, *, one_shot: bool = False, min_link_cosine=None):
         from pathfinding.hipporag.lexical import BM25Ranker
 
         self.index, self.name = index, name
@@ -125,6 +125,7 @@ class Answerer:
             self.bm25 = index.derived("bm25", lambda: BM25Ranker(index.passages))
             return
         kw = {} if extractor is None else {"extractor": extractor}
+        kw["min_link_cosine"] = min_link_cosine
         if name == "v1":
             kw |= {"facts": 0, "passage_weight": 0.0}
         if one_shot and name == "default":
@@ -151,19 +152,26 @@ class Answerer:
         return hit.passages[keep], hit.scores[keep], hit
 
     def record(self, question: str, k: int, entities=None) -> dict:
-        from pathfinding.hipporag.query import link_entities
         from pathfinding.hipporag.retrieve import NO_MATCH
 
         ids, scores, hit = self.answer(question, k, entities)
         out = {"question": question, "retriever": self.name}
         if hit is not None:
-            link = link_entities(self.index, list(hit.entities))
             out["entities"] = list(hit.entities)
+            # every entity with its nearest node and cosine; "kept": it reached the floor and seeds
+            out["min_link_cosine"] = self.retriever.min_link_cosine
             out["links"] = [
-                {"entity": e, "node": int(n), "phrase": self.index.phrases[n], "cosine": float(c)}
-                for e, n, c in zip(link.entities, link.nodes.tolist(), link.scores.tolist(), strict=True)
+                {
+                    "entity": lk.entity,
+                    "node": lk.node if lk.node >= 0 else None,
+                    "phrase": self.index.phrases[lk.node] if lk.node >= 0 else None,
+                    "cosine": lk.cosine,
+                    "kept": lk.kept,
+                }
+                for lk in hit.links
             ]
-            out["unlinked"] = list(link.unlinked)
+            out["unlinked"] = [lk.entity for lk in hit.links if lk.node < 0]
+            out["not_in_index"] = [lk.entity for lk in hit.links if not lk.kept]
             out["fell_back"] = hit.fell_back
             # which walk answered: "scipy" (certified to give the compiled walk's ranking), "compiled"
             out["walk"] = None if hit.fell_back else getattr(self.retriever, "walked_by", "compiled")
@@ -181,12 +189,21 @@ def _print_record(rec: dict) -> None:
     emit(f"question: {rec['question']}")
     if "entities" in rec:
         emit("entities: " + (", ".join(rec["entities"]) if rec["entities"] else "(none)"))
+        floor = rec["min_link_cosine"]
         for lk in rec["links"]:
-            emit(f"  {lk['entity']!r} -> node {lk['node']} {lk['phrase']!r} (cosine {lk['cosine']:.3f})")
+            if lk["kept"]:
+                emit(f"  {lk['entity']!r} -> node {lk['node']} {lk['phrase']!r} (cosine {lk['cosine']:.3f})")
+            elif lk["node"] is not None:
+                emit(
+                    f"  {lk['entity']!r} is not in the index: its nearest node {lk['phrase']!r} has "
+                    f"cosine {lk['cosine']:.3f}, below the floor {floor:g} (--min-link-cosine)"
+                )
         if rec["unlinked"]:
-            emit("  not linked: " + ", ".join(rec["unlinked"]))
+            emit("  not in the index (no node has a positive cosine with it): " + ", ".join(rec["unlinked"]))
         if rec["fell_back"] and rec["passages"]:
             emit("no entity linked to a node: passages ranked by BM25")
+        elif not rec["fell_back"] and not any(lk["kept"] for lk in rec["links"]):
+            emit("no entity linked to a node: the walk starts from the facts that share the question's words")
     else:
         emit("retriever: BM25 over the passages")
     if "message" in rec:
@@ -205,7 +222,9 @@ def _cmd_query(args) -> int:
     index = _load_for_query(args.index, args)
     if batch is None:
         check_question(args.question)
-    answerer = Answerer(index, args.retriever, args.extractor, one_shot=True)
+    answerer = Answerer(
+        index, args.retriever, args.extractor, one_shot=True, min_link_cosine=args.min_link_cosine
+    )
     if batch is None:
         rec = answerer.record(args.question, args.k, args.entity)
         if args.json:
@@ -233,7 +252,12 @@ def _cmd_query(args) -> int:
 
 
 def _cmd_eval(args) -> int:
-    from pathfinding.hipporag.io.questions import evaluate_retrievers, match_supporting, read_eval_questions
+    from pathfinding.hipporag.io.questions import (
+        evaluate_retrievers,
+        match_supporting,
+        read_eval_questions,
+        shared_titles,
+    )
 
     check_text_input(args.questions, "a questions file")
     questions, shape = read_eval_questions(args.questions)
@@ -243,6 +267,16 @@ def _cmd_eval(args) -> int:
             f"{args.index} has no passage texts, so no title to match supporting passages to"
         )
     gold, unmatched = match_supporting(questions, index.passages)
+    shared = shared_titles(questions, index.passages)
+    if shared:
+        shown = ", ".join(f"{t!r} x {n}" for t, n in list(shared.items())[:5])
+        note(
+            f"{len(shared)} supporting titles are shared by several passages of "
+            f"{os.path.basename(args.index)} and the questions give no text to tell them apart "
+            f"({shown}{', ...' if len(shared) > 5 else ''}): every passage with the title counts as "
+            f"supporting; give the text (MuSiQue paragraphs, HotpotQA context, or "
+            f'"supporting": [{{"title", "text"}}]) to match one'
+        )
     keep = [i for i, g in enumerate(gold) if g.size]
     if unmatched:
         shown = ", ".join(repr(t) for t in list(unmatched)[:5]) + (", ..." if len(unmatched) > 5 else "")
@@ -257,7 +291,7 @@ def _cmd_eval(args) -> int:
             f"title: the first line of each passage)"
         )
     names = list(dict.fromkeys(args.retriever))
-    answerers = {name: Answerer(index, name) for name in names}
+    answerers = {name: Answerer(index, name, min_link_cosine=args.min_link_cosine) for name in names}
     result = evaluate_retrievers(
         [questions[i].question for i in keep],
         [gold[i] for i in keep],
@@ -267,7 +301,7 @@ def _cmd_eval(args) -> int:
         seed=args.seed,
     )
     result |= {"questions_file": args.questions, "format": shape, "index": args.index}
-    result |= {"n_questions_read": len(questions), "unmatched_titles": unmatched}
+    result |= {"n_questions_read": len(questions), "unmatched_titles": unmatched, "shared_titles": shared}
     if args.json:
         emit(json.dumps(result, indent=2, ensure_ascii=False))
         return 0
@@ -298,6 +332,17 @@ def _cmd_eval(args) -> int:
     return 0
 
 
+def _floor_flag(p) -> None:
+    p.add_argument(
+        "--min-link-cosine",
+        type=unit_interval,
+        metavar="C",
+        help="an entity whose nearest node has a lower cosine is not in the index and seeds nothing "
+        "(default: the floor chosen on the MuSiQue tuning set for the offline encoder, none with an "
+        "--encoder endpoint; --json reports it; 0 links every entity)",
+    )
+
+
 def add_query_commands(gsub, json_flag) -> None:
     """Register ``query`` and ``eval`` on the ``hipporag`` group's subparsers."""
     p = gsub.add_parser(
@@ -321,6 +366,7 @@ def add_query_commands(gsub, json_flag) -> None:
         "--extractor", choices=["capitalised", "node_ngrams", "union"], help="query entity extractor"
     )
     p.add_argument("--entity", action="append", metavar="TEXT", help="a query entity (repeatable)")
+    _floor_flag(p)
     p.add_argument(
         "--encoder",
         metavar="URL",
@@ -350,5 +396,6 @@ def add_query_commands(gsub, json_flag) -> None:
         "--boot", type=positive_int, default=1000, metavar="N", help="bootstrap resamples (default 1000)"
     )
     p.add_argument("--seed", type=whole_number(0), default=0, help="bootstrap seed (default 0)")
+    _floor_flag(p)
     json_flag(p)
     p.set_defaults(func=quiet_pipe(_cmd_eval))

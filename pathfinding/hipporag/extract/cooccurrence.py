@@ -11,11 +11,41 @@ HippoRAG's graph, where the walk goes through shared nodes.
 A passage written without capitals (a lower-case corpus, or a script without case) has no
 capitalised span, so its *content spans* stand in (:func:`content_spans`): maximal runs of words that
 are not stop words, and in scripts written without spaces the runs of characters between
-punctuation and, for Japanese, between hiragana (particles and endings). :func:`why_no_triples` says,
-per passage, why it gave no triple.
+punctuation and, for Japanese, between hiragana (particles and endings). In a passage that has
+capitals, the words of scripts without case in it (a Chinese or Arabic name beside the English one)
+give their content spans too (:func:`caseless_spans`). :func:`why_no_triples` says, per passage,
+why it gave no triple.
+
+What this can and cannot do, per script (sentences and words as :mod:`pathfinding.hipporag.text`
+reads them; words keep their combining marks):
+
+=========================  ======================  =============================================
+script                     sentence ends           spans
+=========================  ======================  =============================================
+Latin, Greek, Cyrillic     ``. ! ?`` before a      capitalised runs and quotations: names, as
+                           capital; Greek ``;``    well as capitals can mark them (a capitalised
+                                                   pronoun opening a sentence is a span too
+                                                   outside English, which has no stop list here)
+Arabic, Hebrew,            ``؟ ۔ । ॥``, and        no capitals: every run of words between
+Devanagari, other          ``. ! ?`` before any    punctuation, up to three words (longer runs
+spaced scripts             letter of the script    give word pairs); no stop words outside
+                                                   English, so function words join the runs
+Chinese, Japanese          ``。！？``               no capitals and no spaces: runs of characters
+                                                   between punctuation (Japanese: also between
+                                                   hiragana), up to six characters, longer runs
+                                                   as character bigrams
+Thai, Lao, Khmer,          none found (a space     as Chinese: runs between punctuation, which
+Myanmar                    ends a Thai sentence)   here are long, so mostly bigrams
+=========================  ======================  =============================================
+
+So a name is a node as reliably as capitals mark it. Where nothing marks it (CJK, Thai), the
+nodes are runs and bigrams, not names: the graph links passages that share character runs, which
+BM25 over bigrams mostly does already. For such a corpus, give the extractor words (segment the
+text with a word segmenter first, spaces between words: each word is then a span of its own) or use
+an LLM's triples (``pathfinding hipporag openie``).
 
 This is the chapter's REBEL ablation (extractor quality bounds retrieval) in miniature:
-:func:`cooccurrence_findings_section` measures retrieval on the vendored MuSiQue set with these
+:func:`cooccurrence_findings_section` measures retrieval on the MuSiQue tuning set with these
 triples, with the released GPT-3.5 triples and with BM25.
 """
 
@@ -27,10 +57,11 @@ from collections.abc import Sequence
 from pathfinding.errors import InvalidTypeError
 from pathfinding.hipporag.io import OpenIEPassage, Passage
 from pathfinding.hipporag.query import STOP_WORDS, capitalised_spans, has_capitals
-from pathfinding.hipporag.text import is_unspaced_char, normalize_phrase
+from pathfinding.hipporag.text import has_case, is_unspaced_char, normalize_phrase, sentences, word_matches
 
 __all__ = [
     "RELATION",
+    "caseless_spans",
     "cooccurrence_docs",
     "cooccurrence_openie",
     "cooccurrence_triples",
@@ -43,23 +74,13 @@ __all__ = [
 RELATION = "co-occurs with"
 """The fixed relation of every co-occurrence triple."""
 
-# A sentence ends at . ! ? (or one of them and a closing quote or bracket, which stays with the
-# sentence it closes) followed by space and an upper-case letter, a digit, a quote or a bracket;
-# "St. Louis" or "J. R. R." rarely meet that, and a wrong split only loses pairs across it.
-# CJK full stops end a sentence with no space after them.
-_SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"'”’)]))\s+(?=[A-Z0-9\"“(])|(?<=[。！？])")
 # Every quotation is matched, whatever its length, so that the text between two quotations is never
 # read as one; those of 2 to 100 characters are spans.
 _QUOTED = re.compile(r"\"([^\"]*)\"|“([^”]*)”")
 _QUOTED_CHARS = (2, 100)
 
 
-def _sentences(text: str) -> list[str]:
-    return [s for s in _SENTENCE_END.split(text) if s.strip()]
-
-
-# A word (letters, digits, marks), or a run of unspaced-script characters; hiragana splits a run.
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+# Hiragana (Japanese particles and endings) splits a run of unspaced-script characters.
 _HIRAGANA = re.compile("[\u3040-\u309f]+")
 MAX_SPAN_WORDS = 3
 """Longest content span in words; a longer run gives its overlapping word pairs instead (a run of
@@ -103,7 +124,7 @@ def content_spans(sentence: str) -> list[str]:
         run.clear()
 
     prev_end = 0
-    for m in _WORD.finditer(sentence):
+    for m in word_matches(sentence):
         word = m.group()
         if sentence[prev_end : m.start()].strip():
             close()  # punctuation between two words ends a run
@@ -124,8 +145,34 @@ def content_spans(sentence: str) -> list[str]:
     return list(dict.fromkeys(spans))[:MAX_CONTENT_SPANS]
 
 
+def caseless_spans(sentence: str) -> list[str]:
+    """Content spans of the runs of words in scripts without case (CJK, Arabic, Hebrew, Devanagari
+    ...) inside a sentence: where no capital can mark a name, every content span stands in.
+
+    Examples
+    --------
+    >>> caseless_spans("Tokyo Tower (東京タワー) is in Minato; Cairo is القاهرة in Arabic.")
+    ['東京タワー', 'القاهرة']
+    """
+    runs: list[str] = []
+    start = end = None
+    for m in word_matches(sentence):
+        w = m.group()
+        caseless = not any(has_case(ch) or ch.isdigit() for ch in w)
+        if caseless and start is not None and not sentence[end : m.start()].strip():
+            end = m.end()  # the run goes on across whitespace
+            continue
+        if start is not None:
+            runs.append(sentence[start:end])
+        start, end = (m.start(), m.end()) if caseless else (None, None)
+    if start is not None:
+        runs.append(sentence[start:end])
+    return list(dict.fromkeys(span for run in runs for span in content_spans(run)))
+
+
 def passage_spans(title: str, text: str) -> list[list[str]]:
-    """Per sentence of ``text``: its named spans, or its content spans if the passage has no capitals.
+    """Per sentence of ``text``: its named spans and the content spans of its words in scripts
+    without case, or its content spans if the passage has no capitals.
 
     Examples
     --------
@@ -133,9 +180,17 @@ def passage_spans(title: str, text: str) -> list[list[str]]:
     [['Slovenia'], ['Church']]
     >>> passage_spans("lake bled", "it lies in slovenia, in the julian alps.")
     [['lies', 'slovenia', 'julian alps']]
+    >>> passage_spans("Beijing", "Beijing (北京) is the capital of China.")
+    [['Beijing', 'China', '北京']]
     """
-    spans = named_spans if has_capitals(text) else content_spans
-    return [spans(sent) for sent in _sentences(text)]
+    if not has_capitals(text):
+        return [content_spans(sent) for sent in sentences(text)]
+    out = []
+    for sent in sentences(text):
+        named = named_spans(sent)
+        seen = {normalize_phrase(s) for s in named}
+        out.append(named + [s for s in caseless_spans(sent) if normalize_phrase(s) not in seen])
+    return out
 
 
 def why_no_triples(title: str, text: str) -> str | None:

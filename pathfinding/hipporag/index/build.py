@@ -518,8 +518,9 @@ def index_from_openie(openie_passages, **kwargs) -> HippoIndex:
 
     Examples
     --------
-    >>> from pathfinding.hipporag.io import load_openie, vendored
-    >>> docs, _ = load_openie(vendored("openie"))
+    >>> from pathfinding.hipporag.datasets import fetch
+    >>> from pathfinding.hipporag.io import load_openie
+    >>> docs, _ = load_openie(fetch("musique_openie"))
     >>> idx = index_from_openie(docs[:20])
     >>> idx.n_passages
     20

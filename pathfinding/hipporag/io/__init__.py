@@ -1,4 +1,4 @@
-"""Loaders for the file formats of the HippoRAG release, and the vendored MuSiQue tuning set.
+"""Loaders for the file formats of the HippoRAG release.
 
 Four formats, each read by one function (the HotpotQA and 2WikiMultihopQA question files are read by
 :mod:`pathfinding.hipporag.io.formats`):
@@ -22,9 +22,8 @@ counted in a :class:`LoadReport` returned beside the data (and printed by the CL
 without a trace.
 
 Files ending in ``.gz`` (or starting with gzip's magic bytes) are decompressed transparently; a
-damaged archive is a :class:`FormatError` like any other unreadable file. :func:`vendored` finds the
-copies shipped inside the package (``pathfinding/data/hipporag``), so nothing is read from outside
-the checkout.
+damaged archive is a :class:`FormatError` like any other unreadable file. The release's files
+themselves are not shipped: :func:`pathfinding.hipporag.datasets.fetch` returns a verified local copy.
 """
 
 from __future__ import annotations
@@ -36,173 +35,28 @@ import json
 import os
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from importlib import resources
 
 from pathfinding._lazy import lazy_exports
 from pathfinding.errors import FormatError
 from pathfinding.hipporag.io.corpusfiles import folder_texts, json_lines, title_sentences
+from pathfinding.hipporag.io.records import LoadReport, OpenIEPassage, Passage, QueryNER, Question
 
-# The question-file formats and the evaluation load on first use, like every layer package's names.
+# The question-file formats and the evaluation load on first use, like every layer package's names;
+# the records are imported above for the loaders, and exported from their own module.
 _EXPORTS = {
     "CORPUS_SUFFIXES": "pathfinding.hipporag.io.corpusfiles",
+    **dict.fromkeys(["LoadReport", "OpenIEPassage", "Passage", "QueryNER", "Question"],
+                    "pathfinding.hipporag.io.records"),
     **dict.fromkeys(["load_2wiki_questions", "load_hotpotqa_questions"], "pathfinding.hipporag.io.formats"),
-    **dict.fromkeys(["EvalQuestion", "evaluate_retrievers", "match_supporting", "read_eval_questions"],
-                    "pathfinding.hipporag.io.questions"),
+    **dict.fromkeys(["EvalQuestion", "evaluate_retrievers", "match_supporting", "read_eval_questions",
+                     "shared_titles"], "pathfinding.hipporag.io.questions"),
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 __all__ = [
-    "LoadReport", "OpenIEPassage", "Passage", "Question", "QueryNER", "VENDORED_FILES", "check_alignment",
-    "load_corpus", "load_openie", "load_query_ner", "load_questions", "need", "read_json", "read_text",
-    "vendored",
+    "ID_FIELDS", "check_alignment", "load_corpus", "load_openie", "load_query_ner", "load_questions",
+    "need", "read_json", "read_text",
 ]
 __all__ += sorted(_EXPORTS)
-
-VENDORED_FILES = {
-    "questions": "musique_train.json.gz",
-    "corpus": "musique_train_corpus.json.gz",
-    "openie": "openie_musique_train_results_ner_gpt-3.5-turbo-1106_1890.json.gz",
-    "sample_questions": "sample.json.gz",
-    "sample_corpus": "sample_corpus.json.gz",
-    "university_questions": "case_study_university.json.gz",
-    "university_corpus": "case_study_university_corpus.json.gz",
-}
-"""Short name -> file name of the data shipped in ``pathfinding/data/hipporag``."""
-
-
-@dataclass
-class LoadReport:
-    """What a loader found wrong inside a well-formed file.
-
-    Attributes
-    ----------
-    source : str
-        The file (or ``"<memory>"``) the records came from.
-    n_records : int
-        Records read.
-    issues : dict of str to int
-        Issue name -> how many times it occurred.
-    examples : dict of str to list of str
-        Issue name -> up to three locations (``"docs[12].extracted_triples[3]"``), for a reader
-        who wants to look.
-    """
-
-    source: str
-    n_records: int = 0
-    issues: dict[str, int] = field(default_factory=dict)
-    examples: dict[str, list[str]] = field(default_factory=dict)
-
-    def add(self, issue: str, where: str) -> None:
-        """Count one occurrence of ``issue`` at location ``where``."""
-        self.issues[issue] = self.issues.get(issue, 0) + 1
-        ex = self.examples.setdefault(issue, [])
-        if len(ex) < 3:
-            ex.append(where)
-
-    def merge(self, other: LoadReport) -> None:
-        """Add ``other``'s counts to this report's, and its examples up to three per issue."""
-        for issue, count in other.issues.items():
-            self.issues[issue] = self.issues.get(issue, 0) + count
-            ex = self.examples.setdefault(issue, [])
-            ex.extend(other.examples.get(issue, [])[: 3 - len(ex)])
-
-    @property
-    def n_issues(self) -> int:
-        """Total count over all issues."""
-        return sum(self.issues.values())
-
-    def summary(self) -> str:
-        """One line per issue, e.g. ``"  triple_not_three: 185 (e.g. docs[3]...)"``."""
-        name = os.path.basename(self.source)
-        head = f"{name}: {self.n_records} records"
-        if not self.issues:
-            return head + ", no issues"
-        lines = [head + ":"]
-        for issue in sorted(self.issues):
-            lines.append(f"  {issue}: {self.issues[issue]} (e.g. {', '.join(self.examples[issue])})")
-        return "\n".join(lines)
-
-    def to_dict(self) -> dict:
-        """Plain-dict form for ``--json`` output."""
-        return {
-            "source": os.path.basename(self.source),
-            "n_records": self.n_records,
-            "issues": dict(sorted(self.issues.items())),
-        }
-
-
-@dataclass(frozen=True)
-class Passage:
-    """One corpus passage; ``key`` is ``title + "\\n" + text``, the id HippoRAG matches on."""
-
-    title: str
-    text: str
-
-    @property
-    def key(self) -> str:
-        return self.title + "\n" + self.text
-
-
-@dataclass(frozen=True)
-class OpenIEPassage(Passage):
-    """One passage of an OpenIE file: its named entities and its well-formed triples."""
-
-    entities: tuple[str, ...]
-    triples: tuple[tuple[str, str, str], ...]
-
-
-@dataclass(frozen=True)
-class Question:
-    """One question; ``supporting`` holds the passage keys (``title + "\\n" + text``) of its evidence."""
-
-    id: str
-    question: str
-    answer: tuple[str, ...]
-    supporting: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class QueryNER:
-    """One row of a query-NER TSV."""
-
-    query: str
-    entities: tuple[str, ...]
-
-
-def vendored(name: str):
-    """The path of a data file shipped with the package.
-
-    Parameters
-    ----------
-    name : str
-        A key of :data:`VENDORED_FILES` (``"questions"``, ``"corpus"``, ``"openie"``,
-        ``"sample_questions"``, ``"sample_corpus"``, ``"university_questions"``,
-        ``"university_corpus"``) or a file name in ``pathfinding/data/hipporag``.
-
-    Returns
-    -------
-    importlib.resources.abc.Traversable
-        Usable with every loader of this module (and with ``open()`` when installed from a wheel or
-        a checkout, which is always a real directory).
-
-    Raises
-    ------
-    FileNotFoundError
-        If no such file is shipped.
-
-    Examples
-    --------
-    >>> vendored("corpus").name
-    'musique_train_corpus.json.gz'
-    """
-    fname = VENDORED_FILES.get(name, name)
-    path = resources.files("pathfinding").joinpath("data", "hipporag", fname)
-    if not path.is_file():
-        raise FileNotFoundError(
-            f"no vendored HippoRAG file {name!r}; expected one of {sorted(VENDORED_FILES)} "
-            f"or a file name in pathfinding/data/hipporag"
-        )
-    return path
 
 
 def read_text(path) -> tuple[str, str]:
@@ -211,7 +65,7 @@ def read_text(path) -> tuple[str, str]:
     if isinstance(path, str | os.PathLike):
         with open(path, "rb") as fh:
             raw = fh.read()
-    else:  # an importlib.resources Traversable
+    else:  # a Traversable (importlib.resources, zipfile.Path)
         raw = path.read_bytes()
     if name.endswith(".gz") or raw[:2] == b"\x1f\x8b":  # the name, or gzip's magic bytes
         # A damaged archive is a bad file like any other: name it instead of leaking gzip/zlib errors.
@@ -281,7 +135,8 @@ def load_openie(path, *, corpus: Sequence[Passage] | None = None) -> tuple[list[
 
     Examples
     --------
-    >>> docs, report = load_openie(vendored("openie"))
+    >>> from pathfinding.hipporag.datasets import fetch
+    >>> docs, report = load_openie(fetch("musique_openie"))
     >>> len(docs), report.issues["triple_not_three"], report.issues["passage_no_triples"]
     (1890, 185, 2)
     """
@@ -379,9 +234,37 @@ def check_alignment(openie: Sequence[OpenIEPassage], corpus: Sequence[Passage]) 
     return report
 
 
+ID_FIELDS = ("id", "_id", "doc_id")
+"""Fields of a corpus record that hold its id: kept as :attr:`Passage.doc_id`, never read as its title
+or its text."""
+
+
+def _title_and_id(name: str, where: str, rec, report: LoadReport) -> tuple[str, str | None]:
+    """A record's title (empty when it has only an id) and its id (None when it has none)."""
+    field_name = next((k for k in ID_FIELDS if isinstance(rec, dict) and k in rec), None)
+    doc_id = None if field_name is None else str(need(name, where, rec, field_name, (str, int)))
+    if field_name is not None and "title" not in rec:
+        report.add("no_title", where)
+        return "", doc_id
+    return need(name, where, rec, "title", str), doc_id
+
+
+def _shared_titles(passages: Sequence[Passage], where: Sequence[str], report: LoadReport) -> None:
+    """Count passages whose title another passage with another text also has (``duplicate_title``,
+    one example per title with its passages): such a title alone cannot name a gold passage."""
+    by_title: dict[str, list[int]] = {}
+    for j, p in enumerate(passages):
+        if p.title:
+            by_title.setdefault(p.title, []).append(j)
+    for title, ids in by_title.items():
+        if len(ids) > 1 and len({passages[j].text for j in ids}) > 1:
+            shown = ", ".join(where[j] for j in ids[:3]) + (", ..." if len(ids) > 3 else "")
+            report.add("duplicate_title", f"{title!r} x {len(ids)} ({shown})", count=len(ids))
+
+
 def _load_folder(folder: str) -> tuple[list[Passage], LoadReport]:
     report = LoadReport(source=folder)
-    out = []
+    out, where = [], []
     seen = set()
     texts, skipped = folder_texts(folder)
     for entry in skipped:
@@ -394,7 +277,9 @@ def _load_folder(folder: str) -> tuple[list[Passage], LoadReport]:
             report.add("duplicate_passage", entry)
         seen.add(p.key)
         out.append(p)
+        where.append(entry)
     report.n_records = len(out)
+    _shared_titles(out, where, report)
     return out, report
 
 
@@ -405,7 +290,7 @@ def load_corpus(path) -> tuple[list[Passage], LoadReport]:
 
     * a JSON list of ``{"title": ..., "text": ...}`` (HippoRAG's corpus files);
     * JSON lines (``.jsonl``, or any file whose first line is a complete JSON object), one
-      ``{"title", "text"}`` or ``{"id", "text"}`` per line (an ``id`` becomes the title);
+      ``{"title", "text"}`` per line;
     * HotpotQA's one object mapping each title to its list of sentences; a passage's text is the
       sentences joined with no separator (they keep their own leading spaces), as HippoRAG does, in
       the file's key order;
@@ -415,22 +300,31 @@ def load_corpus(path) -> tuple[list[Passage], LoadReport]:
 
     Returns
     -------
+    A record's ``id``, ``_id`` or ``doc_id`` (:data:`ID_FIELDS`) is its id
+    (:attr:`Passage.doc_id`), never its title or text: a record with an id and no title gets an
+    empty title (counted as ``no_title``). Titles and texts are read in NFC (:class:`Passage`).
+
+    Returns
+    -------
     passages : list of Passage
     report : LoadReport
         Counts ``duplicate_passage`` (same title and text as an earlier passage; kept, since
-        passage ids are positions), ``skipped_file`` and ``empty_passage`` (no text; kept).
+        passage ids are positions), ``duplicate_title`` (passages sharing a title with another
+        passage of another text, one example per title with its count), ``no_title``,
+        ``skipped_file`` and ``empty_passage`` (no text; kept).
 
     Raises
     ------
     FormatError
-        If the file is not JSON or JSON lines, a record lacks a string ``title`` (or ``id``) or
+        If the file is not JSON or JSON lines, a record lacks a string ``title`` (or an id) or
         ``text``, a folder holds no text file, or a text file is not UTF-8.
 
     Examples
     --------
-    >>> corpus, report = load_corpus(vendored("corpus"))
-    >>> len(corpus), report.n_issues
-    (1890, 0)
+    >>> from pathfinding.hipporag.datasets import fetch
+    >>> corpus, report = load_corpus(fetch("musique_corpus"))
+    >>> len(corpus), report.issues, report.examples["duplicate_title"][0]
+    (1890, {'duplicate_title': 211}, "'Adolescence' x 2 ([10], [1419])")
     >>> import os, tempfile
     >>> d = tempfile.mkdtemp()
     >>> with open(os.path.join(d, "Ed Wood.txt"), "w") as f:
@@ -460,16 +354,13 @@ def load_corpus(path) -> tuple[list[Passage], LoadReport]:
     out = []
     seen = set()
     for where, rec in records:
-        if isinstance(rec, dict) and "title" not in rec and "id" in rec:
-            title = need(name, where, rec, "id", (str, int))
-            title = str(title)
-        else:
-            title = need(name, where, rec, "title", str)
-        p = Passage(title, need(name, where, rec, "text", str))
+        title, doc_id = _title_and_id(name, where, rec, report)
+        p = Passage(title, need(name, where, rec, "text", str), doc_id=doc_id)
         if p.key in seen:
             report.add("duplicate_passage", where)
         seen.add(p.key)
         out.append(p)
+    _shared_titles(out, [where for where, _ in records], report)
     return out, report
 
 
@@ -494,7 +385,8 @@ def load_questions(path) -> tuple[list[Question], LoadReport]:
 
     Examples
     --------
-    >>> qs, report = load_questions(vendored("questions"))
+    >>> from pathfinding.hipporag.datasets import fetch
+    >>> qs, report = load_questions(fetch("musique_questions"))
     >>> len(qs), sum(len(q.supporting) for q in qs), report.n_issues
     (100, 237, 0)
     """

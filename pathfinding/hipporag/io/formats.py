@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from pathfinding.errors import FormatError, InvalidTypeError
 from pathfinding.hipporag.io import LoadReport, Passage, Question, need, read_json
+from pathfinding.hipporag.text import nfc
 
 __all__ = ["load_2wiki_questions", "load_hotpotqa_questions"]
 
@@ -33,8 +34,8 @@ def _title_index(corpus: Sequence[Passage]) -> dict[str, list[str]]:
     return by_title
 
 
-def _context(name: str, where: str, rec: dict) -> dict[str, int]:
-    """Title -> number of sentences, from a record's ``context`` (validated)."""
+def _context(name: str, where: str, rec: dict) -> dict[str, list[str]]:
+    """Title -> its sentences, from a record's ``context`` (validated)."""
     context = need(name, where, rec, "context", list)
     out = {}
     for c_i, item in enumerate(context):
@@ -47,7 +48,7 @@ def _context(name: str, where: str, rec: dict) -> dict[str, int]:
             or not all(isinstance(s, str) for s in item[1])
         ):
             raise FormatError(f"{name}: {cw} must be [title, [sentence, ...]], got {str(item)[:80]}")
-        out[item[0]] = len(item[1])
+        out[nfc(item[0])] = item[1]
     return out
 
 
@@ -78,10 +79,11 @@ def _load(path, corpus, *, dataset: str, need_context: bool) -> tuple[list[Quest
                 title, sent = fact
             else:
                 raise FormatError(f"{name}: {fw} must be [title, sentence index], got {str(fact)[:80]}")
+            title = nfc(title)
             if context is not None:
                 if title not in context:
                     report.add("supporting_title_not_in_context", fw)
-                elif sent is not None and not 0 <= sent < context[title]:
+                elif sent is not None and not 0 <= sent < len(context[title]):
                     report.add("supporting_sentence_out_of_range", fw)
             if title not in by_title:
                 raise FormatError(
@@ -94,9 +96,14 @@ def _load(path, corpus, *, dataset: str, need_context: bool) -> tuple[list[Quest
             report.add("no_supporting_paragraph", where)
         supporting = []
         for t in titles:
-            if len(by_title[t]) > 1:
+            keys = by_title[t]
+            if len(keys) > 1 and context is not None and t in context:
+                # a title several passages share: the context's text says which one is meant
+                key = nfc(t + "\n" + "".join(context[t]))
+                keys = [key] if key in keys else keys
+            if len(keys) > 1:
                 report.add("title_matches_several_passages", f"{where}: {t!r}")
-            supporting.extend(by_title[t])
+            supporting.extend(keys)
         answer = rec.get("answer", ())
         answer = (answer,) if isinstance(answer, str) else tuple(str(a) for a in answer)
         qid = rec.get("_id", rec.get("id", i))
@@ -123,7 +130,9 @@ def load_hotpotqa_questions(path, corpus: Sequence[Passage]) -> tuple[list[Quest
     report : LoadReport
         Counts ``supporting_title_not_in_context``, ``supporting_sentence_out_of_range`` (the
         question is kept: the title still names the passage), ``no_supporting_paragraph`` and
-        ``title_matches_several_passages`` (every passage with the title is then supporting).
+        ``title_matches_several_passages``: a title several corpus passages share is matched by
+        title and text (the context's sentences joined); when no passage has that text, every
+        passage with the title is supporting, and counted here.
 
     Raises
     ------

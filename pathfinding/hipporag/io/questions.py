@@ -3,8 +3,11 @@
 :func:`read_eval_questions` reads the question files people have -- MuSiQue (``paragraphs`` with
 ``is_supporting``), HotpotQA and 2WikiMultihopQA (``supporting_facts``), or a simple list of
 ``{"question", "supporting": [titles]}`` -- as a JSON list or JSON lines. :func:`match_supporting`
-finds each supporting title among the index's passages (a passage's title is its first line, as
-the corpus loaders write it), and :func:`evaluate_retrievers` ranks every question with each
+finds each supporting passage among the index's passages by title and text where the file gives the
+text (MuSiQue's paragraphs, HotpotQA's context, ``{"title", "text"}`` in ``supporting``), else by
+title (a passage's title is its first line, as the corpus loaders write it); every string is
+compared in NFC. :func:`shared_titles` names the titles matched by title alone that several passages
+share, and :func:`evaluate_retrievers` ranks every question with each
 retriever and reports R@k and AR@k (:mod:`~pathfinding.hipporag.evaluate`) with paired bootstrap
 intervals against the first one.
 """
@@ -27,19 +30,26 @@ from pathfinding.hipporag.evaluate import (
     recall_at_k,
 )
 from pathfinding.hipporag.io import need, read_text
+from pathfinding.hipporag.text import nfc
 
-__all__ = ["EvalQuestion", "evaluate_retrievers", "match_supporting", "read_eval_questions"]
+__all__ = ["EvalQuestion", "evaluate_retrievers", "match_supporting", "read_eval_questions", "shared_titles"]
 
 
 @dataclass(frozen=True)
 class EvalQuestion:
     """A question and the titles of its supporting passages (``keys``: ``title + "\\n" + text`` when
-    the file gives the passage text too, as MuSiQue does; matched before titles)."""
+    the file gives the passage text too, as MuSiQue does; matched before titles). In NFC."""
 
     id: str
     question: str
     titles: tuple[str, ...]
     keys: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        for name in ("question", "titles", "keys"):
+            value = getattr(self, name)
+            fixed = nfc(value) if isinstance(value, str) else tuple(nfc(v) for v in value)
+            object.__setattr__(self, name, fixed)
 
 
 def _records(path) -> tuple[list[tuple[str, object]], str]:
@@ -78,8 +88,9 @@ def read_eval_questions(path) -> tuple[list[EvalQuestion], str]:
         * MuSiQue: ``{"question", "paragraphs": [{"title", "paragraph_text" or "text",
           "is_supporting"}]}``;
         * HotpotQA / 2WikiMultihopQA: ``{"question", "supporting_facts": [[title, sentence], ...]}``
-          (a bare title is accepted as a fact);
-        * simple: ``{"question", "supporting": [title, ...]}``.
+          (a bare title is accepted as a fact); a supporting title's ``context`` entry
+          ``[title, [sentence, ...]]``, when present, gives its text (the sentences joined);
+        * simple: ``{"question", "supporting": [title or {"title", "text"}, ...]}``.
 
     Returns
     -------
@@ -133,6 +144,7 @@ def read_eval_questions(path) -> tuple[list[EvalQuestion], str]:
                     keys.append(title + "\n" + need(name, pw, para, text_key, str))
                     titles.append(title)
         elif shape == "hotpotqa/2wiki":
+            context = _context_texts(rec)
             for f_i, fact in enumerate(need(name, where, rec, "supporting_facts", list)):
                 title = (
                     fact if isinstance(fact, str) else fact[0] if isinstance(fact, list) and fact else None
@@ -144,13 +156,72 @@ def read_eval_questions(path) -> tuple[list[EvalQuestion], str]:
                         ]
                     )
                 titles.append(title)
+                if title in context:
+                    keys.append(title + "\n" + context[title])
         else:
             for t_i, title in enumerate(need(name, where, rec, "supporting", list)):
+                if isinstance(title, dict):
+                    tw = f"{where}.supporting[{t_i}]"
+                    text = need(name, tw, title, "text", str)
+                    title = need(name, tw, title, "title", str)
+                    keys.append(title + "\n" + text)
                 if not isinstance(title, str):
-                    raise FormatError(f"{name}: {where}.supporting[{t_i}] must be a title, got {title!r}")
+                    raise FormatError(
+                        f"{name}: {where}.supporting[{t_i}] must be a title or {{title, text}}, got {title!r}"
+                    )
                 titles.append(title)
         out.append(EvalQuestion(qid, question, tuple(dict.fromkeys(titles)), tuple(dict.fromkeys(keys))))
     return out, shape
+
+
+def _context_texts(rec) -> dict[str, str]:
+    """Title -> text (sentences joined, as HotpotQA's corpus joins them) of a record's well-formed
+    ``context`` entries; none when it has no context."""
+    out = {}
+    context = rec.get("context") if isinstance(rec, dict) else None
+    for item in context if isinstance(context, list) else ():
+        if isinstance(item, list | tuple) and len(item) == 2 and isinstance(item[0], str):
+            sents = item[1]
+            if isinstance(sents, list) and all(isinstance(x, str) for x in sents):
+                out.setdefault(item[0], "".join(sents))
+    return out
+
+
+def _match(questions: Sequence[EvalQuestion], passages: Sequence[str]):
+    passages = [nfc(p) for p in passages]
+    by_key = {p: j for j, p in reversed(list(enumerate(passages)))}
+    by_title: dict[str, list[int]] = {}
+    for j, p in enumerate(passages):
+        by_title.setdefault(p.partition("\n")[0], []).append(j)
+    gold, unmatched, shared = [], {}, {}
+    for q in questions:
+        ids: list[int] = []
+        keyed = {k.partition("\n")[0] for k in q.keys if k in by_key}
+        ids.extend(by_key[k] for k in q.keys if k in by_key)
+        for t in q.titles:
+            if t in keyed:
+                continue
+            if t in by_title:
+                ids.extend(by_title[t])
+                if len(by_title[t]) > 1:
+                    shared[t] = len(by_title[t])
+            else:
+                unmatched[t] = unmatched.get(t, 0) + 1
+        gold.append(np.asarray(sorted(set(ids)), dtype=np.int64))
+    return gold, unmatched, shared
+
+
+def shared_titles(questions: Sequence[EvalQuestion], passages: Sequence[str]) -> dict[str, int]:
+    """Supporting titles matched by title alone that several passages share (title -> how many):
+    every one of them then counts as supporting, since nothing says which one is meant.
+
+    Examples
+    --------
+    >>> q = [EvalQuestion("0", "Who?", ("A", "B"), ("B\\nb2",))]
+    >>> shared_titles(q, ["A\\na1", "A\\na2", "B\\nb1", "B\\nb2"])
+    {'A': 2}
+    """
+    return _match(questions, passages)[2]
 
 
 def match_supporting(
@@ -158,8 +229,10 @@ def match_supporting(
 ) -> tuple[list[np.ndarray], dict[str, int]]:
     """Passage ids of each question's supporting passages, and the titles no passage has.
 
-    A passage ``title + "\\n" + text`` is matched by its whole text when the question file gives it,
-    else by its title (its first line); every passage with a supporting title counts.
+    A passage ``title + "\\n" + text`` is matched by its whole text (title and text) when the
+    question file gives it, else by its title (its first line); then every passage with a
+    supporting title counts (:func:`shared_titles` names such titles). Both sides are compared in
+    NFC, so a decomposed file name matches a composed title.
 
     Returns
     -------
@@ -174,23 +247,7 @@ def match_supporting(
     >>> match_supporting(q, ["Ed Wood\\nEd Wood directed Plan 9.", "Paris\\nParis is in France."])
     ([array([0])], {'Plan 10': 1})
     """
-    by_key = {p: j for j, p in reversed(list(enumerate(passages)))}
-    by_title: dict[str, list[int]] = {}
-    for j, p in enumerate(passages):
-        by_title.setdefault(p.partition("\n")[0], []).append(j)
-    gold, unmatched = [], {}
-    for q in questions:
-        ids: list[int] = []
-        keyed = {k.partition("\n")[0] for k in q.keys if k in by_key}
-        ids.extend(by_key[k] for k in q.keys if k in by_key)
-        for t in q.titles:
-            if t in keyed:
-                continue
-            if t in by_title:
-                ids.extend(by_title[t])
-            else:
-                unmatched[t] = unmatched.get(t, 0) + 1
-        gold.append(np.asarray(sorted(set(ids)), dtype=np.int64))
+    gold, unmatched, _ = _match(questions, passages)
     return gold, unmatched
 
 
