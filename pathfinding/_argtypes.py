@@ -1,4 +1,4 @@
-"""argparse types shared by every command: numbers with messages that name the value.
+"""argparse types shared by every command: numbers and seconds, with messages that name the value.
 
 Standard library only, so a command line that starts with them loads no numerical library before it
 knows what it will run.
@@ -7,6 +7,7 @@ knows what it will run.
 from __future__ import annotations
 
 import argparse
+import math
 
 __all__ = ["positive_int", "positive_seconds", "seconds", "unit_interval", "whole_number"]
 
@@ -30,27 +31,32 @@ positive_int = whole_number(1)
 """An argparse ``type`` for whole numbers >= 1."""
 
 
-def _number(text: str, ok, expected: str) -> float:
-    """``text`` as a float for which ``ok(value)`` holds, else an error saying what was ``expected``."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
-    if not ok(value):  # NaN fails every comparison, so it is refused too
-        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
-    return value
+def seconds(*, positive: bool = False):
+    """An argparse ``type`` for a finite number of seconds, ``> 0`` when ``positive`` else ``>= 0``."""
+    bound = "> 0" if positive else ">= 0"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+        if not math.isfinite(value) or value < 0 or (positive and value == 0):
+            raise argparse.ArgumentTypeError(f"expected a number of seconds {bound}, got {text!r}")
+        return value
+
+    return parse
 
 
-def positive_seconds(text: str) -> float:
-    """An argparse ``type`` for a duration in seconds > 0, with a message naming the value."""
-    return _number(text, lambda v: 0 < v < float("inf"), "a number of seconds > 0")
-
-
-def seconds(text: str) -> float:
-    """An argparse ``type`` for a duration in seconds ``>= 0`` (``inf`` is allowed: no limit)."""
-    return _number(text, lambda v: v >= 0, "a number of seconds >= 0")
+positive_seconds = seconds(positive=True)
+"""An argparse ``type`` for a duration in seconds > 0."""
 
 
 def unit_interval(text: str) -> float:
     """An argparse ``type`` accepting a number in [0, 1], with a message naming the value."""
-    return _number(text, lambda v: 0.0 <= v <= 1.0, "a number in [0, 1]")
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}") from None
+    if not 0.0 <= value <= 1.0:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}")
+    return value

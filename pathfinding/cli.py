@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import logging
 import os
 import sys
 
@@ -82,6 +84,33 @@ def _cmd_rank(args) -> int:
         mark = "  <- answer" if c == inst.answer else ""
         print(f"  {pos:3d}. {scores[c]:.6f}  {inst.node_names[c]}{mark}")
     return 0
+
+
+class _StderrLines(logging.Handler):
+    """Each message of the library's loggers as one plain line on stderr (looked up when written,
+    so a redirected stderr is honoured)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            sys.stderr.write(self.format(record) + "\n")
+            sys.stderr.flush()
+        except Exception:
+            self.handleError(record)
+
+
+@contextlib.contextmanager
+def _library_messages():
+    """Show the library's progress and retry messages (logger ``pathfinding``, INFO and up) on stderr
+    while a command runs: a slow or dead endpoint is never silence."""
+    logger = logging.getLogger("pathfinding")
+    handler, level = _StderrLines(logging.INFO), logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
 
 
 def _cmd_data_list(args) -> int:
@@ -205,7 +234,8 @@ def _run(args) -> int:
     from pathfinding.errors import DataDownloadError, DataError, PathfindingError
 
     try:
-        status = args.func(args)
+        with _library_messages():
+            status = args.func(args)
         sys.stdout.flush()  # a closed pipe must fail here, not in the interpreter's flush at exit
         return status
     except BrokenPipeError:

@@ -8,16 +8,23 @@ released file. Known questions (``questions=``) get their listed entities.
 
 Faults are injected per request by ``fault(n, body) -> kind or None`` (``n`` counts requests from
 0): a status such as ``"500"`` or ``"401"``, ``"429"`` (with ``Retry-After: retry_after``),
-``"timeout"`` (answers after ``slow_seconds``), ``"drop"`` (closes the connection without
-answering), ``"bad_body"`` (200 with a body that is not JSON), ``"malformed"`` (200 whose
-*content* is truncated JSON). ``delay`` slows every answer; ``die_after=N`` kills the server after
-N requests: it stops listening and drops what is in flight.
+``"timeout"`` (never answers: holds the request until the client hangs up, at most
+``slow_seconds``), ``"drop"`` (closes the connection without answering), ``"bad_body"`` (200 with a
+body that is not JSON), ``"malformed"`` (200 whose *content* is truncated JSON). ``delay`` slows
+every answer; ``die_after=N`` kills the server after N requests: it stops listening and drops what is
+in flight.
+
+Each request's log entry keeps the fault injected (``fault``, never rewritten) apart from what
+became of the answer (``outcome``: ``"late"`` when the client had gone before it was sent), so a
+test can count the faults whatever the timing.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import select
+import socket
 import threading
 import time
 
@@ -48,7 +55,7 @@ class ReplayServer(LocalServer):
         self.slow_seconds = slow_seconds
         self.die_after = die_after
         self.delay = delay  # seconds before every answer (a slow but healthy server)
-        self.log: list[dict] = []  # one entry per request: key, outcome
+        self.log: list[dict] = []  # one entry per request: key, fault, outcome
         self._lock = threading.Lock()
         self._dead = threading.Event()
         self.start()
@@ -92,7 +99,7 @@ class ReplayServer(LocalServer):
         key = body_key(body)
         with self._lock:
             n = len(self.log)
-            entry = {"key": key, "outcome": None, "body": body}
+            entry = {"key": key, "fault": None, "outcome": None, "body": body}
             self.log.append(entry)
             dying = self.die_after is not None and n >= self.die_after
         if dying or self._dead.is_set():
@@ -108,6 +115,7 @@ class ReplayServer(LocalServer):
             self._send(h, 404, b'{"error": "not found"}')
             return
         kind = self.fault(n, body) if self.fault else None
+        entry["fault"] = kind
         entry["outcome"] = kind or "ok"
         if kind == "429":
             self._send(h, 429, b'{"error": "slow down"}', [("Retry-After", self.retry_after)])
@@ -123,8 +131,10 @@ class ReplayServer(LocalServer):
             self._send(h, 200, b"<html>gateway hiccup</html>")
             return
         if kind == "timeout":
-            time.sleep(self.slow_seconds)
-        elif self.delay:
+            _wait_for_hangup(h.connection, self.slow_seconds)
+            h.close_connection = True
+            return
+        if self.delay:
             time.sleep(self.delay)
         content = self._answer(body["messages"])
         finish = "stop"
@@ -148,3 +158,17 @@ class ReplayServer(LocalServer):
             self._send(h, 200, json.dumps(payload).encode())
         except OSError:  # the client gave up (timeout) before we answered
             entry["outcome"] = "late"
+
+
+def _wait_for_hangup(conn, limit: float) -> None:
+    """Block until the client closes ``conn`` (or ``limit`` seconds pass), reading nothing it sent."""
+    end = time.monotonic() + limit
+    while (left := end - time.monotonic()) > 0:
+        readable, _, _ = select.select([conn], [], [], left)
+        if readable:
+            try:
+                if conn.recv(1, socket.MSG_PEEK) == b"":
+                    return
+            except OSError:
+                return
+            time.sleep(0.01)  # bytes of a request we do not read: keep waiting for the close

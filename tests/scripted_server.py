@@ -8,6 +8,7 @@ with its path, headers and parsed JSON body.
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -89,3 +90,20 @@ class ScriptedServer(LocalServer):
             self._send(h, status, payload, headers)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up waiting (a timeout test)
+
+
+class SilentServer:
+    """A dead endpoint: listens on 127.0.0.1 and never answers (nor accepts), so every request waits
+    for the client's timeout. The kernel completes the connections up to the listen backlog."""
+
+    def __init__(self):
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.base_url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/v1"
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.sock.close()

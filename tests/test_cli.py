@@ -51,6 +51,20 @@ def test_a_value_refused_by_the_library_is_one_line(capsys):
     assert err == "pathfinding instance: error: hops must be in [1, 1000000], got 2000000\n"
 
 
+def test_a_file_the_command_cannot_open_is_one_line_and_status_2(monkeypatch, capsys):
+    """An OSError that names a path (missing, a directory, no permission) is the user's bad path,
+    not a success: one line naming the file and the reason, status 2."""
+
+    def missing(*args, **kwargs):
+        raise FileNotFoundError(2, "No such file or directory", "corpus.json")
+
+    monkeypatch.setattr("pathfinding.synthetic.instances.make_instance", missing)
+    assert main(["instance"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == "pathfinding instance: error: corpus.json: No such file or directory\n"
+    assert captured.out == ""
+
+
 def test_an_internal_bug_keeps_its_traceback(monkeypatch):
     def broken(*args, **kwargs):
         raise ValueError("a bug, not bad input")

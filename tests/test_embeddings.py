@@ -71,7 +71,7 @@ def test_the_cache_file_is_keyed_by_model_text_and_url(tmp_path):
     float64, so a cache file written by one run (or version) is found by the next."""
     import base64
 
-    from pathfinding.hipporag.extract.openie import ResponseCache
+    from pathfinding.hipporag.cache import ResponseCache
 
     cache = tmp_path / "e.sqlite"
     with EmbeddingServer(dim=8) as srv:
@@ -147,12 +147,12 @@ def test_the_api_key_is_sent_as_a_bearer_token_and_usage_is_counted():
         enc = _enc(srv.base_url, api_key="sk-test")
         enc(["a"])
         assert srv.log[0]["headers"]["Authorization"] == "Bearer sk-test"
-    assert enc.client.stats.prompt_tokens == 7
-    assert enc.client.stats.completion_tokens == 0  # an embeddings answer has none
+    assert enc.transport.stats.prompt_tokens == 7
+    assert enc.transport.stats.completion_tokens == 0  # an embeddings answer has none
     with ScriptedServer(_answering([[[1.0]]], usage={"prompt_tokens": "7"})) as srv:
         enc = _enc(srv.base_url)
         enc(["a"])
-    assert enc.client.stats.prompt_tokens == 0
+    assert enc.transport.stats.prompt_tokens == 0
 
 
 @pytest.mark.parametrize(
@@ -205,16 +205,18 @@ def test_batch_size_is_checked_by_name():
     assert EmbeddingEncoder("http://127.0.0.1:9/v1", batch_size=1).batch_size == 1
 
 
-def test_the_transport_settings_reach_the_client():
+def test_the_transport_settings_reach_the_transport():
     """The URL loses a trailing slash and gains ``/embeddings``; timeout, retries and backoff are
-    the client's; the model defaults to "default" and the batch to 64."""
+    the transport's, which is named "embeddings" in its messages; the model defaults to "default"
+    and the batch to 64."""
     enc = EmbeddingEncoder("http://h:1/v1/", timeout=3.5, max_retries=2, backoff=0.25)
-    assert enc.base_url == "http://h:1/v1" and enc.client.url == "http://h:1/v1/embeddings"
-    assert (enc.client.timeout, enc.client.max_retries, enc.client.backoff) == (3.5, 2, 0.25)
-    assert enc.model == "default" == enc.client.model and enc.batch_size == 64
+    t = enc.transport
+    assert enc.base_url == "http://h:1/v1" and t.url == "http://h:1/v1/embeddings"
+    assert (t.timeout, t.max_retries, t.backoff, t.name) == (3.5, 2, 0.25, "embeddings")
+    assert enc.model == "default" and enc.batch_size == 64
     assert enc.cache_path is None and enc.dim is None
     assert EmbeddingEncoder("http://h:1/apiX/").base_url == "http://h:1/apiX"  # only the slash goes
-    default = EmbeddingEncoder("http://h:1/v1").client
+    default = EmbeddingEncoder("http://h:1/v1").transport
     assert (default.timeout, default.max_retries, default.backoff) == (60.0, 6, 1.0)
     assert repr(enc) == "EmbeddingEncoder(url='http://h:1/v1/embeddings', model='default')"
 
@@ -249,16 +251,17 @@ def test_from_spec_rebuilds_the_encoder_and_takes_the_key_from_the_environment(t
     }
     monkeypatch.setenv("PATHFINDING_EMBEDDINGS_API_KEY", "sk-env")
     enc = EmbeddingEncoder.from_spec(spec)
-    assert (enc.client.url, enc.model, enc.batch_size, enc.dim) == ("http://h:1/v1/embeddings", "toy", 5, 8)
+    want = ("http://h:1/v1/embeddings", "toy", 5, 8)
+    assert (enc.transport.url, enc.model, enc.batch_size, enc.dim) == want
     assert enc.cache_path == str(tmp_path / "e.sqlite")
-    assert enc.client._api_key == "sk-env"
-    assert EmbeddingEncoder.from_spec(spec, api_key="sk-given").client._api_key == "sk-given"
+    assert enc.transport._api_key == "sk-env"
+    assert EmbeddingEncoder.from_spec(spec, api_key="sk-given").transport._api_key == "sk-given"
     moved = EmbeddingEncoder.from_spec({**spec, "cache": str(tmp_path / "gone" / "e.sqlite"), "dim": None})
     assert moved.cache_path is None and moved.dim is None
     monkeypatch.delenv("PATHFINDING_EMBEDDINGS_API_KEY")
     bare = EmbeddingEncoder.from_spec({"base_url": "http://h:1/v1", "model": "toy"})
     assert bare.batch_size == 64 and bare.dim is None and bare.cache_path is None
-    assert bare.client._api_key is None
+    assert bare.transport._api_key is None
 
 
 
@@ -349,3 +352,125 @@ def test_bad_answers_are_named(bad, monkeypatch):
     enc = EmbeddingEncoder("http://127.0.0.1:9/v1", max_retries=0)
     raw = json.dumps({"data": [{"index": i, "embedding": v} for i, v in enumerate(bad)]}).encode()
     assert "embeddings for 2 texts" in enc._parse(2)(raw)
+
+
+def test_configure_moves_the_endpoint_and_changes_the_waits_keeping_the_key():
+    enc = EmbeddingEncoder("http://old:1/v1", model="toy", api_key="sk", timeout=9.0)
+    enc.configure(base_url="https://new:2/v1/", max_retries=1, backoff=0.5)
+    t = enc.transport
+    assert (enc.base_url, t.url) == ("https://new:2/v1", "https://new:2/v1/embeddings")
+    assert (t.timeout, t.max_retries, t.backoff, t._api_key, t.name) == (9.0, 1, 0.5, "sk", "embeddings")
+    enc.configure()  # nothing to change
+    assert enc.transport.url == t.url and enc.model == "toy"
+    with pytest.raises(InvalidValueError, match=r"^base_url must be an http\(s\) URL, got 'new:2/v1'$"):
+        enc.configure(base_url="new:2/v1")
+    with pytest.raises(InvalidValueError, match=r"^timeout must be in \(0.0, 3600.0\], got -1.0"):
+        enc.configure(timeout=-1.0)
+
+
+def test_progress_is_reported_per_batch_when_there_are_several(caplog):
+    """Five texts in batches of two: three INFO lines counting the texts embedded; one batch: none."""
+    import logging
+
+    with EmbeddingServer(dim=8) as srv, caplog.at_level(logging.INFO, logger="pathfinding"):
+        _enc(srv.base_url, batch_size=2)(["a b", "c d", "e f", "g h", "i j"])
+        lines = [r.getMessage() for r in caplog.records]
+        assert lines == [f"embeddings: {n} of 5 texts embedded" for n in (2, 4, 5)]
+        caplog.clear()
+        _enc(srv.base_url)(["k l"])
+        assert caplog.records == []
+
+
+# --- a dead endpoint from the command line: every retry on stderr, the wait bounded by the flags ---
+
+
+def _dead_endpoint_lines(err: str, n_attempts: int, timeout: str) -> list[str]:
+    """The retry lines of ``err``, checked: one per attempt but the last, in order."""
+    lines = [ln for ln in err.splitlines() if ln.startswith("embeddings: attempt ")]
+    assert [ln.split(" failed")[0] for ln in lines] == [
+        f"embeddings: attempt {a}/{n_attempts}" for a in range(1, n_attempts)
+    ]
+    assert all(f"failed (no answer within {timeout} s); retrying in " in ln for ln in lines)
+    return lines
+
+
+def test_index_against_a_dead_endpoint_reports_each_retry_and_gives_up_in_time(tmp_path):
+    """In a subprocess, as a user runs it: --timeout 0.2 --retries 2 --backoff 0.01 against a server
+    that never answers. Two retry lines, then one error line naming the endpoint; status 2; the whole
+    run takes at least the three timeouts and at most the bound plus the start-up of Python."""
+    import os
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from scripted_server import SilentServer
+
+    from pathfinding.hipporag.transport import Transport
+
+    root = Path(__file__).resolve().parents[1]
+    (tmp_path / "c.json").write_text(json.dumps(CORPUS))
+    flags = ["--timeout", "0.2", "--retries", "2", "--backoff", "0.01"]
+    with SilentServer() as srv:
+        argv = ["hipporag", "index", str(tmp_path / "c.json"), "--extractor", "cooccurrence"]
+        argv += ["-o", str(tmp_path / "i.hippo"), "--encoder", srv.base_url, *flags]
+        t0 = time.monotonic()
+        proc = subprocess.run(
+            [sys.executable, "-m", "pathfinding", *argv], capture_output=True, text=True, cwd=root,
+            env={**os.environ, "PYTHONPATH": str(root)}, timeout=120,
+        )  # fmt: skip
+        elapsed = time.monotonic() - t0
+    bound = Transport("http://h/v1", timeout=0.2, max_retries=2, backoff=0.01).max_wait()
+    assert proc.returncode == 2 and proc.stdout == ""
+    _dead_endpoint_lines(proc.stderr, 3, "0.2")
+    last = proc.stderr.splitlines()[-1]
+    assert last == (
+        f"pathfinding hipporag index: error: {srv.base_url}/embeddings: gave up after 3 attempts; "
+        "last error: no answer within 0.2 s"
+    )
+    assert 0.6 <= elapsed <= bound + 30  # 30 s: a Python start-up on a loaded machine, not waiting
+    assert not (tmp_path / "i.hippo").exists()
+
+
+def test_query_and_add_take_the_flags_for_the_index_endpoint(tmp_path, capsys):
+    """An index built with a live endpoint, then asked through a dead one: query (a new entity must
+    be embedded) and add (new phrases) report each retry and end in one error line, within the bound
+    of their --timeout and --retries; eval's parser takes the same flags."""
+    import time
+
+    from scripted_server import SilentServer
+
+    from pathfinding.cli import build_parser
+
+    (tmp_path / "c.json").write_text(json.dumps(CORPUS))
+    (tmp_path / "more.json").write_text(json.dumps([{"title": "Paris", "text": "Paris is in France."}]))
+    idx = str(tmp_path / "i.hippo")
+    with EmbeddingServer() as srv:
+        argv = ["hipporag", "index", str(tmp_path / "c.json"), "--extractor", "cooccurrence", "-o", idx]
+        assert main([*argv, "--encoder", srv.base_url]) == 0
+    capsys.readouterr()
+    flags = ["--timeout", "0.2", "--retries", "1", "--backoff", "0.01"]
+    with SilentServer() as dead:
+        commands = {
+            "query": ["hipporag", "query", idx, "Where did Edward Wood film?", "--encoder", dead.base_url],
+            "add": ["hipporag", "add", idx, "--corpus", str(tmp_path / "more.json"), "--extractor",
+                    "cooccurrence", "-o", str(tmp_path / "j.hippo")],
+        }  # fmt: skip
+        for name, argv in commands.items():
+            if name == "add":  # the index records the live server's address: point it at the dead one
+                from pathfinding.hipporag.index.persistence import load_index, save_index
+
+                moved = load_index(idx)
+                moved.encoder.configure(base_url=dead.base_url)
+                save_index(moved, idx)
+            t0 = time.monotonic()
+            code, out, err = _run(capsys, [*argv, *flags])
+            elapsed = time.monotonic() - t0
+            assert code == 2, (name, err)
+            _dead_endpoint_lines(err, 2, "0.2")
+            last = err.splitlines()[-1]
+            assert last.startswith(f"pathfinding hipporag {name}: error: {dead.base_url}")
+            assert last.endswith("gave up after 2 attempts; last error: no answer within 0.2 s")
+            assert 0.4 <= elapsed <= 0.4 + 0.02 + 5.0, name  # two timeouts, one wait; 5 s for the rest
+    args = build_parser().parse_args(["hipporag", "eval", "q.json", "--index", idx, *flags])
+    assert (args.timeout, args.retries, args.backoff) == (0.2, 1, 0.01)

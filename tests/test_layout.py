@@ -121,6 +121,13 @@ def test_no_import_cycle():
     assert cycles == []
 
 
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("pathfinding.hipporag.index")))
+def test_the_index_layer_imports_nothing_from_extraction(module):
+    """Step 3 stands on its own: the embeddings encoder shares the transport and the cache with the
+    chat client through their own modules, never through the extraction layer."""
+    assert sorted(d for d in _imports(MODULES[module]) if d.startswith("pathfinding.hipporag.extract")) == []
+
+
 @pytest.mark.parametrize(
     "folder", sorted({p.parent for p in PACKAGE}), ids=lambda p: str(p.relative_to(ROOT))
 )
@@ -140,6 +147,8 @@ def test_importing_the_engine_loads_no_experiment_course_bench_llm_client_or_com
         "from pathfinding.hipporag.index.persistence import load_index\n"
         "heavy = ('pathfinding.experiments', 'pathfinding.course', 'pathfinding.bench',\n"
         "         'pathfinding.hipporag.extract.llm', 'pathfinding.hipporag.extract.openie', 'matplotlib',\n"
+        "         'pathfinding.hipporag.transport', 'pathfinding.hipporag.cache', 'urllib.request',\n"
+        "         'sqlite3',\n"
         "         'numba', 'bm25s')\n"
         "print(sorted(m for m in sys.modules if m.startswith(heavy)))\n"
     )

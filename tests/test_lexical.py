@@ -50,6 +50,19 @@ def test_bm25_defaults_are_k1_1_5_b_0_75_and_ten_passages():
     assert many.rank("cat").tolist() == list(range(10))
 
 
+def test_bm25_is_blind_to_case_on_both_sides():
+    """A question scores the same in lower, upper or mixed case, and a corpus written in capitals
+    scores as the same corpus in lower case (both sides are lower-cased)."""
+    docs = ["Ed Wood directed Plan 9.", "Plan 9 was filmed in Burbank.", "Burbank is in California."]
+    bm = BM25Ranker(docs)
+    want = bm.scores("ed wood burbank")
+    assert np.count_nonzero(want) == 3
+    for q in ("ED WOOD BURBANK", "Ed Wood Burbank", "eD wOOD bUrBaNk"):
+        np.testing.assert_array_equal(bm.scores(q), want)
+    np.testing.assert_array_equal(BM25Ranker([d.upper() for d in docs]).scores("ed wood burbank"), want)
+    np.testing.assert_array_equal(BM25Ranker([d.lower() for d in docs]).scores("Ed Wood Burbank"), want)
+
+
 @pytest.mark.parametrize(
     ("args", "kwargs", "error", "pattern"),
     [

@@ -411,6 +411,18 @@ def test_named_seed_walks_alone_guessed_seeds_are_fused(small):
     assert default_entities("where was the film by ed wood shot?", idx) == ["ed wood"]
 
 
+def test_a_capitalised_entity_that_links_to_no_node_does_not_make_the_seeds_named(small):
+    """Only a *linked* capitalised entity is a named seed: with "Qzxv Jjj" unlinked and the lower-case
+    "ed wood" linked, the seeds are guesses and the walk is fused with BM25 (weight 0.65, not 1)."""
+    idx, bm = small
+    ret = HippoRetriever(idx, bm25=bm)
+    assert link_entities(idx, ["Qzxv Jjj", "ed wood"]).unlinked == ("Qzxv Jjj",)
+    got = ret.retrieve("where was the film by ed wood shot?", entities=["Qzxv Jjj", "ed wood"])
+    assert not got.fell_back and got.walk_weight == ret.guess_weight == 0.65
+    named = ret.retrieve("where was the film by ed wood shot?", entities=["Qzxv Jjj", "Ed Wood"])
+    assert named.walk_weight == 1.0
+
+
 def test_guess_weight_zero_is_bm25_and_no_seed_falls_back(small):
     idx, bm = small
     q = "where was plan 9 from outer space filmed?"

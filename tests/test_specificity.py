@@ -48,6 +48,29 @@ def test_repeated_seed_counts_twice():
     np.testing.assert_allclose(restart_vector(3, [0, 0, 2]), [2 / 3, 0, 1 / 3])
 
 
+def test_a_zero_specificity_seed_gets_nothing_and_the_rest_sums_to_one():
+    """Seeds 0, 1, 2 (seed 2 twice) with specificity 0, 1/5, 1/20: the raw weights 0, 0.2, 0.1 are
+    renormalised over what is left, 0 : 2/3 : 1/3."""
+    r = restart_vector(4, [0, 1, 2, 2], specificity=[0.0, 0.2, 0.05, 1.0])
+    np.testing.assert_allclose(r, [0.0, 2 / 3, 1 / 3, 0.0], rtol=0, atol=1e-15)
+    assert r[0] == 0.0 and r.sum() == pytest.approx(1.0, abs=1e-15)
+
+
+@given(
+    seeds=st.lists(st.integers(0, 5), min_size=1, max_size=8),
+    spec=st.lists(st.sampled_from([0.0, 0.05, 0.2, 0.25, 1.0]), min_size=6, max_size=6),
+)
+def test_restart_is_count_times_specificity_over_its_total(seeds, spec):
+    """For any seeds and specificities (zeros included): each seed's count times its specificity,
+    divided by the total, as written out here; a zero total is refused."""
+    raw = np.array([seeds.count(i) * spec[i] for i in range(6)])
+    if raw.sum() == 0:
+        with pytest.raises(ValueError, match="total specificity 0"):
+            restart_vector(6, seeds, specificity=spec)
+        return
+    np.testing.assert_allclose(restart_vector(6, seeds, specificity=spec), raw / raw.sum(), rtol=1e-12)
+
+
 @pytest.mark.parametrize(
     ("args", "kwargs", "error", "match"),
     [

@@ -1,37 +1,31 @@
 """HippoRAG on real text: OpenIE triples to an index, retrieval with PPR, recall against BM25.
 
-Triples come from an LLM through any OpenAI-compatible endpoint, two steps as in the paper
-(:mod:`~pathfinding.hipporag.extract`), from a model-free co-occurrence extractor, or from the HippoRAG
-authors' released GPT-3.5 output for the MuSiQue tuning set (fetched and verified by
-:mod:`~pathfinding.hipporag.datasets`; nothing from elsewhere ships with the package).
-Synonymy edges and entity linking use a character-trigram TF-IDF encoder, or a dense model behind an
-OpenAI-compatible embeddings endpoint (:mod:`~pathfinding.hipporag.index.embeddings`); nothing here needs
-the network unless you point it at an LLM or an embeddings server, or fetch the release's files.
+Triples come from an LLM through any OpenAI-compatible endpoint (:mod:`~pathfinding.hipporag.extract`),
+from a model-free co-occurrence extractor, or from the HippoRAG authors' released GPT-3.5 output
+(fetched and verified by :mod:`~pathfinding.hipporag.datasets`; nothing from elsewhere ships with
+the package). Synonymy edges and entity linking use a character-trigram TF-IDF encoder, or a dense
+model behind an embeddings endpoint (:mod:`~pathfinding.hipporag.index.embeddings`); nothing needs
+the network unless pointed at an endpoint or fetching the release's files. In the order a query
+meets them:
 
-The engine, in the order a query meets it:
-
-* data: :mod:`~pathfinding.hipporag.datasets` (the release's files: registry, cache, verified download);
-* loaders: :mod:`~pathfinding.hipporag.io` (corpora, OpenIE files, questions) and
-  :mod:`~pathfinding.hipporag.io.formats` (HotpotQA and 2WikiMultihopQA question files);
+* :mod:`~pathfinding.hipporag.datasets` -- the release's files: registry, cache, verified download;
+* :mod:`~pathfinding.hipporag.io` -- loaders (corpora, OpenIE files, question files);
 * :mod:`~pathfinding.hipporag.extract` -- Step 2, OpenIE;
-* :mod:`~pathfinding.hipporag.index` -- Step 3, the index: build, encoder, synonymy neighbours,
-  add and delete, save and load;
+* :mod:`~pathfinding.hipporag.index` -- Step 3: build, encoders, synonymy, add/delete, save/load;
 * :mod:`~pathfinding.hipporag.query` -- Step 4, query entities and linking;
 * :mod:`~pathfinding.hipporag.lexical` -- BM25 over passages and over facts;
-* :mod:`~pathfinding.hipporag.retrieve` -- Steps 5-7, seeds to restart vector to PPR to ranked passages;
-* :mod:`~pathfinding.hipporag.evaluate` -- R@k, AR@k and bootstrap intervals, and
-  :mod:`~pathfinding.hipporag.io.questions` -- a user's question file matched to an index, scored;
-* :mod:`~pathfinding.hipporag.querycache` -- what retrieval derives from an index, kept beside it;
-* :mod:`~pathfinding.hipporag.oneshot` -- a command-line question walked without compiled kernels;
+* :mod:`~pathfinding.hipporag.retrieve` -- Steps 5-7, seeds to PPR to ranked passages, and
+  :mod:`~pathfinding.hipporag.oneshot`, the same walked without compiled kernels;
+* :mod:`~pathfinding.hipporag.evaluate` -- R@k, AR@k and bootstrap intervals;
+* :mod:`~pathfinding.hipporag.querycache` and :mod:`~pathfinding.hipporag.container` -- the files;
+* :mod:`~pathfinding.hipporag.transport` and :mod:`~pathfinding.hipporag.cache` -- what the chat
+  and embeddings clients share: bounded retries, and their answers on disk;
 * :mod:`~pathfinding.hipporag.safety` -- every file written without losing one: the output guard,
   one writer at a time, atomic writes and what a killed write leaves;
-* :mod:`~pathfinding.hipporag.cli` -- the ``pathfinding hipporag`` commands (with
-  :mod:`~pathfinding.hipporag.cli.query`, :mod:`~pathfinding.hipporag.cli.info` and
-  :mod:`~pathfinding.hipporag.cli.util`).
+* :mod:`~pathfinding.hipporag.cli` -- the ``pathfinding hipporag`` commands.
 
-Importing this package loads none of those modules: each public name below is imported on first use.
-The MuSiQue experiment (:mod:`pathfinding.experiments.realtext`) and the benchmark
-(:mod:`pathfinding.bench.realtext`) live outside the engine and are reached by their own paths.
+Importing this package loads none of them: each public name below is imported on first use. The
+MuSiQue experiment and the benchmark live outside the engine, reached by their own paths.
 """
 
 from pathfinding._lazy import lazy_exports
@@ -70,6 +64,8 @@ _EXPORTS = {
     ),
     **dict.fromkeys(["HippoRetriever", "Retrieval"], "pathfinding.hipporag.retrieve"),
     "load_for_query": "pathfinding.hipporag.querycache",
+    **dict.fromkeys(["Transport", "UsageStats"], "pathfinding.hipporag.transport"),
+    "ResponseCache": "pathfinding.hipporag.cache",
     "OneShotRetriever": "pathfinding.hipporag.oneshot",
 }
 

@@ -1,37 +1,18 @@
 """The default retriever for a process that asks one question and exits, without compiled kernels.
 
-A question asked from the command line starts a new Python process. The walk itself takes
-milliseconds, but numba, which runs it, must first be imported and must load its compiled kernels:
-that costs such a process more than everything else it does (``pathfinding hipporag bench-query``
-times both). :class:`OneShotRetriever` answers the
-same question with the walk run by scipy (:func:`~pathfinding.core.ppr.ppr_solve` with
-``method="scipy"``) and returns :class:`~pathfinding.hipporag.retrieve.HippoRetriever`'s ranking
-only when it can prove that the compiled walk gives that ranking too; otherwise it runs the
-compiled walk, as :class:`~pathfinding.hipporag.retrieve.HippoRetriever` does. Either way the
-passages and their order are the library's.
+Loading numba and its compiled kernels costs a one-question process more than the walk itself.
+:class:`OneShotRetriever` walks with scipy instead (:func:`~pathfinding.core.ppr.ppr_solve`,
+``method="scipy"``) and keeps that answer only when it can prove that the compiled walk ranks the
+passages the same way; otherwise it runs the compiled walk. Either way the ranking is
+:class:`~pathfinding.hipporag.retrieve.HippoRetriever`'s and every walk score is within ``tol`` of
+the exact one.
 
-Why the proof holds. The scipy walk stops with a certified L1 error ``e`` and the library's walk
-with at most ``tol``; both also carry rounding, below ``r`` (see :func:`rounding_slack`). For any
-two passages p and q, the difference of their two walk scores then moves by at most
-``d = tol + e + r`` from one computation to the other. So:
-
-* **a walk ranking** (a seed from a capitalised span) is the library's when each of the top k
-  scores exceeds the next one by more than ``d`` (the library's forward push certifies the exact
-  order, its Gauss-Seidel fallback one within ``tol``: both equal this one);
-* **a fused ranking** (seeds that are guesses) depends on every passage's walk *rank*. A passage q
-  is certainly above p when its score exceeds p's by more than ``d``, possibly above when it is not
-  more than ``d`` below; a passage scoring at most ``d`` may have no walk rank at all. That bounds
-  each passage's rank, hence its fused score, from both sides. The ranking is the library's when
-  every passage of the top k has an exact rank (so its fused score is the library's, bit for bit:
-  it is computed by the same :meth:`~pathfinding.hipporag.retrieve.HippoRetriever.fuse`) and no
-  other passage can reach the k-th fused score.
-
-When the check fails (exact or near ties), the compiled walk runs to ``tol`` and ranks, as the
-library's own fallback does. Unlike the library's forward push, which stops as soon as its ranking
-is certain and reports bounds of the scores, both paths report every walk score within ``tol`` of
-the exact one (:attr:`~pathfinding.hipporag.retrieve.Retrieval.walk_error`): a question asked alone
-and the same question in a batch print the same numbers. HippoRAG v1's shape
-(``passage_weight=0``) and the Table 5 ablations always take the compiled path.
+The proof: any difference of two passages' walk scores moves by at most ``d = tol + e + r`` from one
+walk to the other (``e`` the scipy walk's certified error, ``r`` the rounding, :func:`rounding_slack`).
+A walk ranking is certain when each of its top k scores exceeds the next by more than ``d``; a fused
+ranking when every passage of its top k has a certain walk rank and no other passage can reach the
+k-th fused score. HippoRAG v1's shape (``passage_weight=0``) and the Table 5 ablations always take
+the compiled walk.
 """
 
 from __future__ import annotations
@@ -152,7 +133,12 @@ class OneShotRetriever(HippoRetriever):
 
     def _fused_bounds(self, walk, bm, lam, d, zero):
         """Each passage's lowest and highest possible fused score, and whether they are equal
-        (``zero``: passages whose walk score is exactly 0 in every walk)."""
+        (``zero``: passages whose walk score is exactly 0 in every walk).
+
+        A passage q is certainly above p when its score exceeds p's by more than ``d``, possibly
+        above when it is not more than ``d`` below, and a passage scoring at most ``d`` may have no
+        walk rank at all: that bounds each walk rank, hence each fused score, from both sides.
+        """
         n = walk.size
         bm_part = self.fuse(np.zeros(n), bm, lam)  # the BM25 term alone (no walk rank), exact
         if lam == 0:

@@ -40,6 +40,7 @@ __all__ = [
     "EntityLink",
     "Linked",
     "MIN_LINK_COSINE",
+    "NEAREST_ROWS_KEY",
     "STOP_WORDS",
     "capitalised_spans",
     "default_entities",
@@ -347,9 +348,14 @@ class Linked:
     links: tuple[EntityLink, ...] = ()
 
 
+NEAREST_ROWS_KEY = "nearest_rows"
+"""Where an index keeps the linker's posting lists
+(:meth:`~pathfinding.hipporag.index.model.HippoIndex.derived`)."""
+
+
 def _nearest_rows(index: HippoIndex) -> NearestRows:
     """The index's :class:`NearestRows`, built once per index (kept in :meth:`HippoIndex.derived`)."""
-    return index.derived("nearest_rows", lambda: NearestRows(index.node_embeddings))
+    return index.derived(NEAREST_ROWS_KEY, lambda: NearestRows(index.node_embeddings))
 
 
 def link_entities(

@@ -1,48 +1,41 @@
 """A query-ready copy of an index beside it, so that one question from the command line is quick.
 
-A question asked from the command line starts a new process, which must load the index and then
-derive what retrieval needs from it: BM25 over the passages and over the facts (the
-:class:`~pathfinding.hipporag.lexical.FactLinker`), and the walk's prepared graphs. On a corpus of a
-few thousand passages the derivation costs several times the load, and the load itself is mostly
-parsing the triples, which a query never reads. :func:`load_for_query` therefore keeps, next to
-``INDEX``, a file ``INDEX.query-cache`` holding everything a query reads as raw arrays (read through
-a private memory map: no parsing, no copy until written) and reads the triples from the index only if
-something asks for them.
+A question from the shell starts a new process, which must load the index and then derive what
+retrieval needs (BM25 over the passages and over the facts, the walk's prepared graphs); on a few
+thousand passages that costs several times the load. :func:`load_for_query` keeps
+``INDEX.query-cache`` beside ``INDEX``: a :mod:`~pathfinding.hipporag.container` of everything a
+query reads, as raw arrays viewed through a private memory map; the triples are read from the index
+only if something asks for them.
 
-The cache is derived data and never trusted blindly: it records the index file's size and SHA-256
-(the last 32 bytes of the index file, so checking it costs no hashing of the index), its own format
-version, the ``bm25s`` version and the BM25 tokens of a probe text, and carries its own SHA-256.
-Nothing in that check imports ``bm25s`` (its version is read from its installed metadata), and the
-cached BM25 scores questions without it, so a question from the command line loads no numba when the
-walk's ranking can be certified without the compiled kernels (:mod:`~pathfinding.hipporag.oneshot`).
-When any of these disagree (the index was rebuilt, updated or replaced; the package or its tokenizer
-changed), the index is loaded in full and the cache written again. A cache that cannot be written (a
-read-only folder) is simply skipped.
-
-The loaded objects are handed to the index under the keys its users derive them with
-(:meth:`~pathfinding.hipporag.index.model.HippoIndex.derived`: ``"fact_linker"`` and ``"bm25"`` in
-:mod:`~pathfinding.hipporag.retrieve`, ``("with_passages", True)`` and ``("prepared", True)`` for the
-walk, ``"nearest_rows"`` in :mod:`~pathfinding.hipporag.query`); anything the cache does not hold is
-derived on first use as without it, so a retriever that needs something new stays correct, only
-slower.
+The cache is derived data and never trusted blindly. It is keyed to the index file's size and
+SHA-256 (the index's last 32 bytes), its own version, the ``bm25s`` version and the BM25 tokens of a
+probe text, all read without importing ``bm25s`` (so a question can be answered without numba,
+:mod:`~pathfinding.hipporag.oneshot`), and every index array is checked against its bounds before a
+kernel sees it. A stale, damaged or foreign cache means a full load and a new cache; one that cannot
+be written (a read-only folder) is skipped. Each loaded object is handed to the index under the key
+its owner names (:data:`~pathfinding.hipporag.retrieve.FACT_LINKER_KEY`,
+:data:`~pathfinding.hipporag.retrieve.BM25_KEY`, :func:`~pathfinding.hipporag.retrieve.passage_graph_key`,
+:func:`~pathfinding.hipporag.index.model.prepared_key`,
+:data:`~pathfinding.hipporag.query.NEAREST_ROWS_KEY`); anything the cache lacks is derived on
+first use.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import mmap
 import os
-import struct
 from collections.abc import Sequence
 
 import numpy as np
 import scipy.sparse as sp
 
-from pathfinding.errors import InvalidValueError
-from pathfinding.hipporag.index.model import HippoIndex, IndexStats
+from pathfinding.errors import FormatError, InvalidValueError
+from pathfinding.hipporag.container import DIGEST, ArrayBlock, Container, Layout, pack
+from pathfinding.hipporag.index.model import HippoIndex, IndexStats, prepared_key
 from pathfinding.hipporag.lexical import BM25Ranker, FactLinker
+from pathfinding.hipporag.query import NEAREST_ROWS_KEY
+from pathfinding.hipporag.retrieve import BM25_KEY, FACT_LINKER_KEY, HippoRetriever, passage_graph_key
 from pathfinding.hipporag.safety import atomic_write, has_magic, refuse_foreign, remove_stale_temps
 from pathfinding.hipporag.text import words
 
@@ -50,10 +43,13 @@ __all__ = ["CACHE_SUFFIX", "CACHE_VERSION", "cache_path", "is_cache_file", "load
 
 CACHE_SUFFIX = ".query-cache"
 CACHE_VERSION = 2
-_MAGIC = b"PFHIPQRY"
-_PREFIX = struct.Struct("<8sIQQ")
-_DIGEST = 32
-_KINDS = "fiub"  # numeric and boolean arrays only
+LAYOUT = Layout(
+    b"PFHIPQRY",
+    CACHE_VERSION,
+    "query cache",
+    frozenset({"|b1", "|u1", "|i1", "<i2", "<u2", "<i4", "<u4", "<i8", "<u8", "<f4", "<f8"}),
+)
+"""The query cache's :class:`~pathfinding.hipporag.container.Layout`: numeric and boolean arrays."""
 
 
 def cache_path(index_path) -> str:
@@ -63,7 +59,7 @@ def cache_path(index_path) -> str:
 
 def is_cache_file(path) -> bool:
     """True when ``path`` starts as a query cache does (a file :func:`write_cache` wrote)."""
-    return has_magic(path, _MAGIC)
+    return has_magic(path, LAYOUT.magic)
 
 
 _PROBE = (
@@ -80,8 +76,8 @@ def _index_key(index_path) -> dict:
     with open(index_path, "rb") as fh:
         fh.seek(0, os.SEEK_END)
         size = fh.tell()
-        fh.seek(max(size - _DIGEST, 0))
-        digest = fh.read(_DIGEST).hex()
+        fh.seek(max(size - DIGEST, 0))
+        digest = fh.read(DIGEST).hex()
     return {
         "version": CACHE_VERSION,
         "index_size": size,
@@ -108,22 +104,11 @@ def _installed_version(package: str) -> str:
     return version(package)
 
 
-class _Arrays:
-    def __init__(self):
-        self.chunks: list[bytes] = []
-        self.table: dict[str, dict] = {}
-        self.size = 0
+class _Arrays(ArrayBlock):
+    """The cache's arrays, with its ways of storing a matrix and a prepared graph."""
 
-    def add(self, name: str, a) -> str:
-        a = np.ascontiguousarray(a)
-        if a.dtype.kind not in _KINDS:
-            raise InvalidValueError(f"cannot cache array {name!r} of dtype {a.dtype}")
-        a = a.astype(a.dtype.newbyteorder("<"), copy=False)
-        raw = a.tobytes()
-        self.table[name] = {"dtype": a.dtype.str, "shape": list(a.shape), "offset": self.size}
-        self.chunks.append(raw + b"\0" * ((-len(raw)) % 8))
-        self.size += len(self.chunks[-1])
-        return name
+    def __init__(self):
+        super().__init__(LAYOUT.dtypes)
 
     def matrix(self, name: str, M) -> dict:
         if sp.issparse(M):
@@ -155,13 +140,12 @@ def write_cache(index: HippoIndex, index_path) -> str:
     """
     from pathfinding.hipporag.index.nearest import NearestRows
     from pathfinding.hipporag.index.persistence import encoder_spec
-    from pathfinding.hipporag.retrieve import HippoRetriever
 
     key = _index_key(index_path)
     # Everything is derived through the index, under the keys the retriever and the linker use,
     # so that loading can hand each one back (``index.derived``) before anyone asks.
     r = HippoRetriever(index)
-    facts = index.derived("fact_linker", lambda: FactLinker(index))
+    facts = index.derived(FACT_LINKER_KEY, lambda: FactLinker(index))
     w = _Arrays()
     heads, tails, fact_bm25 = facts.get_state()
     derived = {
@@ -175,7 +159,7 @@ def write_cache(index: HippoIndex, index_path) -> str:
         derived["bm25"] = _bm25(w, "bm25", r.bm25)
         derived["with_passages:1"] = w.graph("wp1", r.graph_with_passages())
     if sp.issparse(index.node_embeddings):
-        X, postings = index.derived("nearest_rows", lambda: NearestRows(index.node_embeddings)).get_state()
+        X, postings = index.derived(NEAREST_ROWS_KEY, lambda: NearestRows(index.node_embeddings)).get_state()
         derived["nearest_rows"] = {"X": w.matrix("nearest.X", X), "postings": w.matrix("nearest.P", postings)}
     header = {
         "key": key,
@@ -193,13 +177,11 @@ def write_cache(index: HippoIndex, index_path) -> str:
         "prepared": w.graph("prepared", index.prepared(synonymy=True)),
         "derived": derived,
     }
-    header["arrays"] = w.table
-    head = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    body = b"".join([_PREFIX.pack(_MAGIC, CACHE_VERSION, len(head), w.size), head, *w.chunks])
+    raw = pack(LAYOUT, header, w)
     out = cache_path(index_path)
     refuse_foreign(out, is_ours=is_cache_file, what="a query cache", hint="move it, then query again")
     remove_stale_temps(out)
-    atomic_write(out, [body, hashlib.sha256(body).digest()])
+    atomic_write(out, [raw])
     return out
 
 
@@ -212,39 +194,17 @@ def _bm25(w: _Arrays, name: str, ranker: BM25Ranker) -> dict:
     }
 
 
-class _Unusable(Exception):
-    """The cache file cannot be used (short, foreign, another version, damaged): it is rewritten."""
-
-
 class _Block:
     """Arrays of a cache file, viewed (not copied) through a private, writable memory map."""
 
     def __init__(self, path: str):
         with open(path, "rb") as fh:
             self.map = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_COPY)
-        if len(self.map) < _PREFIX.size + _DIGEST:
-            raise _Unusable("too short")
-        magic, version, n_head, n_arrays = _PREFIX.unpack_from(self.map)
-        if magic != _MAGIC or version != CACHE_VERSION:
-            raise _Unusable("not a query cache of this version")
-        end = _PREFIX.size + n_head + n_arrays
-        if len(self.map) != end + _DIGEST:
-            raise _Unusable("wrong length")
-        view = memoryview(self.map)
-        if hashlib.sha256(view[:end]).digest() != self.map[end:]:
-            raise _Unusable("checksum mismatch")
-        self.header = json.loads(bytes(view[_PREFIX.size : _PREFIX.size + n_head]).decode("utf-8"))
-        self.base = _PREFIX.size + n_head
-        self.table: dict = {}
+        self.file = Container(self.map, LAYOUT, path)
+        self.header = self.file.header
 
     def array(self, name: str) -> np.ndarray:
-        spec = self.table[name]
-        dtype = np.dtype(spec["dtype"])
-        if dtype.kind not in _KINDS:
-            raise _Unusable(f"dtype {dtype}")
-        count = int(np.prod(spec["shape"], dtype=np.int64))
-        a = np.frombuffer(self.map, dtype=dtype, count=count, offset=self.base + spec["offset"])
-        return a.reshape(spec["shape"])
+        return self.file.array(name, copy=False)
 
     def matrix(self, spec: dict):
         if spec["kind"] == "dense":
@@ -283,7 +243,7 @@ class _Block:
 
 def _check(ok, what: str) -> None:
     if not ok:
-        raise _Unusable(what)
+        raise FormatError(f"query cache: {what}")
 
 
 def _check_pointers(indptr: np.ndarray, indices: np.ndarray, n_ptr: int, n_targets: int) -> None:
@@ -368,8 +328,8 @@ def _from_cache(block: _Block, index_path: str, encoder) -> HippoIndex:
     )
     _check(index.specificity.shape == (n,) and index.dropped.shape == (n_pass,), "per-node arrays")
     d = h["derived"]
-    given = {("prepared", True): block.graph(h["prepared"])}
-    _check(given[("prepared", True)].n_nodes == n, "prepared graph size")
+    given = {prepared_key(True): block.graph(h["prepared"])}
+    _check(given[prepared_key(True)].n_nodes == n, "prepared graph size")
     fl = d["fact_linker"]
     bm = None if fl["bm25"] is None else block.bm25(fl["bm25"])
     heads, tails = block.array(fl["heads"]), block.array(fl["tails"])
@@ -377,17 +337,17 @@ def _from_cache(block: _Block, index_path: str, encoder) -> HippoIndex:
     _check(
         heads.size == 0 or (min(heads.min(), tails.min()) >= 0 and max(heads.max(), tails.max()) < n), "facts"
     )
-    given["fact_linker"] = FactLinker.from_state(heads, tails, bm)
+    given[FACT_LINKER_KEY] = FactLinker.from_state(heads, tails, bm)
     if "bm25" in d:
-        given["bm25"] = block.bm25(d["bm25"])
-        given[("with_passages", True)] = block.graph(d["with_passages:1"])
-        _check(given["bm25"].n_passages == n_pass, "passage BM25 size")
-        _check(given[("with_passages", True)].n_nodes == n + n_pass, "graph with passages size")
+        given[BM25_KEY] = block.bm25(d["bm25"])
+        given[passage_graph_key(True)] = block.graph(d["with_passages:1"])
+        _check(given[BM25_KEY].n_passages == n_pass, "passage BM25 size")
+        _check(given[passage_graph_key(True)].n_nodes == n + n_pass, "graph with passages size")
     if "nearest_rows" in d:
         nr = d["nearest_rows"]
         X, postings = block.matrix(nr["X"]), block.matrix(nr["postings"])
         _check(X.shape[0] == n and postings.shape == X.shape[::-1], "linking postings shape")
-        given["nearest_rows"] = NearestRows.from_state(X, postings)
+        given[NEAREST_ROWS_KEY] = NearestRows.from_state(X, postings)
     for key, value in given.items():
         index.derived(key, lambda value=value: value)
     return index
@@ -430,7 +390,7 @@ def load_for_query(index_path, *, encoder=None, write: bool = True) -> HippoInde
             block = _Block(cpath)
             if block.header.get("key") == key:
                 return _from_cache(block, path, encoder)
-        except (_Unusable, ValueError, KeyError, TypeError, OSError):
+        except (ValueError, KeyError, TypeError, OSError):  # FormatError is a ValueError
             pass  # a stale, damaged or foreign cache: load the index and write it again
     index = load_index(path, encoder=encoder)
     if write:

@@ -1,50 +1,18 @@
-"""Retrieval: query -> seeds -> restart vector -> PPR -> passage scores -> top k.
+"""Retrieval, Steps 5-7: question -> seeds -> restart vector -> PPR -> ranked passages.
 
-Seeds come from two places: the question's entities (an extractor, each entity linked to its
-nearest node, weight 1, when their cosine reaches ``min_link_cosine``: a weaker match is not in the
-index and seeds nothing) and its best-matching facts (:class:`~pathfinding.hipporag.lexical.FactLinker`,
-weight ``fact_weight`` x the fact's relative BM25 score); a node found both ways keeps the larger
-weight. Each weight is multiplied by the node's specificity s_i = 1/|P_i|.
+Seeds are the question's entities, each linked to its nearest node (weight 1) when their cosine
+reaches ``min_link_cosine`` (a weaker match is not in the index and seeds nothing), and the nodes of
+its best-matching facts (:class:`~pathfinding.hipporag.lexical.FactLinker`, at most ``fact_weight``);
+each weight is multiplied by the node's specificity s_i = 1/|P_i|. The walk is HippoRAG v1's over
+the phrases with passages scored pi . P (``passage_weight=0``), or HippoRAG 2's shape, with the
+passages as nodes and a share ``passage_weight`` of the restart on them by BM25 score.
 
-Two shapes of walk:
-
-* ``passage_weight=0`` -- HippoRAG v1: PPR over the phrase graph
-  (:func:`pathfinding.core.ppr.personalized_pagerank`), passages scored pi . P
-  (:func:`pathfinding.core.scoring.passage_scores`). The Table 5 ablations swap the walk for another
-  scorer of :data:`pathfinding.core.scoring.NODE_SCORERS`.
-* ``passage_weight=beta > 0`` -- HippoRAG 2's shape, offline: passages are nodes joined to the
-  phrases they mention (weight = the count in P), the restart puts ``1 - beta`` on the seeds and
-  ``beta`` on the passages in proportion to their BM25 scores, and passages are ranked by their own
-  PPR mass.
-
-The default (entities from :func:`~pathfinding.hipporag.query.default_entities` + the 5 best facts at
-weight 0.1, ``passage_weight=0.2``, guess weight 0.65) is never left to the graph alone when the
-graph has little to say. The rule, per question:
-
-* no seed at all: the BM25 ranking (``fell_back=True``);
-* a seed linked from a *capitalised* span (a name its writer marked): the walk's ranking;
-* otherwise (seeds only from matched facts or from phrases guessed in a question without
-  capitals): weighted reciprocal-rank fusion of the walk and BM25,
-  ``lam / (c + rank_walk) + (1 - lam) / (c + rank_bm25)`` with ``lam = guess_weight`` and
-  ``c = fusion_c``; a passage neither ranks (score 0) adds nothing. It is BM25's order when
-  ``lam = 0`` and the walk's when ``lam = 1``.
-
-The constants were chosen on the MuSiQue tuning set only (:mod:`pathfinding.experiments.realtext`):
-on a grid ``lam`` in 0.5, 0.55, ..., 0.9 and ``c`` in 10, 30, 60, for each ``c`` the smallest
-``lam`` whose lower-cased R@5 is at least BM25 + 5 points, and of those the one with the largest
-mean lower-cased gain over k = 1, 2, 5, 10 (:func:`pathfinding.experiments.sensitivity.chosen_fusion`
-reruns that choice).
-``HippoRetriever(index, extractor="capitalised", facts=0, passage_weight=0, guess_weight=1)`` is v1
-with capitalised spans. The BM25 fallback for a question with no seed is our choice, not v1's: with
-the paper's settings (``doc_ensemble=False``) v1 gives every passage the same
-score when query NER finds no entity, and its reversed stable sort returns them by decreasing
-passage id (``src/hipporag.py``, ``rank_docs``); its dense retriever enters only with
-``doc_ensemble`` or ``dpr_only``.
-
-Every ranking has ``min(k, n_passages)`` passages: scores in decreasing order, equal scores
-(including the zeros of passages the walk never reached) by increasing passage id. The one
-exception is a question that matches nothing (no seed, and no BM25 score above zero): it gets an
-empty ranking and :data:`NO_MATCH` as its note, not the passages in id order.
+Per question: no seed gives BM25's ranking (``fell_back``); a seed linked from a capitalised span (a
+name its writer marked) gives the walk's; otherwise the seeds are guesses, and the walk is fused with
+BM25 by weighted reciprocal rank, ``lam / (c + rank_walk) + (1 - lam) / (c + rank_bm25)`` with
+``lam = guess_weight`` and ``c = fusion_c``. A ranking has ``min(k, n_passages)`` passages, equal
+scores by increasing id; a question that matches nothing gets none, and :data:`NO_MATCH`. How the
+constants were chosen, and where this departs from v1: the README, "HippoRAG on real text".
 """
 
 from __future__ import annotations
@@ -71,7 +39,27 @@ from pathfinding.hipporag.query import (
 )
 from pathfinding.hipporag.text import nfc
 
-__all__ = ["HippoRetriever", "NO_MATCH", "Retrieval", "SCORERS"]
+__all__ = [
+    "BM25_KEY",
+    "FACT_LINKER_KEY",
+    "HippoRetriever",
+    "NO_MATCH",
+    "Retrieval",
+    "SCORERS",
+    "passage_graph_key",
+]
+
+FACT_LINKER_KEY = "fact_linker"
+"""Where an index keeps its :class:`~pathfinding.hipporag.lexical.FactLinker`
+(:meth:`~pathfinding.hipporag.index.model.HippoIndex.derived`)."""
+BM25_KEY = "bm25"
+"""Where an index keeps the BM25 over its passages."""
+
+
+def passage_graph_key(synonymy: bool) -> tuple:
+    """Where an index keeps :meth:`HippoRetriever.graph_with_passages` for ``synonymy``."""
+    return ("with_passages", bool(synonymy))
+
 
 NO_MATCH = (
     "nothing in the index matches the question: no entity or fact linked to a node, and no passage "
@@ -250,7 +238,7 @@ class HippoRetriever:
         self.guess_weight = check_float("guess_weight", guess_weight, low=0.0, high=1.0)
         self.fusion_c = check_float("fusion_c", fusion_c, low=0.0, high=np.inf, low_open=True, high_open=True)
         self._bm25 = bm25
-        self._facts = index.derived("fact_linker", lambda: FactLinker(index)) if self.facts else None
+        self._facts = index.derived(FACT_LINKER_KEY, lambda: FactLinker(index)) if self.facts else None
         self._graph = index.prepared(synonymy=self.synonymy)
 
     @property
@@ -261,7 +249,7 @@ class HippoRetriever:
                 raise InvalidValueError(
                     "no BM25 ranker: the index has no passage texts and no bm25 was given"
                 )
-            self._bm25 = self.index.derived("bm25", lambda: BM25Ranker(self.index.passages))
+            self._bm25 = self.index.derived(BM25_KEY, lambda: BM25Ranker(self.index.passages))
         return self._bm25
 
     def graph_with_passages(self) -> PPRGraph:
@@ -272,7 +260,7 @@ class HippoRetriever:
             A = sp.bmat([[self.index.graph(synonymy=self.synonymy), P], [P.T, None]], format="csr")
             return prepare_graph(A)
 
-        return self.index.derived(("with_passages", self.synonymy), build)
+        return self.index.derived(passage_graph_key(self.synonymy), build)
 
     def seed_weights(self, question: str, entities: Sequence[str]) -> np.ndarray:
         """Raw restart weight of every node (before specificity): entity links and fact seeds."""

@@ -1,10 +1,8 @@
 """A deterministic synthetic corpus with triples, for indexing at scales no released corpus reaches.
 
-Why synthetic, not real corpora concatenated: the package reads only the released files at run time,
-and the released MuSiQue corpus has 1,890 passages (with the 2WikiMultihopQA passages of
-``shared/`` it would be about 8,000, still below the 10,000-passage start of the scaling fit, and
-2Wiki has no released triples). Repeating real passages to reach 100,000 would make the phrase set
-stop growing, which hides exactly the super-linear steps (synonymy, linking) being measured.
+The released corpora stop short of the 100,000 passages the scaling fit needs, and repeating real
+passages would stop the phrase set from growing, hiding exactly the super-linear steps being
+measured (synonymy, linking).
 
 What makes it realistic enough for that measurement:
 

@@ -34,10 +34,12 @@ import time
 from pathfinding._argtypes import positive_int, whole_number
 from pathfinding.errors import InvalidValueError
 from pathfinding.hipporag.cli.util import (
+    add_endpoint_flags,
     add_write_flags,
     check_input_path,
     check_output_path,
     check_text_input,
+    configure_endpoint,
     emit,
     guard_output,
     note,
@@ -63,6 +65,9 @@ def _encoder_from_args(args):
             model=args.encoder_model,
             api_key=os.environ.get("PATHFINDING_EMBEDDINGS_API_KEY"),
             cache=args.encoder_cache or args.output + ".embeddings.sqlite",
+            timeout=args.timeout,
+            max_retries=args.retries,
+            backoff=args.backoff,
         )
     except ValueError as exc:
         raise InvalidValueError(f"--encoder: {exc}") from None
@@ -222,6 +227,7 @@ def _cmd_add(args) -> int:
         # in what is read, so neither process loses the other's.
         with writer_lock(out, args):
             index = load_index(args.index)
+            configure_endpoint(index.encoder, args)
             dup = _duplicates_of_index(index, corpus)
             if dup:
                 note(
@@ -299,6 +305,7 @@ def _encoder_flags(p) -> None:
         metavar="PATH",
         help="embeddings cache for --encoder (default: OUTPUT.embeddings.sqlite)",
     )
+    add_endpoint_flags(p, "the --encoder endpoint", timeout=60.0)
 
 
 _CORPUS_HELP = (
@@ -351,6 +358,7 @@ def _add_hipporag_group(sub):
     _triple_extractor_flag(p)
     p.add_argument("-o", "--output", metavar="INDEX", help="write here instead of over the input")
     _refit_flag(p)
+    add_endpoint_flags(p, "the index's embeddings endpoint (if it has one)", timeout=60.0)
     add_write_flags(p)
     json_flag(p)
     p.set_defaults(func=quiet_pipe(_cmd_add))

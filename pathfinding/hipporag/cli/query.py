@@ -17,7 +17,15 @@ import sys
 
 from pathfinding._argtypes import positive_int, unit_interval, whole_number
 from pathfinding.errors import InvalidValueError
-from pathfinding.hipporag.cli.util import check_input_path, check_text_input, emit, note, quiet_pipe
+from pathfinding.hipporag.cli.util import (
+    add_endpoint_flags,
+    check_input_path,
+    check_text_input,
+    configure_endpoint,
+    emit,
+    note,
+    quiet_pipe,
+)
 
 __all__ = ["RETRIEVERS", "Answerer", "add_query_commands", "check_question"]
 
@@ -26,7 +34,7 @@ RETRIEVERS = ("default", "bm25", "v1")
 walk over phrases (capitalised spans, no fact seeds, no passage nodes)."""
 
 
-def _load_for_query(path: str, args=None):
+def _load_for_query(path: str, args):
     from pathfinding.hipporag.querycache import cache_path, load_for_query
 
     check_input_path(path, "an index file")
@@ -47,9 +55,8 @@ def _load_for_query(path: str, args=None):
             )
         if not url.startswith(("http://", "https://")):
             raise InvalidValueError(f"--encoder must be an http(s) URL, got {url!r}")
-        # the same model served elsewhere: keep the model, change the address
-        index.encoder.base_url = url.rstrip("/")
-        index.encoder.client.url = index.encoder.base_url + "/embeddings"
+        index.encoder.configure(base_url=url)  # the same model served elsewhere
+    configure_endpoint(index.encoder, args)
     return index
 
 
@@ -116,13 +123,14 @@ class Answerer:
 
     def __init__(self, index, name: str, extractor=None, *, one_shot: bool = False, min_link_cosine=None):
         from pathfinding.hipporag.lexical import BM25Ranker
+        from pathfinding.hipporag.retrieve import BM25_KEY
 
         self.index, self.name = index, name
         if name == "bm25":
             if not index.passages:
                 raise InvalidValueError("--retriever bm25 needs passage texts, and this index has none")
             # the same BM25 the default retriever falls back on and mixes in (one per index)
-            self.bm25 = index.derived("bm25", lambda: BM25Ranker(index.passages))
+            self.bm25 = index.derived(BM25_KEY, lambda: BM25Ranker(index.passages))
             return
         kw = {} if extractor is None else {"extractor": extractor}
         kw["min_link_cosine"] = min_link_cosine
@@ -261,7 +269,7 @@ def _cmd_eval(args) -> int:
 
     check_text_input(args.questions, "a questions file")
     questions, shape = read_eval_questions(args.questions)
-    index = _load_for_query(args.index)
+    index = _load_for_query(args.index, args)
     if not index.passages:
         raise InvalidValueError(
             f"{args.index} has no passage texts, so no title to match supporting passages to"
@@ -373,6 +381,7 @@ def add_query_commands(gsub, json_flag) -> None:
         help="where the embeddings endpoint the index was built with is served now (default: the "
         "address recorded in the index)",
     )
+    add_endpoint_flags(p, "the index's embeddings endpoint (if it has one)", timeout=60.0)
     json_flag(p)
     p.set_defaults(func=quiet_pipe(_cmd_query))
 
@@ -396,6 +405,7 @@ def add_query_commands(gsub, json_flag) -> None:
         "--boot", type=positive_int, default=1000, metavar="N", help="bootstrap resamples (default 1000)"
     )
     p.add_argument("--seed", type=whole_number(0), default=0, help="bootstrap seed (default 0)")
+    add_endpoint_flags(p, "the index's embeddings endpoint (if it has one)", timeout=60.0)
     _floor_flag(p)
     json_flag(p)
     p.set_defaults(func=quiet_pipe(_cmd_eval))

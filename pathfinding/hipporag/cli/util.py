@@ -17,10 +17,12 @@ from pathfinding.errors import InvalidValueError
 
 __all__ = [
     "PIPE_CLOSED",
+    "add_endpoint_flags",
     "add_write_flags",
     "check_input_path",
     "check_output_path",
     "check_text_input",
+    "configure_endpoint",
     "emit",
     "guard_output",
     "note",
@@ -106,7 +108,7 @@ def add_write_flags(p, *, lock: bool = True) -> None:
     if lock:
         p.add_argument(
             "--wait",
-            type=seconds,
+            type=seconds(),
             default=DEFAULT_WAIT,
             metavar="SECONDS",
             help=f"how long to wait while another process writes the same file (default {DEFAULT_WAIT:g})",
@@ -178,3 +180,35 @@ def check_text_input(path: str, what: str, *, folder_ok: bool = False) -> str:
             f"the .query-cache suffix)"
         )
     return path
+
+
+def add_endpoint_flags(p, what: str, *, timeout: float) -> None:
+    """``--timeout``, ``--retries`` and ``--backoff`` for a command that talks to ``what``.
+
+    An endpoint that never answers costs at most ``(RETRIES + 1) x TIMEOUT`` plus the waits between
+    tries (:meth:`~pathfinding.hipporag.transport.Transport.max_wait`); every retry is reported on
+    stderr as it happens.
+    """
+    from pathfinding._argtypes import seconds, whole_number
+
+    p.add_argument(
+        "--timeout", type=seconds(positive=True), default=timeout, metavar="S",
+        help=f"seconds to wait for {what} to connect and for each read of its answer (default {timeout:g})",
+    )  # fmt: skip
+    p.add_argument(
+        "--retries", "--max-retries", dest="retries", type=whole_number(0), default=6, metavar="N",
+        help=f"retries of a failed request to {what} (default 6); one that never answers costs at most "
+        "(N + 1) x TIMEOUT + the waits between tries",
+    )  # fmt: skip
+    p.add_argument(
+        "--backoff", type=seconds(), default=1.0, metavar="S",
+        help="first wait before a retry; it doubles with each retry, with jitter, up to 60 s (default 1)",
+    )  # fmt: skip
+
+
+def configure_endpoint(encoder, args) -> None:
+    """Give an index's embeddings encoder the command's ``--timeout``, ``--retries`` and ``--backoff``
+    (an index with the offline encoder talks to no endpoint: nothing to do)."""
+    configure = getattr(encoder, "configure", None)  # only the embeddings encoder has one
+    if callable(configure):
+        configure(timeout=args.timeout, max_retries=args.retries, backoff=args.backoff)

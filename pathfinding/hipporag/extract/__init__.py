@@ -1,6 +1,7 @@
 """Step 2, OpenIE: triples from passages, by an LLM (two calls per passage) or without a model.
 
-:mod:`~pathfinding.hipporag.extract.llm` is the OpenAI-compatible client,
+:mod:`~pathfinding.hipporag.extract.llm` is the OpenAI-compatible chat client (over the shared
+:mod:`~pathfinding.hipporag.transport`),
 :mod:`~pathfinding.hipporag.extract.openie` the two-step extraction (named entities, then triples),
 :mod:`~pathfinding.hipporag.extract.parsing` reads what models answer,
 :mod:`~pathfinding.hipporag.extract.cooccurrence` is the no-model extractor, and
@@ -10,10 +11,9 @@
 from pathfinding._lazy import lazy_exports
 
 _EXPORTS = {
-    **dict.fromkeys(["ChatClient", "ChatResponse", "UsageStats"], "pathfinding.hipporag.extract.llm"),
+    **dict.fromkeys(["ChatClient", "ChatResponse"], "pathfinding.hipporag.extract.llm"),
     **dict.fromkeys(
-        ["OpenIERun", "ResponseCache", "llm_query_ner", "run_openie", "write_openie"],
-        "pathfinding.hipporag.extract.openie",
+        ["OpenIERun", "llm_query_ner", "run_openie", "write_openie"], "pathfinding.hipporag.extract.openie"
     ),
     **dict.fromkeys(["Parsed", "parse_entities", "parse_triples"], "pathfinding.hipporag.extract.parsing"),
     **dict.fromkeys(

@@ -16,7 +16,8 @@ import json
 import os
 import sys
 
-from pathfinding._argtypes import positive_int, seconds, whole_number
+from pathfinding._argtypes import positive_int
+from pathfinding.hipporag.cli.util import add_endpoint_flags, add_write_flags
 
 __all__ = ["add_openie_command", "run_openie_command"]
 
@@ -59,7 +60,7 @@ def run_openie_command(args) -> int:
             args.model,
             api_key=api_key,
             timeout=args.timeout,
-            max_retries=args.max_retries,
+            max_retries=args.retries,
             max_tokens=args.max_tokens,
             backoff=args.backoff,
         )
@@ -102,8 +103,6 @@ def add_openie_command(subparsers) -> argparse.ArgumentParser:
     >>> args.concurrency, args.cache, args.func.__name__
     (4, None, 'run_openie_command')
     """
-    from pathfinding.hipporag.cli.util import add_write_flags
-
     p = subparsers.add_parser(
         "openie",
         help="extract triples from a corpus with an LLM (two-step OpenIE, any OpenAI-compatible endpoint)",
@@ -131,11 +130,7 @@ def add_openie_command(subparsers) -> argparse.ArgumentParser:
     )
     p.add_argument("--cache", metavar="PATH", help="answer cache (default: OUTPUT.cache.sqlite)")
     p.add_argument("--concurrency", type=positive_int, default=4, help="passages in flight (default 4)")
-    p.add_argument("--max-retries", type=whole_number(0), default=6, help="retries per request (default 6)")
-    p.add_argument("--timeout", type=seconds, default=120.0, help="seconds per request (default 120)")
-    p.add_argument(
-        "--backoff", type=seconds, default=1.0, help="first retry delay, seconds (default 1)"
-    )
+    add_endpoint_flags(p, "the chat endpoint", timeout=120.0)
     p.add_argument("--max-tokens", type=positive_int, default=None, help="completion budget per request")
     p.add_argument("--json-mode", action="store_true", help='send response_format={"type": "json_object"}')
     p.add_argument("--limit", type=positive_int, default=None, help="only the first N passages")

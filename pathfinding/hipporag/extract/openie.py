@@ -11,9 +11,10 @@ The prompts are this package's own (:data:`NER_SYSTEM`, :data:`TRIPLE_SYSTEM`, o
 each). Answers go through :mod:`pathfinding.hipporag.extract.parsing`; every repair and rejection is counted
 per passage and written beside the triples under ``openie_issues`` (a key the v1 loader ignores).
 
-Every successful answer is stored in a :class:`ResponseCache` (one SQLite file) under a hash of the
-model and the full request, *before* it is parsed. A rerun -- or a run killed halfway -- sends only
-the requests that never succeeded; a rerun of a complete run sends none.
+Every successful answer is stored in a :class:`~pathfinding.hipporag.cache.ResponseCache` (one
+SQLite file) under a hash of the model and the full request, *before* it is parsed. A rerun -- or a
+run killed halfway -- sends only the requests that never succeeded; a rerun of a complete run sends
+none.
 
 References
 ----------
@@ -23,10 +24,8 @@ References
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import sqlite3
 import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -34,7 +33,8 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from pathfinding._validation import check_int
-from pathfinding.errors import InvalidTypeError, InvalidValueError, LLMError, LLMFatalError
+from pathfinding.errors import InvalidTypeError, LLMError, LLMFatalError
+from pathfinding.hipporag.cache import ResponseCache
 from pathfinding.hipporag.extract.llm import ChatClient, ChatResponse
 from pathfinding.hipporag.extract.parsing import parse_entities, parse_triples
 from pathfinding.hipporag.io import Passage
@@ -44,7 +44,6 @@ __all__ = [
     "QUERY_NER_SYSTEM",
     "TRIPLE_SYSTEM",
     "OpenIERun",
-    "ResponseCache",
     "llm_query_ner",
     "ner_messages",
     "query_ner_messages",
@@ -137,91 +136,13 @@ def query_ner_messages(question: str) -> list[dict]:
     ]
 
 
-class ResponseCache:
-    """Successful chat answers on disk, keyed by a hash of the full request (model, messages, options).
-
-    One SQLite file, written after every answer (so a killed run loses at most the requests in
-    flight); safe to share between the worker threads of one process.
-
-    Parameters
-    ----------
-    path : str or path-like
-        The file (created if missing); ``":memory:"`` for a throw-away cache.
-
-    Examples
-    --------
-    >>> c = ResponseCache(":memory:")
-    >>> body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
-    >>> c.get(body) is None
-    True
-    >>> c.put(body, "hello", {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}, "stop")
-    >>> c.get(body).content, len(c)
-    ('hello', 1)
-    """
-
-    def __init__(self, path):
-        self.path = os.fspath(path)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        try:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, request TEXT, "
-                "content TEXT, usage TEXT, finish_reason TEXT)"
-            )
-        except sqlite3.DatabaseError as exc:
-            self._db.close()
-            raise InvalidValueError(
-                f"{self.path} is not a usable response cache (SQLite said: {exc})"
-            ) from None
-
-    @staticmethod
-    def key(body: dict) -> str:
-        """SHA-256 of the request body as canonical JSON (any change to model or prompt changes it)."""
-        blob = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
-
-    def get(self, body: dict) -> ChatResponse | None:
-        """The stored answer to ``body``, or None."""
-        with self._lock:
-            row = self._db.execute(
-                "SELECT content, usage, finish_reason FROM responses WHERE key = ?", (self.key(body),)
-            ).fetchone()
-        if row is None:
-            return None
-        return ChatResponse(content=row[0], finish_reason=row[2], usage=json.loads(row[1]))
-
-    def put(self, body: dict, content: str, usage: dict, finish_reason: str | None) -> None:
-        """Store one answer (replacing an older one for the same request)."""
-        with self._lock:
-            self._db.execute(
-                "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    self.key(body),
-                    str(body.get("model")),
-                    json.dumps(body, ensure_ascii=False)[:2000],
-                    content,
-                    json.dumps(usage),
-                    finish_reason,
-                ),
-            )
-
-    def __len__(self) -> int:
-        with self._lock:
-            return self._db.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
-
-
 def _cached_chat(client: ChatClient, cache: ResponseCache | None, messages, json_mode: bool, counter):
     body = client.payload(messages, json_mode=json_mode)
     if cache is not None:
         hit = cache.get(body)
         if hit is not None:
             counter("cache_hits")
-            return hit
+            return ChatResponse(content=hit.content, finish_reason=hit.finish_reason, usage=hit.usage)
     resp = client.chat(messages, json_mode=json_mode)
     if cache is not None:
         cache.put(body, resp.content, resp.usage, resp.finish_reason)

@@ -21,15 +21,8 @@ Steps, as in HippoRAG v1 (``src/create_graph.py`` of the release), each a functi
    (:func:`text_mentions`) so the two can be compared;
 5. node specificity s_i = 1/|P_i| (:func:`pathfinding.core.specificity.node_specificity`).
 
-The encoder is anything with ``__call__(list[str]) -> (n, d) matrix of unit rows`` (dense or
-sparse), optionally with ``fit(list[str])``, called on a *copy* on the node phrases. The default,
-:class:`CharNgramEncoder`, is a character-trigram TF-IDF that needs no model download; a neural
-sentence encoder can be passed instead, and the index only ever sees the matrix it returns.
-
-A built index can be saved (:meth:`HippoIndex.save`,
-:func:`~pathfinding.hipporag.index.persistence.load_index`)
-and grown or shrunk (:meth:`HippoIndex.add_passages`, :meth:`HippoIndex.delete_passages`); both
-give exactly the index a fresh :func:`build_index` would.
+The encoder is anything that maps ``list[str]`` to a matrix of unit rows (optionally with ``fit``,
+called on a copy); the default :class:`CharNgramEncoder` needs no model.
 """
 
 from __future__ import annotations

@@ -6,10 +6,10 @@ llama.cpp, which all answer ``POST {base_url}/embeddings`` with
 ``{"data": [{"index": i, "embedding": [...]}, ...]}``. :class:`EmbeddingEncoder` turns such an
 endpoint into the index's encoder (phrases -> unit rows) for synonymy edges and entity linking.
 
-It shares the chat client's transport (:class:`~pathfinding.hipporag.extract.llm.ChatClient`: retries with
-backoff on 429, 5xx, timeouts and dropped connections; a bad key, model or URL fails at once) and
-its cache (:class:`~pathfinding.hipporag.extract.openie.ResponseCache`, one SQLite file), keyed per text and
-model, so that a rebuild, an update or a repeated query entity never asks the server twice. The
+Requests go through the shared :class:`~pathfinding.hipporag.transport.Transport` (retries with
+backoff on 429, 5xx, timeouts and dropped connections, each retry logged; a bad key, model or URL
+fails at once) and answers into a :class:`~pathfinding.hipporag.cache.ResponseCache`, keyed per text
+and model, so that a rebuild, an update or a repeated query entity never asks the server twice. The
 vectors are cached exactly (float64), so an index built from the cache equals one built from the
 server. The index file records the endpoint, model and dimension
 (:func:`~pathfinding.hipporag.index.persistence.encoder_spec`); loading it gives an encoder that embeds
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import json
+import logging
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,8 +30,12 @@ import numpy as np
 
 from pathfinding._validation import check_int
 from pathfinding.errors import InvalidTypeError, InvalidValueError
+from pathfinding.hipporag.cache import ResponseCache
+from pathfinding.hipporag.transport import Transport
 
 __all__ = ["EmbeddingEncoder"]
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -56,7 +61,8 @@ class EmbeddingEncoder:
     batch_size : int, default 64
         Texts per request.
     timeout, max_retries, backoff :
-        As for :class:`~pathfinding.hipporag.extract.llm.ChatClient`.
+        The :class:`~pathfinding.hipporag.transport.Transport`'s; an endpoint that never answers
+        costs at most ``transport.max_wait()`` seconds per request.
 
     Notes
     -----
@@ -67,7 +73,7 @@ class EmbeddingEncoder:
     Examples
     --------
     >>> enc = EmbeddingEncoder("http://localhost:8080/v1/", model="bge-small")
-    >>> enc.client.url, enc.index_spec()["model"]
+    >>> enc.transport.url, enc.index_spec()["model"]
     ('http://localhost:8080/v1/embeddings', 'bge-small')
     """
 
@@ -83,28 +89,51 @@ class EmbeddingEncoder:
         max_retries: int = 6,
         backoff: float = 1.0,
     ):
-        from pathfinding.hipporag.extract.llm import ChatClient
-
-        self.client = ChatClient(
-            base_url, model, api_key=api_key, timeout=timeout, max_retries=max_retries, backoff=backoff
-        )
+        if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
+            raise InvalidValueError(f"base_url must be an http(s) URL, got {base_url!r}")
+        if not isinstance(model, str) or not model.strip():
+            raise InvalidValueError(f"model must be a non-empty string, got {model!r}")
         self.base_url = base_url.rstrip("/")
-        self.client.url = self.base_url + "/embeddings"
+        self.transport = Transport(
+            self.base_url + "/embeddings",
+            name="embeddings",
+            api_key=api_key,
+            timeout=timeout,
+            max_retries=max_retries,
+            backoff=backoff,
+        )
         self.model = model
         self.batch_size = check_int("batch_size", batch_size, low=1)
         self.cache_path = None if cache is None else os.fspath(cache)
         self._cache = None
         self.dim: int | None = None
 
+    def configure(self, *, base_url: str | None = None, timeout=None, max_retries=None, backoff=None) -> None:
+        """Reach the same model at another address, or wait and retry differently (None keeps).
+
+        Examples
+        --------
+        >>> enc = EmbeddingEncoder("http://old:8080/v1", model="bge-small")
+        >>> enc.configure(base_url="http://new:8080/v1/", timeout=5)
+        >>> enc.transport.url, enc.transport.timeout
+        ('http://new:8080/v1/embeddings', 5.0)
+        """
+        changes = {"timeout": timeout, "max_retries": max_retries, "backoff": backoff}
+        if base_url is not None:
+            if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
+                raise InvalidValueError(f"base_url must be an http(s) URL, got {base_url!r}")
+            changes["url"] = base_url.rstrip("/") + "/embeddings"
+        self.transport = self.transport.replace(**{k: v for k, v in changes.items() if v is not None})
+        if base_url is not None:
+            self.base_url = base_url.rstrip("/")
+
     def _store(self):
         if self._cache is None and self.cache_path is not None:
-            from pathfinding.hipporag.extract.openie import ResponseCache
-
             self._cache = ResponseCache(self.cache_path)
         return self._cache
 
     def _key(self, text: str) -> dict:
-        return {"model": self.model, "input": text, "url": self.client.url}
+        return {"model": self.model, "input": text, "url": self.transport.url}
 
     def _parse(self, n: int):
         def parse(raw: bytes):
@@ -142,10 +171,13 @@ class EmbeddingEncoder:
                 found[t] = np.frombuffer(base64.b64decode(hit.content), dtype="<f8").astype(np.float64)
             else:
                 todo.append(t)
+        n_batches = -(-len(todo) // self.batch_size)
         for lo in range(0, len(todo), self.batch_size):
             batch = todo[lo : lo + self.batch_size]
             payload = {"model": self.model, "input": batch}
-            answer = self.client.post(payload, self._parse(len(batch)))
+            answer = self.transport.post(payload, self._parse(len(batch)))
+            if n_batches > 1:
+                logger.info("embeddings: %d of %d texts embedded", lo + len(batch), len(todo))
             for t, v in zip(batch, answer.vectors, strict=True):
                 found[t] = v
                 if store is not None:
@@ -156,7 +188,7 @@ class EmbeddingEncoder:
             dims.add(self.dim)
         if len(dims) > 1:
             raise InvalidValueError(
-                f"{self.client.url} returned embeddings of different lengths {sorted(dims)}: one model "
+                f"{self.transport.url} returned embeddings of different lengths {sorted(dims)}: one model "
                 f"must embed every phrase (model {self.model!r})"
             )
         if dims:
@@ -199,4 +231,4 @@ class EmbeddingEncoder:
         return enc
 
     def __repr__(self) -> str:
-        return f"EmbeddingEncoder(url={self.client.url!r}, model={self.model!r})"
+        return f"EmbeddingEncoder(url={self.transport.url!r}, model={self.model!r})"

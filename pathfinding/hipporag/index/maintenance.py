@@ -1,31 +1,19 @@
 """Grow and shrink a built index: the result equals a fresh
 :func:`~pathfinding.hipporag.index.build.build_index`.
 
-Equal means: the same phrases (hence node ids), relation and synonymy edges, P, specificity,
-stats and retrieval results as ``build_index`` over the new passage list with the index's settings
-and encoder (tested with Hypothesis over random add/delete sequences).
+Equal means the same phrases (hence node ids), edges, P, specificity, stats and retrieval results as
+``build_index`` over the new passage list with the index's settings and encoder (tested with
+Hypothesis over random add/delete sequences). Node ids are positions in the sorted phrase list, so
+map a node across versions by its phrase (``new.phrase_ids[old.phrases[i]]``). :func:`add_passages`
+appends passages; :func:`delete_passages` closes the gaps in order (:func:`renumber_after_delete`
+gives the map).
 
-Identifiers
-    Node ids are positions in the sorted phrase list, so they shift when a phrase appears or
-    disappears; map a node across versions by its phrase (``new.phrase_ids[old.phrases[i]]``).
-    Passage ids are positions in the passage list: :func:`add_passages` appends (the first new
-    passage gets id ``old.n_passages``); :func:`delete_passages` removes and closes the gaps,
-    keeping the order, so a surviving passage ``j`` becomes ``j - (number of deleted ids below j)``
-    (:func:`renumber_after_delete` computes that map).
-
-What an update costs
-    The relation graph and P change only where the added or deleted passages' triples are. The
-    synonymy edges depend on the encoder. By default an update keeps the index's encoder as it is,
-    as a pretrained encoder would be kept: old embeddings stay valid, only the new phrases are
-    encoded and compared with every node (one sparse row-block product), and the per-node cap is
-    reapplied to the stored uncapped pairs (:attr:`HippoIndex.pairs`). The result equals
-    ``build_index(..., encoder=index.encoder, fit_encoder=False)``, and its ``settings`` say so
-    (``fit_encoder`` False). The price: n-grams that the fitted TF-IDF never saw do not count in
-    the new phrases' embeddings, and the IDF stays that of the phrases it was fit on.
-    ``refit=True`` refits a copy of the encoder on the new phrase set instead, equal to a fresh
-    default build; a refit changes every IDF (it depends on the number of phrases) and so every
-    embedding and cosine, which costs most of a build. :mod:`~pathfinding.bench.add`
-    measures both.
+Only the relation edges and P of the passages touched change. By default the encoder stays as
+fitted, as a pretrained one would: only the new phrases are encoded and compared with every node,
+and the per-node cap is reapplied to the stored uncapped pairs (:attr:`HippoIndex.pairs`), equal to
+``build_index(..., encoder=index.encoder, fit_encoder=False)``; n-grams the fitted TF-IDF never saw
+then do not count. ``refit=True`` refits a copy on the new phrase set, equal to a fresh default
+build, at about the cost of one (:mod:`~pathfinding.bench.add` measures both).
 """
 
 from __future__ import annotations

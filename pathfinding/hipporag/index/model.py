@@ -18,9 +18,14 @@ import scipy.sparse as sp
 from pathfinding.core.prepared import PPRGraph, prepare_graph
 from pathfinding.hipporag.text import index_normalization, normalize_phrase
 
-__all__ = ["HippoIndex", "IndexStats", "Triple"]
+__all__ = ["HippoIndex", "IndexStats", "Triple", "prepared_key"]
 
 Triple = tuple[str, str, str]
+
+
+def prepared_key(synonymy: bool) -> tuple:
+    """Where an index keeps :meth:`HippoIndex.prepared` for ``synonymy`` (:meth:`HippoIndex.derived`)."""
+    return ("prepared", bool(synonymy))
 
 
 @dataclass(frozen=True)
@@ -145,7 +150,7 @@ class HippoIndex:
     def prepared(self, *, synonymy: bool = True) -> PPRGraph:
         """:func:`pathfinding.core.prepared.prepare_graph` of :meth:`graph`, computed once and cached."""
         key = bool(synonymy)
-        return self.derived(("prepared", key), lambda: prepare_graph(self.graph(synonymy=key)))
+        return self.derived(prepared_key(key), lambda: prepare_graph(self.graph(synonymy=key)))
 
     def embeddings_T(self):
         """Transposed node embeddings (CSR for a sparse encoder), for fast query linking."""

@@ -1,68 +1,17 @@
 """Synonymy neighbours without the all-pairs product: exact cosine-threshold search by prefix filtering.
 
-The synonymy step needs every pair of node vectors whose cosine is at least ``tau`` (0.8). The
-all-pairs sparse product ``X @ X.T`` (:func:`cosine_neighbours_allpairs`, kept as the readable
-reference) costs the sum over n-grams of (document frequency)^2; character trigrams such as " th"
-occur in a sizeable share of all phrases, so that sum grows quadratically with the node count (it
-was most of an 8,000-passage build in the run that motivated this module).
-
-:func:`cosine_neighbours_prefix` returns the *same* pairs (the tests check equality, values
-included, to one ulp) after far less work, by prefix filtering from all-pairs similarity search
-[1]_ [2]_, in the form where a pair must share several features [3]_, with PPJoin's positional
-filter [2]_. Order the features globally from rarest to most common and each row's entries in that
-order. Call a row's *prefix* its first q entries and its *rest* the others.
-
-* **One shared feature.** If ``||x_rest|| < tau``, Cauchy-Schwarz gives
-  ``x . y <= x_pre . y + ||x_rest||``, so a pair that reaches ``tau`` shares a prefix feature of x.
-* **Two shared features.** If moreover ``||x_rest||^2 + max_g x_g^2 < tau^2`` over the prefix
-  entries g, a y sharing at most one prefix feature g of x has
-  ``x . y <= x_g y_g + ||x_rest|| sqrt(1 - y_g^2) <= sqrt(x_g^2 + ||x_rest||^2) < tau``. With the
-  global order, the prefix of the row whose prefix ends first lies inside the other's prefix, so *a
-  pair that reaches tau shares two features that are in both prefixes*.
-* **Three shared features.** The same argument with the two largest prefix entries
-  (``||x_rest||^2 + g_1^2 + g_2^2 < tau^2``) says such a pair shares three features of both
-  prefixes.
-* A row's *level* is the largest l (3, 2 or 1) whose condition it meets, and its prefix the one of
-  that level (the l-prefix grows with l, so it holds the lower levels' prefixes). A pair must then
-  share at least ``min(level_x, level_y)`` features of the two prefixes: the *count filter*.
-* **Positional filter** (PPJoin [2]_). Let g be the first feature (in the global order) that x and
-  y share. Every shared feature is at or after g, so
-  ``x . y <= x_g y_g + ||x after g|| ||y after g||``. For a pair that reaches tau, g lies in both
-  one-feature prefixes (else all shared features sit in one row's rest), hence in both prefixes,
-  and it is the first feature of x's prefix whose posting list holds y.
-
-The search (:func:`_join_rows`) indexes every row's one-feature prefix by feature (posting lists
-of rows, each entry carrying the row's value, the norm after it, its level and its prefix features
-from there on). Each row x scans the lists of its one-feature prefix, rarest first, for rows y > x:
-the first list that holds y gives g and applies the positional filter; a pair it keeps counts its
-shared prefix features from g on (the earlier entries share none) against x's marked prefix. A
-pair left by both filters gets its exact cosine: x is scattered into a dense vector and y's entries
-are summed in ascending feature order, the order of the all-pairs product, so values equal the
-reference's (to one ulp where scipy fuses a multiply-add). :func:`candidate_pairs` counts the
-posting entries scanned and the pairs past each filter; on the synthetic corpus
-(:mod:`pathfinding.bench.scale`) both lists and pairs still grow about quadratically with the node
-count, through the common n-grams of recurring words ("institute of technology", month names).
-
-Indexing pairs or triples of prefix features instead of single ones (the l-signatures of [3]_, so
-that the count filter is met by construction) does not help on such data: nearly every row is of
-level 3, and phrases that share their three rarest trigrams are common, so the signature lists
-would hold as many candidate entries as the single-feature lists, with millions of signatures to
-build. The quadratic part is in the data: clusters of near-identical phrases, whose true pairs
-grow faster than the nodes.
-
-Blocks of rows are searched on ``threads`` threads (the kernel releases the GIL); the blocks are
-fixed and their results joined in order, so the result does not depend on the thread count.
-Nothing is approximated: no pair at or above the threshold can be missed, whatever the data.
-
-Why not a library: approximate kNN libraries (pynndescent, hnswlib, annoy, faiss) answer "k
-nearest", not "all within tau", and are approximate, while the recall target asks for the exact
-edge set; ``sparse_dot_topn`` computes the full product (every flop of the quadratic sum) before it
-thresholds. The filter is numpy plus a few small loops compiled with numba. They live here, beside
-the only code that calls them, and not in :mod:`pathfinding.core._kernels` (which holds the walk's
-kernels and would pass the package's 600-line limit with them).
-
-The edge rule applied to the pairs found (a cap per node, symmetry, no synonymy edge where a
-relation edge is) is :func:`synonymy_edges`, here beside the search.
+The synonymy step needs every pair of node vectors whose cosine is at least ``tau``. The all-pairs
+product ``X @ X.T`` (:func:`cosine_neighbours_allpairs`, kept as the readable reference) costs the
+sum over n-grams of their document frequency squared, which grows quadratically with the nodes
+(character trigrams such as " th" occur in a sizeable share of all phrases).
+:func:`cosine_neighbours_prefix` returns the same pairs, values included, after far less work: it
+compares only rows that share enough of their rarest features (prefix, count and positional
+filters [1]_ [2]_ [3]_; the proof is in its Notes), on threads, with a result that does not depend
+on their number. Nothing is approximated: approximate nearest-neighbour libraries answer "k
+nearest", not "all within tau", and ``sparse_dot_topn`` computes the whole product before it
+thresholds. :func:`candidate_pairs` counts the work each filter leaves; :func:`synonymy_edges`
+applies the edge rule (a cap per node, symmetry, no synonymy edge where a relation edge is). The
+compiled loops live here, beside their only caller.
 
 References
 ----------
@@ -429,6 +378,20 @@ def cosine_neighbours_prefix(
     Returns
     -------
     scipy.sparse.csr_array, shape (n, n)
+
+    Notes
+    -----
+    Order the features from rarest to most common, and each row's entries in that order; a row's
+    *prefix* is its first q entries, its *rest* the others. If ``||x_rest|| < tau``, Cauchy-Schwarz
+    gives ``x . y <= x_pre . y + ||x_rest||``, so a pair that reaches ``tau`` shares a prefix
+    feature of x. If moreover ``||x_rest||^2 + g^2 < tau^2`` for the largest prefix entry g (two
+    largest: three features), such a pair shares two (three) features of both prefixes: a row's
+    *level* is the largest count its prefix guarantees, and a pair must share
+    ``min(level_x, level_y)`` prefix features (the count filter). With g the first feature x and y
+    share, ``x . y <= x_g y_g + ||x after g|| ||y after g||`` (PPJoin's positional filter). Rows are
+    indexed by their one-feature prefix; each row scans those posting lists, rarest first, applies
+    both filters, and a surviving pair gets its exact cosine, summed in ascending feature order as
+    the all-pairs product sums it.
 
     Examples
     --------

@@ -1,20 +1,10 @@
 """Save a :class:`~pathfinding.hipporag.index.model.HippoIndex` to one file and load it back, without pickle.
 
-The file (``FORMAT_VERSION`` 1) is, in order::
-
-    8 bytes   magic b"PFHIPIDX"
-    4 bytes   format version, uint32 little-endian
-    8 bytes   length H of the header, uint64 little-endian
-    8 bytes   length L of the array block, uint64 little-endian
-    H bytes   header: UTF-8 JSON (settings, phrases, passages, triples, encoder state, array table)
-    L bytes   array block: raw little-endian arrays, each at an 8-byte aligned offset
-    32 bytes  SHA-256 of everything before it
-
-Loading reads JSON and raw numbers only: arrays are rebuilt with :func:`numpy.frombuffer` from a
-whitelist of dtypes (float64, int32, int64), never from pickle, so a file cannot run code. The
-checks run in the order that gives the most useful message: magic, version, length (truncated or
-extended), checksum (corrupted), then the structure of the header and of every matrix. Each failure
-is a :class:`~pathfinding.errors.FormatError` naming the file and the problem.
+The file is a :mod:`~pathfinding.hipporag.container` (magic ``b"PFHIPIDX"``, ``FORMAT_VERSION`` 1):
+a JSON header (settings, phrases, passages, triples, encoder state, the array table) and the
+matrices as raw little-endian arrays (float64, float32, int32, int64), sealed by a SHA-256. After
+the container's checks (kind, version, length, checksum) come those of the header and of every
+matrix; each failure is a :class:`~pathfinding.errors.FormatError` naming the file and the problem.
 
 The default :class:`~pathfinding.hipporag.index.encoder.CharNgramEncoder` is saved as data (its n-gram
 list and IDF array) and rebuilt without refitting. Any other encoder is code, which this format does
@@ -24,15 +14,13 @@ not store: the file records its class name, and :func:`load_index` needs it agai
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import struct
 
 import numpy as np
 import scipy.sparse as sp
 
 from pathfinding.errors import FormatError, InvalidTypeError, InvalidValueError
+from pathfinding.hipporag.container import ArrayBlock, Container, Layout, pack
 from pathfinding.hipporag.index.build import assemble_index, check_unit_rows
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.model import HippoIndex
@@ -46,6 +34,7 @@ from pathfinding.hipporag.safety import (
 
 __all__ = [
     "FORMAT_VERSION",
+    "LAYOUT",
     "MAGIC",
     "decode_encoder",
     "encoder_spec",
@@ -56,41 +45,28 @@ __all__ = [
 
 MAGIC = b"PFHIPIDX"
 FORMAT_VERSION = 1
-_PREFIX = struct.Struct("<8sIQQ")
-_DIGEST = 32
-_DTYPES = {"<f8": np.float64, "<f4": np.float32, "<i4": np.int32, "<i8": np.int64}
+LAYOUT = Layout(
+    MAGIC,
+    FORMAT_VERSION,
+    "index",
+    frozenset({"<f8", "<f4", "<i4", "<i8"}),
+    stale=" (rebuild the index with this version)",
+)
+"""The index file's :class:`~pathfinding.hipporag.container.Layout`."""
 _SPARSE = ("relation_graph", "mentions", "pairs")
 
 
-class _Writer:
-    """Collects arrays into one block and their table for the header."""
-
-    def __init__(self):
-        self.chunks: list[bytes] = []
-        self.table: dict[str, dict] = {}
-        self.size = 0
-
-    def add(self, name: str, a) -> None:
-        a = np.ascontiguousarray(a)
-        a = a.astype(a.dtype.newbyteorder("<"), copy=False)
-        if a.dtype.str not in _DTYPES:
-            raise InvalidTypeError(f"cannot save array {name!r} of dtype {a.dtype}")
-        raw = a.tobytes()
-        self.table[name] = {"dtype": a.dtype.str, "shape": list(a.shape), "offset": self.size}
-        pad = (-len(raw)) % 8
-        self.chunks.append(raw + b"\0" * pad)
-        self.size += len(raw) + pad
-
-    def add_matrix(self, name: str, M) -> dict:
-        if sp.issparse(M):
-            M = sp.csr_array(M)
-            M.sort_indices()
-            self.add(name + ".data", M.data.astype(np.float64, copy=False))
-            self.add(name + ".indices", M.indices)
-            self.add(name + ".indptr", M.indptr)
-            return {"kind": "csr", "shape": list(M.shape)}
-        self.add(name + ".dense", np.asarray(M, dtype=np.float64))
-        return {"kind": "dense", "shape": list(np.shape(M))}
+def _add_matrix(block: ArrayBlock, name: str, M) -> dict:
+    """A matrix as its arrays (CSR: data, indices, indptr; else dense) and its description."""
+    if sp.issparse(M):
+        M = sp.csr_array(M)
+        M.sort_indices()
+        block.add(name + ".data", M.data.astype(np.float64, copy=False))
+        block.add(name + ".indices", M.indices)
+        block.add(name + ".indptr", M.indptr)
+        return {"kind": "csr", "shape": list(M.shape)}
+    block.add(name + ".dense", np.asarray(M, dtype=np.float64))
+    return {"kind": "dense", "shape": list(np.shape(M))}
 
 
 def save_index(index: HippoIndex, path, *, overwrite: bool = False) -> None:
@@ -133,11 +109,11 @@ def save_index(index: HippoIndex, path, *, overwrite: bool = False) -> None:
         raise InvalidTypeError(f"index must be a HippoIndex, got {type(index).__name__}")
     if not overwrite:
         refuse_foreign(path, is_ours=is_index_file, what="a pathfinding index", hint="pass overwrite=True")
-    w = _Writer()
-    matrices = {name: w.add_matrix(name, getattr(index, name)) for name in _SPARSE}
-    matrices["node_embeddings"] = w.add_matrix("node_embeddings", index.node_embeddings)
-    w.add("dropped", np.asarray(index.dropped, dtype=np.int64))
-    encoder = encoder_spec(index.encoder, w.add)
+    block = ArrayBlock(LAYOUT.dtypes)
+    matrices = {name: _add_matrix(block, name, getattr(index, name)) for name in _SPARSE}
+    matrices["node_embeddings"] = _add_matrix(block, "node_embeddings", index.node_embeddings)
+    block.add("dropped", np.asarray(index.dropped, dtype=np.int64))
+    encoder = encoder_spec(index.encoder, block.add)
     header = {
         "settings": index.settings,
         "phrases": index.phrases,
@@ -145,13 +121,11 @@ def save_index(index: HippoIndex, path, *, overwrite: bool = False) -> None:
         "triples": [[list(t) for t in doc] for doc in index.triples],
         "matrices": matrices,
         "encoder": encoder,
-        "arrays": w.table,
     }
-    head = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    body = b"".join([_PREFIX.pack(MAGIC, FORMAT_VERSION, len(head), w.size), head, *w.chunks])
+    raw = pack(LAYOUT, header, block)
     with exclusive_lock(path):
         remove_stale_temps(path)
-        atomic_write(path, [body, hashlib.sha256(body).digest()])
+        atomic_write(path, [raw])
 
 
 def is_index_file(path) -> bool:
@@ -174,73 +148,20 @@ def encoder_spec(enc, add_array) -> dict:
     return {"kind": "custom", "class": f"{type(enc).__module__}.{type(enc).__qualname__}"}
 
 
-def _check_container(raw: bytes, name: str) -> tuple[dict, memoryview]:
-    """Magic, version, length and checksum; return the parsed header and the array block."""
-    if raw[: len(MAGIC)] != MAGIC[: len(raw)]:
-        raise FormatError(
-            f"{name}: not a pathfinding HippoRAG index (starts with {raw[:8]!r}, expected {MAGIC!r})"
-        )
-    if len(raw) < _PREFIX.size:
-        raise FormatError(f"{name}: truncated: {len(raw)} bytes, shorter than the {_PREFIX.size}-byte prefix")
-    _, version, n_head, n_arrays = _PREFIX.unpack_from(raw)
-    if version != FORMAT_VERSION:
-        raise FormatError(
-            f"{name}: index format version {version}; this pathfinding reads version {FORMAT_VERSION} "
-            f"(rebuild the index with this version)"
-        )
-    expected = _PREFIX.size + n_head + n_arrays + _DIGEST
-    if len(raw) != expected:
-        what = "truncated" if len(raw) < expected else "has trailing bytes"
-        raise FormatError(f"{name}: {what}: {len(raw)} bytes, the prefix says {expected}")
-    body = memoryview(raw)[: expected - _DIGEST]
-    if hashlib.sha256(body).digest() != raw[expected - _DIGEST :]:
-        raise FormatError(
-            f"{name}: checksum mismatch: the file is corrupted (SHA-256 of its content differs)"
-        )
+def _matrix(file: Container, key: str, spec) -> object:
+    """The matrix ``key`` that ``spec`` (from the header's ``matrices``) describes."""
+    name = file.name
+    if not isinstance(spec, dict) or spec.get("kind") not in ("csr", "dense"):
+        raise FormatError(f"{name}: matrix {key!r} has no valid description")
+    if spec["kind"] == "dense":
+        return file.array(key + ".dense")
+    parts = tuple(file.array(f"{key}.{part}") for part in ("data", "indices", "indptr"))
     try:
-        header = json.loads(bytes(body[_PREFIX.size : _PREFIX.size + n_head]).decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise FormatError(f"{name}: header is not UTF-8 JSON ({exc})") from None
-    if not isinstance(header, dict):
-        raise FormatError(f"{name}: header must be a JSON object, got {type(header).__name__}")
-    return header, body[_PREFIX.size + n_head :]
-
-
-class _Reader:
-    def __init__(self, header: dict, block: memoryview, name: str):
-        self.table = _field(header, "arrays", dict, name)
-        self.block = block
-        self.name = name
-
-    def array(self, key: str) -> np.ndarray:
-        spec = self.table.get(key)
-        if not isinstance(spec, dict) or spec.get("dtype") not in _DTYPES:
-            raise FormatError(f"{self.name}: array {key!r} is missing or has an unsupported dtype")
-        dtype = np.dtype(spec["dtype"])
-        shape, offset = spec.get("shape"), spec.get("offset")
-        if not (isinstance(shape, list) and all(isinstance(d, int) and d >= 0 for d in shape)):
-            raise FormatError(f"{self.name}: array {key!r} has a bad shape {shape!r}")
-        count = int(np.prod(shape, dtype=np.int64))
-        if not isinstance(offset, int) or offset < 0 or offset + count * dtype.itemsize > len(self.block):
-            raise FormatError(f"{self.name}: array {key!r} lies outside the array block")
-        a = np.frombuffer(self.block, dtype=dtype, count=count, offset=offset).reshape(shape)
-        return a.astype(dtype.newbyteorder("="))  # a private, writable, native-order copy
-
-    def matrix(self, key: str, spec) -> object:
-        if not isinstance(spec, dict) or spec.get("kind") not in ("csr", "dense"):
-            raise FormatError(f"{self.name}: matrix {key!r} has no valid description")
-        if spec["kind"] == "dense":
-            return self.array(key + ".dense")
-        shape = tuple(spec.get("shape", ()))
-        try:
-            M = sp.csr_array(
-                (self.array(key + ".data"), self.array(key + ".indices"), self.array(key + ".indptr")),
-                shape=shape,
-            )
-            M.check_format(full_check=True)
-        except (ValueError, TypeError) as exc:
-            raise FormatError(f"{self.name}: matrix {key!r} is not a valid CSR matrix ({exc})") from None
-        return M
+        M = sp.csr_array(parts, shape=tuple(spec.get("shape", ())))
+        M.check_format(full_check=True)
+    except (ValueError, TypeError) as exc:
+        raise FormatError(f"{name}: matrix {key!r} is not a valid CSR matrix ({exc})") from None
+    return M
 
 
 def _field(header: dict, key: str, kind, name: str):
@@ -280,8 +201,8 @@ def load_index(path, *, encoder=None) -> HippoIndex:
     remove_stale_temps(path)
     with open(path, "rb") as fh:
         raw = fh.read()
-    header, block = _check_container(raw, name)
-    rd = _Reader(header, block, name)
+    file = Container(raw, LAYOUT, name)
+    header = file.header
     settings = _field(header, "settings", dict, name)
     phrases = _field(header, "phrases", list, name)
     passages = _field(header, "passages", list, name)
@@ -294,13 +215,13 @@ def load_index(path, *, encoder=None) -> HippoIndex:
             raise InvalidTypeError("triple elements must be strings")
     except (TypeError, ValueError) as exc:
         raise FormatError(f"{name}: header field 'triples' is malformed ({exc})") from None
-    mats = {key: rd.matrix(key, matrices.get(key)) for key in (*_SPARSE, "node_embeddings")}
+    mats = {key: _matrix(file, key, matrices.get(key)) for key in (*_SPARSE, "node_embeddings")}
     n, n_pass = len(phrases), len(triples)
     expect = {"relation_graph": (n, n), "pairs": (n, n), "mentions": (n, n_pass)}
     for key, shape in expect.items():
         if mats[key].shape != shape:
             raise FormatError(f"{name}: matrix {key!r} has shape {mats[key].shape}, expected {shape}")
-    dropped = rd.array("dropped")
+    dropped = file.array("dropped")
     if dropped.shape != (n_pass,) or (passages and len(passages) != n_pass):
         raise FormatError(f"{name}: per-passage fields disagree on the number of passages ({n_pass})")
     if sorted(set(phrases)) != phrases:
@@ -310,7 +231,7 @@ def load_index(path, *, encoder=None) -> HippoIndex:
     E = mats["node_embeddings"]
     if E.shape[0] != n:
         raise FormatError(f"{name}: node_embeddings has {E.shape[0]} rows, expected {n}")
-    enc = decode_encoder(enc_spec, rd.array, name, encoder, phrases, E)
+    enc = decode_encoder(enc_spec, file.array, name, encoder, phrases, E)
     return assemble_index(
         phrases=phrases,
         triples=triples,

@@ -1,0 +1,188 @@
+"""The package's one binary file layout: a prefix, a JSON header, raw arrays, a SHA-256.
+
+The index file (:mod:`~pathfinding.hipporag.index.persistence`) and the query cache
+(:mod:`~pathfinding.hipporag.querycache`) are both, in order::
+
+    8 bytes   magic (which kind of file)
+    4 bytes   format version, uint32 little-endian
+    8 bytes   length H of the header, uint64 little-endian
+    8 bytes   length L of the array block, uint64 little-endian
+    H bytes   header: UTF-8 JSON; its "arrays" entry maps each array's name to dtype, shape, offset
+    L bytes   array block: raw little-endian arrays, each at an 8-byte aligned offset
+    32 bytes  SHA-256 of everything before it
+
+Reading takes JSON and raw numbers only, from a whitelist of dtypes, never pickle, so a file cannot
+run code. The checks run in the order that gives the most useful message (magic, length of the
+prefix, version, total length, checksum, header), each a :class:`~pathfinding.errors.FormatError`
+that names the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import struct
+from dataclasses import dataclass
+
+import numpy as np
+
+from pathfinding.errors import FormatError, InvalidTypeError
+
+__all__ = ["DIGEST", "PREFIX", "ArrayBlock", "Container", "Layout", "pack"]
+
+PREFIX = struct.Struct("<8sIQQ")
+"""Magic, version, header length, array-block length."""
+DIGEST = 32
+"""Bytes of the SHA-256 that ends every file."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One kind of file: its magic, the version this code reads and writes, its allowed dtypes.
+
+    Attributes
+    ----------
+    magic : bytes
+        Eight bytes that open every file of this kind.
+    version : int
+        The format version written, and the only one read.
+    noun : str
+        The kind of file in messages (``"index"``: "not a pathfinding HippoRAG index").
+    dtypes : frozenset of str
+        Little-endian dtype strings an array may have (``"<f8"``, ``"<i4"`` ...).
+    stale : str, default ""
+        Appended to the message for another version (what the user should do).
+    """
+
+    magic: bytes
+    version: int
+    noun: str
+    dtypes: frozenset
+    stale: str = ""
+
+
+class ArrayBlock:
+    """Arrays collected for one file: the block's chunks and the table that goes into the header.
+
+    Examples
+    --------
+    >>> block = ArrayBlock(frozenset({"<i8"}))
+    >>> block.add("ids", np.arange(3))
+    'ids'
+    >>> block.table, block.size
+    ({'ids': {'dtype': '<i8', 'shape': [3], 'offset': 0}}, 24)
+    """
+
+    def __init__(self, dtypes: frozenset):
+        self.dtypes = dtypes
+        self.chunks: list[bytes] = []
+        self.table: dict[str, dict] = {}
+        self.size = 0
+
+    def add(self, name: str, a) -> str:
+        """Append ``a`` (little-endian, padded to 8 bytes) under ``name``; return ``name``."""
+        a = np.ascontiguousarray(a)
+        a = a.astype(a.dtype.newbyteorder("<"), copy=False)
+        if a.dtype.str not in self.dtypes:
+            raise InvalidTypeError(
+                f"cannot store array {name!r} of dtype {a.dtype}: expected one of {sorted(self.dtypes)}"
+            )
+        raw = a.tobytes()
+        self.table[name] = {"dtype": a.dtype.str, "shape": list(a.shape), "offset": self.size}
+        self.chunks.append(raw + b"\0" * ((-len(raw)) % 8))
+        self.size += len(self.chunks[-1])
+        return name
+
+
+def pack(layout: Layout, header: dict, block: ArrayBlock) -> bytes:
+    """The whole file: prefix, ``header`` with the block's table as its last entry ``"arrays"``,
+    the array block and the SHA-256.
+
+    Examples
+    --------
+    >>> layout = Layout(b"EXAMPLE!", 1, "example", frozenset({"<i8"}))
+    >>> block = ArrayBlock(layout.dtypes)
+    >>> _ = block.add("ids", np.arange(3))
+    >>> raw = pack(layout, {"name": "toy"}, block)
+    >>> c = Container(raw, layout, "toy.bin")
+    >>> c.header["name"], c.array("ids")
+    ('toy', array([0, 1, 2]))
+    """
+    head = json.dumps({**header, "arrays": block.table}, ensure_ascii=False, separators=(",", ":"))
+    head = head.encode("utf-8")
+    body = b"".join([PREFIX.pack(layout.magic, layout.version, len(head), block.size), head, *block.chunks])
+    return body + hashlib.sha256(body).digest()
+
+
+class Container:
+    """A file of ``layout`` read from ``buffer`` (bytes, or a memory map), checked whole.
+
+    Parameters
+    ----------
+    buffer : bytes-like
+        The file's content; arrays are read from it without a copy unless asked.
+    layout : Layout
+    name : str
+        The file's name, which starts every message.
+
+    Raises
+    ------
+    FormatError
+        If the file is of another kind, another version, truncated or extended, corrupted (checksum),
+        or its header is not a JSON object with an ``"arrays"`` table.
+    """
+
+    def __init__(self, buffer, layout: Layout, name: str):
+        self.layout, self.name = layout, name
+        view = memoryview(buffer)
+        n = len(view)
+        magic = bytes(view[: len(layout.magic)])
+        if magic != layout.magic[:n]:
+            raise FormatError(
+                f"{name}: not a pathfinding HippoRAG {layout.noun} (starts with {magic[:8]!r}, "
+                f"expected {layout.magic!r})"
+            )
+        if n < PREFIX.size:
+            raise FormatError(f"{name}: truncated: {n} bytes, shorter than the {PREFIX.size}-byte prefix")
+        _, version, n_head, n_arrays = PREFIX.unpack_from(view)
+        if version != layout.version:
+            raise FormatError(
+                f"{name}: {layout.noun} format version {version}; this pathfinding reads version "
+                f"{layout.version}{layout.stale}"
+            )
+        expected = PREFIX.size + n_head + n_arrays + DIGEST
+        if n != expected:
+            what = "truncated" if n < expected else "has trailing bytes"
+            raise FormatError(f"{name}: {what}: {n} bytes, the prefix says {expected}")
+        end = expected - DIGEST
+        if hashlib.sha256(view[:end]).digest() != bytes(view[end:]):
+            raise FormatError(
+                f"{name}: checksum mismatch: the file is corrupted (SHA-256 of its content differs)"
+            )
+        try:
+            header = json.loads(bytes(view[PREFIX.size : PREFIX.size + n_head]).decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise FormatError(f"{name}: header is not UTF-8 JSON ({exc})") from None
+        if not isinstance(header, dict):
+            raise FormatError(f"{name}: header must be a JSON object, got {type(header).__name__}")
+        if not isinstance(header.get("arrays"), dict):
+            got = type(header.get("arrays")).__name__
+            raise FormatError(f"{name}: header field 'arrays' must be dict, got {got}")
+        self.header = header
+        self.block = view[PREFIX.size + n_head : end]
+
+    def array(self, key: str, *, copy: bool = True) -> np.ndarray:
+        """The array stored as ``key``: a private, writable, native-order copy, or with
+        ``copy=False`` a view of the buffer (read-only unless the buffer is writable)."""
+        spec = self.header["arrays"].get(key)
+        if not isinstance(spec, dict) or spec.get("dtype") not in self.layout.dtypes:
+            raise FormatError(f"{self.name}: array {key!r} is missing or has an unsupported dtype")
+        dtype = np.dtype(spec["dtype"])
+        shape, offset = spec.get("shape"), spec.get("offset")
+        if not (isinstance(shape, list) and all(isinstance(d, int) and d >= 0 for d in shape)):
+            raise FormatError(f"{self.name}: array {key!r} has a bad shape {shape!r}")
+        count = int(np.prod(shape, dtype=np.int64))
+        if not isinstance(offset, int) or offset < 0 or offset + count * dtype.itemsize > len(self.block):
+            raise FormatError(f"{self.name}: array {key!r} lies outside the array block")
+        a = np.frombuffer(self.block, dtype=dtype, count=count, offset=offset).reshape(shape)
+        return a.astype(dtype.newbyteorder("="), copy=True) if copy else a
