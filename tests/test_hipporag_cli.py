@@ -64,6 +64,19 @@ def test_round_trip(files, capsys):
     assert first["passages"][0]["text"].startswith("Journal of Psychotherapy Integration\n")
     code, out, _ = _run(capsys, ["hipporag", "query", idx, QUESTION, "-k", "3"])
     assert "-> node" in out and out.count("\n  1. [") + out.count("\n  2. [") == 2
+    # lower-cased, the question is read through the corpus: the same name, from the corpus
+    code, out, _ = _run(capsys, ["hipporag", "query", idx, QUESTION.lower(), "-k", "3", "--json"])
+    lower = json.loads(out)
+    assert lower["reading"]["read_as"] == "who founded the Journal of Psychotherapy Integration?"
+    assert lower["reading"]["writer_capitals_count"] is False and lower["walk_weight"] == 0.85
+    (change,) = lower["reading"]["changes"]
+    assert change["typed"] == "journal of psychotherapy integration" and change["origin"] == "corpus"
+    (entity,) = lower["reading"]["entities"]
+    assert entity["entity"] == "Journal of Psychotherapy Integration" and entity["origin"] == "corpus"
+    assert entity["why"].startswith("the corpus writes 'Journal of Psychotherapy Integration' as a name")
+    assert [p["id"] for p in lower["passages"]][:1] == [p["id"] for p in first["passages"]][:1]
+    code, out, _ = _run(capsys, ["hipporag", "query", idx, QUESTION.upper(), "-k", "3"])
+    assert "read as:  who founded the Journal of Psychotherapy Integration?" in out
 
     code, out, _ = _run(
         capsys, ["hipporag", "add", idx, "--corpus", str(files / "c2.json"), "--openie", oie, "--json"]

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError
+from pathfinding.hipporag.casing import casing_model
 from pathfinding.hipporag.index.build import build_index, similar_pairs
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.maintenance import (
@@ -296,6 +297,7 @@ def assert_same_index(a, b):
     assert a.stats == b.stats
     assert a.passages == b.passages and a.triples == b.triples and a.settings == b.settings
     np.testing.assert_array_equal(a.dropped, b.dropped)
+    assert casing_model(a) == casing_model(b)  # derived state: rebuilt from the new passages
 
 
 def assert_same_retrieval(a, b, queries):
@@ -339,7 +341,7 @@ def test_random_add_delete_sequences_equal_a_fresh_build(initial, ops, frozen, t
     base = {"tau": tau, "max_synonyms": max_synonyms, "synonymy": synonymy}
     first = {"encoder": FROZEN, "fit_encoder": False} if frozen else {}
     corpus = list(initial)
-    texts = [f"text {j}: {c}" for j, c in enumerate(corpus)]
+    texts = [f"Text {j} names {c}" for j, c in enumerate(corpus)]
     try:
         idx = build_index(corpus, passages=texts, **base, **first)
     except ValueError:
@@ -352,7 +354,7 @@ def test_random_add_delete_sequences_equal_a_fresh_build(initial, ops, frozen, t
             else {**base, "encoder": idx.encoder, "fit_encoder": False}
         )
         if op == "add":
-            new_texts = [f"new {len(corpus) + i}" for i in range(len(arg))]
+            new_texts = [f"New {len(corpus) + i} names {c}" for i, c in enumerate(arg)]
             corpus, texts = corpus + arg, texts + new_texts
             idx = add_passages(idx, arg, new_texts, refit=refit)
         else:
@@ -507,3 +509,22 @@ def test_new_rows_get_the_pairs_a_fresh_build_gives(sparse, c):
     added = _new_pairs(E, np.array([0]), PHRASES, 0.8).toarray()
     assert (added[0] > 0).tolist() == (fresh[0] > 0).tolist()
     assert (fresh[0, 1] > 0) == (c > 0.8 - 1e-12)
+
+
+def test_the_casing_model_follows_the_passages_through_add_and_delete():
+    """The casing model is derived from the passages: an added passage's names are read in the next
+    question, a deleted passage's are not, and each equals a fresh build's."""
+    from pathfinding.hipporag.reading import read_question
+
+    idx = build_index(TRIPLES, passages=["Ed Wood directed Plan 9.", "Plan 9 was filmed in Burbank."])
+    q = "who starred with bela lugosi?"
+    assert read_question(q, casing_model(idx)).text == q
+    bigger = add_passages(idx, [[("Bela Lugosi", "starred in", "Plan 9")]], ["Plan 9 starred Bela Lugosi."])
+    assert read_question(q, casing_model(bigger)).text == "who starred with Bela Lugosi?"
+    fresh = build_index([*TRIPLES, [("Bela Lugosi", "starred in", "Plan 9")]],
+                        passages=["Ed Wood directed Plan 9.", "Plan 9 was filmed in Burbank.",
+                                  "Plan 9 starred Bela Lugosi."])  # fmt: skip
+    assert casing_model(bigger) == casing_model(fresh)
+    smaller = delete_passages(bigger, [2])
+    assert casing_model(smaller) == casing_model(idx)
+    assert casing_model(smaller).evidence("bela lugosi") is None

@@ -106,6 +106,22 @@ def test_an_index_from_its_query_cache_prepares_no_walk_graph(tmp_path, monkeypa
     assert fast.prepared(synonymy=True).n_nodes == fast.n_nodes
 
 
+def test_an_index_from_its_query_cache_counts_no_casing_model(tmp_path, monkeypatch):
+    """The query cache holds the casing model: a question from the shell never counts the corpus."""
+    from pathfinding.hipporag.casing import CasingModel, casing_model
+
+    path = tmp_path / "i.hippo"
+    texts = ["Ed Wood directed Plan 9.", "Plan 9 was released in 1957."]
+    triples = [[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "released in", "1957")]]
+    idx = build_index(triples, passages=texts)
+    save_index(idx, path)
+    load_for_query(path)  # writes the cache
+    monkeypatch.setattr(CasingModel, "from_passages", None)  # counting again would fail
+    fast = load_for_query(path, write=False)
+    assert casing_model(fast) == casing_model(idx)
+    assert casing_model(fast).evidence("ed wood").form == "Ed Wood"
+
+
 def test_the_query_cache_never_replaces_a_file_of_the_user(tmp_path):
     """A file that is not a query cache at INDEX.query-cache is left alone: write_cache refuses by
     name and load_for_query answers from the index without it."""

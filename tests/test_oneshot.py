@@ -339,7 +339,7 @@ def test_a_certified_ranking_is_the_ranking_of_every_walk_within_d():
     every compiled walk within d ranks (walk alone) or fuses (with BM25) the same passages alike."""
     rng = np.random.default_rng(0)
     index = _four_passages()
-    kept = {1.0: 0, 0.65: 0}
+    kept = {1.0: 0, 0.85: 0}  # the lower-cased question's name is read from the corpus: fused at 0.85
     for _ in range(600):
         walk = rng.choice(LEVELS, 4)
         zero = (walk == 0) & (rng.random(4) < 0.5)

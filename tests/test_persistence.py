@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathfinding.errors import FormatError, InvalidTypeError, InvalidValueError
+from pathfinding.hipporag.casing import CasingModel, casing_model
 from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.index.build import build_index, index_from_openie
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
@@ -395,10 +396,47 @@ def test_an_older_file_without_a_normalization_setting_loads(good):
 
     path, header, block = good
     del header["settings"]["normalization"]
+    del header["casing"]  # such a file predates the saved casing model too
     path.write_bytes(_seal(header, block))
     back = load_index(path)
     assert set(back.settings) == {"tau", "max_synonyms", "synonymy", "fit_encoder"}
     assert index_normalization(back.settings) == "ascii"
+    # its casing model is derived from the passages, by the index's rule
+    assert casing_model(back) == CasingModel.from_passages(TEXTS, normalization="ascii")
+
+
+def test_the_casing_model_round_trips_and_is_not_counted_again(good, monkeypatch):
+    """The model is in the file: loading hands it to the index, which never counts its passages."""
+    path, header, _ = good
+    assert header["casing"]["keys"] == casing_model(build_index(TRIPLES, passages=TEXTS)).keys
+    monkeypatch.setattr(CasingModel, "from_passages", None)  # counting again would fail
+    back = load_index(path)
+    assert casing_model(back).evidence("ed wood").form == "Ed Wood"
+
+
+CASING_CASES = [
+    ("casing/params/normalization", "ascii", r"the casing model was normalised by the rule 'ascii', the "
+     r"index by 'unicode'"),
+    ("casing/forms", _DELETE, r"the casing model is malformed \('forms'\)"),
+    ("casing/keys", "ed wood", r"the casing model is malformed \(a casing model's keys and forms must be "
+     r"lists of strings\)"),
+    ("casing/arrays/lower", "dropped", r"the casing model is malformed \(a casing model needs one form and "
+     r"three counts per key \(\d+ keys\), got \d+ forms and \d+, \d+, 2 counts\)"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("where, value, message", CASING_CASES, ids=[w for w, _, _ in CASING_CASES])
+def test_a_malformed_casing_model_is_refused_by_name(good, where, value, message):
+    path, header, block = good
+    _edit(header, where, value)
+    _refused(path, header, block, message)
+
+
+def test_unsorted_casing_keys_are_refused(good):
+    path, header, block = good
+    header["casing"]["keys"] = header["casing"]["keys"][::-1]
+    _refused(path, header, block, r"the casing model is malformed \(casing model keys must be sorted and "
+             r"distinct\)")  # fmt: skip
 
 
 def test_a_failed_save_leaves_no_temporary_file(tmp_path):

@@ -21,6 +21,8 @@ import pytest
 import scipy.sparse as sp
 
 from pathfinding.core import reference
+from pathfinding.errors import InvalidTypeError, InvalidValueError
+from pathfinding.hipporag.casing import CasingModel
 from pathfinding.hipporag.evaluate import recall_at_k, supporting_ids
 from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
 from pathfinding.hipporag.index.build import build_index, index_from_openie, synonymy_eligible
@@ -28,6 +30,8 @@ from pathfinding.hipporag.io import Passage
 from pathfinding.hipporag.lexical import QUESTION_WORDS, BM25Ranker, FactLinker, top_k
 from pathfinding.hipporag.query import default_entities, link_entities
 from pathfinding.hipporag.retrieve import NO_MATCH, HippoRetriever
+from tests.test_casing import TEXTS as CASING_TEXTS
+from tests.test_casing import TRIPLES as CASING_TRIPLES
 
 TRIPLES = [
     [("Ed Wood", "directed", "Plan 9"), ("Plan 9", "is a", "film")],
@@ -407,7 +411,11 @@ def test_named_seed_walks_alone_guessed_seeds_are_fused(small):
     ret = HippoRetriever(idx, bm25=bm)
     assert ret.retrieve("Where was the film by Ed Wood shot?").walk_weight == 1.0
     lower = ret.retrieve("where was the film by ed wood shot?")
-    assert not lower.fell_back and lower.walk_weight == ret.guess_weight == 0.65
+    # the corpus names Ed Wood: a name read from the corpus is fused at the restored weight
+    assert not lower.fell_back and lower.walk_weight == ret.restored_weight == 0.85
+    assert lower.entities == ("Ed Wood",)
+    typed = HippoRetriever(idx, bm25=bm, casing=False).retrieve("where was the film by ed wood shot?")
+    assert not typed.fell_back and typed.walk_weight == ret.guess_weight == 0.65
     assert default_entities("where was the film by ed wood shot?", idx) == ["ed wood"]
 
 
@@ -543,15 +551,20 @@ def test_hybrid_walk_runs_to_tol_when_a_tie_blocks_the_certificate():
     assert far.passages.tolist() == [2] and far.walk_error > ret.tol  # no tie: certified early
 
 
-def test_default_retriever_is_case_blind_without_capitals(sample):
+def test_default_retriever_reads_a_lower_case_question_through_the_corpus(sample):
     _, idx, questions = sample
     ret = HippoRetriever(idx)
     lower = ret.retrieve(questions[0].question.lower(), k=3)
-    # no capitals: the question's multi-word node phrases are the guessed entities, and the walk is
-    # fused with BM25 at the guess weight
-    assert not lower.fell_back and lower.entities == ("stanford university",)
-    assert lower.walk_weight == ret.guess_weight < 1
+    # the corpus writes "Stanford University" as a name: the lower-cased question finds it, and the
+    # walk from a name read from the corpus is fused with BM25 at the restored weight
+    assert not lower.fell_back and lower.entities == ("Stanford University",)
+    assert lower.walk_weight == ret.restored_weight < 1
+    assert lower.reading.origin("Stanford University") == "corpus"
     assert "stanford university" in [idx.phrases[s] for s in lower.seeds]
+    # read as typed, no capitals: the multi-word node phrases are guesses, fused at the guess weight
+    typed = HippoRetriever(idx, casing=False).retrieve(questions[0].question.lower(), k=3)
+    assert typed.entities == ("stanford university",) and typed.reading is None
+    assert typed.walk_weight == ret.guess_weight < ret.restored_weight
     # fact seeds come from BM25, which lower-cases: same seeds for any casing of a fact-only query
     a, b = (
         FactLinker(idx).seeds("WHO STUDIES OPTOGENETICS?"),
@@ -944,3 +957,60 @@ def test_min_link_cosine_is_validated_and_defaults_by_encoder():
         HippoRetriever(idx, min_link_cosine=1.5)
     with pytest.raises(TypeError, match="min_link_cosine must be a real number"):
         HippoRetriever(idx, min_link_cosine="0.5")
+
+
+# --- questions read through the casing model --------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def casing_index():
+    return build_index(CASING_TRIPLES, passages=CASING_TEXTS)
+
+
+def test_lower_and_upper_questions_find_the_cased_questions_entities(casing_index):
+    ret = HippoRetriever(casing_index)
+    cased = ret.retrieve("Which film by Ed Wood stars Bela Lugosi?", k=5)
+    for typed in ("which film by ed wood stars bela lugosi?", "WHICH FILM BY ED WOOD STARS BELA LUGOSI?"):
+        got = ret.retrieve(typed, k=5)
+        assert got.entities == cased.entities == ("Ed Wood", "Bela Lugosi")
+        assert got.reading.text.lower() == typed.lower()
+        # names read from the corpus are weighed against BM25; the writer's are walked alone
+        assert (got.walk_weight, cased.walk_weight) == (ret.restored_weight, 1.0)
+
+
+def test_casing_off_or_a_model_of_ones_own(casing_index):
+    off = HippoRetriever(casing_index, casing=False).retrieve("which film by ed wood stars bela lugosi?")
+    assert off.reading is None and off.entities == ("ed wood", "bela lugosi")  # node-phrase guesses
+    assert off.walk_weight == 0.65
+    own = CasingModel.from_passages(["Dracula starred Bela Lugosi."])
+    got = HippoRetriever(casing_index, casing=own).retrieve("which film by ed wood stars bela lugosi?")
+    assert got.entities == ("Bela Lugosi",) and got.walk_weight == 0.85
+    # a caller's extractor, and every named one but the default, reads the question as typed
+    mine = HippoRetriever(casing_index, extractor=lambda q: ["Ed Wood"]).retrieve("which film by ed wood?")
+    assert mine.reading is None and mine.walk_weight == 1.0
+    v1 = HippoRetriever(casing_index, extractor="capitalised").retrieve("which film by ed wood?")
+    assert v1.reading is None and v1.entities == ()
+    # entities given to retrieve: no reading, their capitals are the caller's
+    given_ = HippoRetriever(casing_index).retrieve("which film?", entities=["Ed Wood"])
+    assert given_.reading is None and given_.walk_weight == 1.0
+
+
+def test_restored_weight_one_walks_alone_and_zero_is_bm25(casing_index):
+    q = "which film by ed wood stars bela lugosi?"
+    assert HippoRetriever(casing_index, restored_weight=1.0).retrieve(q).walk_weight == 1.0
+    ret = HippoRetriever(casing_index, restored_weight=0.0)
+    got, bm = ret.retrieve(q, k=5), ret.bm25.scores(q)
+    positive = int((bm > 0).sum())
+    assert got.passages[:positive].tolist() == np.argsort(-bm, kind="stable")[:positive].tolist()
+
+
+def test_bad_casing_arguments_are_named(casing_index):
+    with pytest.raises(InvalidTypeError, match="casing must be True, False or a CasingModel, got str"):
+        HippoRetriever(casing_index, casing="yes")
+    with pytest.raises(InvalidValueError, match="restored_weight"):
+        HippoRetriever(casing_index, restored_weight=1.5)
+
+
+def test_an_index_without_texts_reads_questions_as_typed():
+    no_texts = build_index(CASING_TRIPLES)
+    assert HippoRetriever(no_texts).read("which film by ed wood?").text == "which film by ed wood?"

@@ -424,14 +424,17 @@ def write_figures(result: ExperimentResult, directory, *, quick: bool = False) -
 
 def _realtext_section(seed: int) -> str:
     """The real-text rows: retrieval on the released triples (R, AR, C), then with no model (X), then
-    on the held-out HotpotQA questions (H)."""
+    on the held-out HotpotQA questions (H), then questions typed without their capitals (K)."""
     from pathfinding.experiments.cooccurrence import cooccurrence_findings_section
     from pathfinding.experiments.heldout import heldout_findings_section as heldout_section
+    from pathfinding.experiments.question_case import casing_findings_section
     from pathfinding.experiments.realtext import findings_section
 
     no_model = cooccurrence_findings_section(seed=seed, command=COMMAND)
     heldout = heldout_section(seed=seed, command=COMMAND)
-    return findings_section(seed=seed).rstrip() + "\n\n" + no_model.rstrip() + "\n\n" + heldout
+    casing = casing_findings_section(seed=seed, command=COMMAND)
+    sections = [findings_section(seed=seed), no_model, heldout, casing]
+    return "\n\n".join(s.rstrip() for s in sections) + "\n"
 
 
 def produce(*, seed: int, trials: int, quick: bool, progress=None, bench: str | None = None):

@@ -15,11 +15,12 @@ Methods (all on the same index unless said):
 
 * ``bm25`` -- the lexical baseline (also the fallback of every HippoRAG variant);
 * ``default`` -- :class:`~pathfinding.hipporag.retrieve.HippoRetriever` with its defaults
-  (capitalised entities, or multi-word node phrases for a question without capitals, + the 5 best
-  BM25 facts at weight 0.1, passage nodes with BM25 restart weight 0.2, and the walk fused with
-  BM25 at weight 0.65 when no seed is a capitalised name);
-* ``v1[<extractor>]`` -- HippoRAG v1's shape (no passage nodes, no fact seeds) with each offline
-  extractor, and ``v1[facts]`` with fact seeds only;
+  (the question read through the index's casing model, capitalised entities, or multi-word node
+  phrases for a question with no name, + the 5 best BM25 facts at weight 0.1, passage nodes with
+  BM25 restart weight 0.2, and the walk fused with BM25 at weight 0.85 when the names were read
+  from the corpus, 0.65 when there is none);
+* ``v1[<extractor>]`` -- HippoRAG v1's shape (no passage nodes, no fact seeds, the question read
+  as typed) with each offline extractor, and ``v1[facts]`` with fact seeds only;
 * ``hybrid[capitalised]`` -- v1 with capitalised entities plus passage nodes (BM25 weight 0.2);
 * v1[capitalised] without specificity, without synonymy, Table 5's "R_q nodes only", "R_q nodes &
   neighbours" as v1 computes it (``neighbor_2``: two hops), our one-weighted-hop variant, and
@@ -204,8 +205,9 @@ def _methods(tau: float, alt_tau: float) -> list[tuple[str, str, dict, float]]:
     v1 = V1_NAME
     rows = {
         "default": (
-            "defaults: capitalised entities (multi-word node phrases without capitals) + 5 BM25 facts "
-            "at weight 0.1, passage weight 0.2; walk fused with BM25 at 0.65 without a capitalised seed",
+            "defaults: the question read through the casing model, capitalised entities (multi-word node "
+            "phrases without a name) + 5 BM25 facts at weight 0.1, passage weight 0.2; walk fused with "
+            "BM25 at 0.85 (names read from the corpus) or 0.65 (no name)",
             {},
         ),
         v1: ("v1 shape: capitalised entities, PPR over the phrases, pi . P", {}),
@@ -363,7 +365,7 @@ def _targets(res: RealTextResult) -> list[tuple[str, np.ndarray, bool]]:
     out = []
     for name, case, margin in (
         ("default", "cased", 0.15),
-        ("default", "lower", 0.05),
+        ("default", "lower", 0.13),
         (V1_NAME, "cased", 0.10),
     ):
         d = res.vs_bm25[f"{name} ({case})"][r5]
@@ -501,10 +503,11 @@ def findings_section(*, seed: int = 0, n_boot: int = DEFAULT_BOOT) -> str:
         "question is asked as written (cased) and lower-cased. R@k: share of the supporting passages in "
         "the top k; AR@k: share of questions with all of them in the top k (Table 6); in %, mean [95% "
         "bootstrap CI]; differences to BM25 are paired bootstrap intervals on the same questions. These "
-        "100 questions are the authors' tuning set and the defaults (capitalised spans, multi-word node "
-        "phrases for a question without capitals; 5 facts at weight 0.1; passage weight 0.2; the walk "
-        "fused with BM25 by reciprocal rank at weight 0.65, offset 10, when no seed is a capitalised "
-        "name) were chosen on them: the tuning set is the evaluation set, so the "
+        "100 questions are the authors' tuning set and the defaults (the question read through the "
+        "casing model; capitalised spans, multi-word node phrases for a question with no name; 5 facts "
+        "at weight 0.1; passage weight 0.2; the walk fused with BM25 by reciprocal rank, offset 10, at "
+        "weight 0.85 when its names were read from the corpus and 0.65 when it has none) were chosen "
+        "on them: the tuning set is the evaluation set, so the "
         f"default's rows are optimistic by that choice. {fb_default} of {res.n_questions} lower-cased "
         "questions fell back to BM25 with the default retriever. The 'R_q nodes & neighbours (v1 "
         "neighbor_2)' row is Table 5 as HippoRAG v1 computes it; 'one weighted hop' is ours. The fact "

@@ -124,7 +124,10 @@ def fusion_grid(
     """R@k gain over BM25 of the default retriever on the lower-cased MuSiQue questions, per fusion.
 
     Only lower-cased questions are used: a cased question with a capitalised seed is ranked by the
-    walk alone, whatever the fusion's constants.
+    walk alone, whatever the fusion's constants. They are read as typed (``casing=False``), as
+    they were when the constants were chosen: read through the casing model, most of them have a
+    name and the restored weight decides instead
+    (:func:`pathfinding.experiments.question_case.chosen_restored_weight`).
 
     Returns
     -------
@@ -141,7 +144,7 @@ def fusion_grid(
     grid = []
     for c in offsets:
         for lam in guess_weights:
-            ret = HippoRetriever(index, bm25=bm25, guess_weight=lam, fusion_c=c)
+            ret = HippoRetriever(index, bm25=bm25, guess_weight=lam, fusion_c=c, casing=False)
             rec = recall_at_k([ret.retrieve(q, k=max(KS)).passages for q in questions], gold).mean(axis=0)
             grid.append({"guess_weight": float(lam), "fusion_c": float(c), "gain": (rec - base).tolist()})
     return {"ks": list(KS), "grid": grid}

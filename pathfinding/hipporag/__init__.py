@@ -12,6 +12,8 @@ meets them:
 * :mod:`~pathfinding.hipporag.io` -- loaders (corpora, OpenIE files, question files);
 * :mod:`~pathfinding.hipporag.extract` -- Step 2, OpenIE;
 * :mod:`~pathfinding.hipporag.index` -- Step 3: build, encoders, synonymy, add/delete, save/load;
+* :mod:`~pathfinding.hipporag.casing` and :mod:`~pathfinding.hipporag.reading` -- a question's names read
+  from how the corpus writes them (lower-case, all-capitals and stray-capital questions);
 * :mod:`~pathfinding.hipporag.query` -- Step 4, query entities and linking;
 * :mod:`~pathfinding.hipporag.lexical` -- BM25 over passages and over facts;
 * :mod:`~pathfinding.hipporag.retrieve` -- Steps 5-7, seeds to PPR to ranked passages, and
@@ -58,6 +60,8 @@ _EXPORTS = {
     **dict.fromkeys(["llm_query_ner", "run_openie", "write_openie"], "pathfinding.hipporag.extract.openie"),
     "normalize_phrase": "pathfinding.hipporag.text",
     **dict.fromkeys(["BM25Ranker", "FactLinker"], "pathfinding.hipporag.lexical"),
+    **dict.fromkeys(["CasingModel", "casing_model"], "pathfinding.hipporag.casing"),
+    "read_question": "pathfinding.hipporag.reading",
     **dict.fromkeys(
         ["EXTRACTORS", "capitalised_spans", "link_entities", "ner_lookup", "node_ngrams"],
         "pathfinding.hipporag.query",

@@ -16,7 +16,8 @@ be written (a read-only folder) is skipped. Each loaded object is handed to the 
 its owner names (:data:`~pathfinding.hipporag.retrieve.FACT_LINKER_KEY`,
 :data:`~pathfinding.hipporag.retrieve.BM25_KEY`, :func:`~pathfinding.hipporag.retrieve.passage_graph_key`,
 :func:`~pathfinding.hipporag.index.model.prepared_key`,
-:data:`~pathfinding.hipporag.query.NEAREST_ROWS_KEY`); anything the cache lacks is derived on
+:data:`~pathfinding.hipporag.query.NEAREST_ROWS_KEY`,
+:data:`~pathfinding.hipporag.casing.CASING_KEY`); anything the cache lacks is derived on
 first use.
 """
 
@@ -31,6 +32,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding.errors import FormatError, InvalidValueError
+from pathfinding.hipporag.casing import CASING_KEY
 from pathfinding.hipporag.container import DIGEST, ArrayBlock, Container, Layout, pack
 from pathfinding.hipporag.index.model import HippoIndex, IndexStats, prepared_key
 from pathfinding.hipporag.lexical import BM25Ranker, FactLinker
@@ -42,7 +44,7 @@ from pathfinding.hipporag.text import words
 __all__ = ["CACHE_SUFFIX", "CACHE_VERSION", "cache_path", "is_cache_file", "load_for_query", "write_cache"]
 
 CACHE_SUFFIX = ".query-cache"
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 LAYOUT = Layout(
     b"PFHIPQRY",
     CACHE_VERSION,
@@ -138,6 +140,7 @@ def write_cache(index: HippoIndex, index_path) -> str:
     Returns the cache's path. The file is written beside it and renamed, as the index is; a file
     at that path that is not a query cache is left alone (InvalidValueError).
     """
+    from pathfinding.hipporag.casing import casing_model
     from pathfinding.hipporag.index.nearest import NearestRows
     from pathfinding.hipporag.index.persistence import encoder_spec
 
@@ -158,6 +161,11 @@ def write_cache(index: HippoIndex, index_path) -> str:
     if index.passages:
         derived["bm25"] = _bm25(w, "bm25", r.bm25)
         derived["with_passages:1"] = w.graph("wp1", r.graph_with_passages())
+    params, keys, forms, counts = casing_model(index).get_state()
+    derived["casing"] = {
+        "params": params, "keys": keys, "forms": forms,
+        "arrays": {name: w.add(f"casing.{name}", a) for name, a in counts.items()},
+    }  # fmt: skip
     if sp.issparse(index.node_embeddings):
         X, postings = index.derived(NEAREST_ROWS_KEY, lambda: NearestRows(index.node_embeddings)).get_state()
         derived["nearest_rows"] = {"X": w.matrix("nearest.X", X), "postings": w.matrix("nearest.P", postings)}
@@ -343,6 +351,10 @@ def _from_cache(block: _Block, index_path: str, encoder) -> HippoIndex:
         given[passage_graph_key(True)] = block.graph(d["with_passages:1"])
         _check(given[BM25_KEY].n_passages == n_pass, "passage BM25 size")
         _check(given[passage_graph_key(True)].n_nodes == n + n_pass, "graph with passages size")
+    if "casing" in d:
+        from pathfinding.hipporag.index.persistence import decode_casing
+
+        given[CASING_KEY] = decode_casing(d["casing"], block.array, index_path, h["settings"])
     if "nearest_rows" in d:
         nr = d["nearest_rows"]
         X, postings = block.matrix(nr["X"]), block.matrix(nr["postings"])

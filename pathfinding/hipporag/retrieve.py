@@ -10,9 +10,15 @@ passages as nodes and a share ``passage_weight`` of the restart on them by BM25 
 Per question: no seed gives BM25's ranking (``fell_back``); a seed linked from a capitalised span (a
 name its writer marked) gives the walk's; otherwise the seeds are guesses, and the walk is fused with
 BM25 by weighted reciprocal rank, ``lam / (c + rank_walk) + (1 - lam) / (c + rank_bm25)`` with
-``lam = guess_weight`` and ``c = fusion_c``. A ranking has ``min(k, n_passages)`` passages, equal
+``c = fusion_c``, and ``lam = restored_weight`` when a seed is a name whose capitals were read from
+the corpus (:mod:`~pathfinding.hipporag.reading`: a question typed in lower case, in capitals or with
+stray capitals), else ``lam = guess_weight``. A ranking has ``min(k, n_passages)`` passages, equal
 scores by increasing id; a question that matches nothing gets none, and :data:`NO_MATCH`. How the
 constants were chosen, and where this departs from v1: the README, "HippoRAG on real text".
+
+Before the default extractor, the question is read through the index's casing model
+(:func:`~pathfinding.hipporag.reading.read_question`; ``casing=False`` skips it); :attr:`Retrieval.reading`
+shows what was read.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from pathfinding.core.ppr import ppr_top_k
 from pathfinding.core.prepared import PPRGraph, prepare_graph
 from pathfinding.core.scoring import NODE_SCORERS, passage_scores
 from pathfinding.errors import InvalidTypeError, InvalidValueError
+from pathfinding.hipporag.casing import CasingModel, casing_model
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, top_k
 from pathfinding.hipporag.query import (
@@ -37,6 +44,7 @@ from pathfinding.hipporag.query import (
     has_capitals,
     link_entities,
 )
+from pathfinding.hipporag.reading import Reading, read_question
 from pathfinding.hipporag.text import nfc
 
 __all__ = [
@@ -99,8 +107,11 @@ class Retrieval:
         word with the question).
     walk_weight : float
         The walk's weight in the rank fusion with BM25: 1 (the walk alone) when a seed came from a
-        capitalised span, the retriever's ``guess_weight`` when the seeds were guesses, 0 for the
-        BM25 fallback.
+        span the writer capitalised, the retriever's ``restored_weight`` when a seed is a name read
+        from the corpus, its ``guess_weight`` when the seeds were guesses, 0 for the BM25 fallback.
+    reading : Reading or None
+        The question as the extractor read it (:func:`~pathfinding.hipporag.reading.read_question`);
+        None when the entities were given, the extractor is not the default, or casing is off.
     links : tuple of EntityLink
         Each entity's nearest node, its cosine and whether it reached the retriever's
         ``min_link_cosine`` (an entity not kept is not in the index and seeds nothing).
@@ -115,6 +126,7 @@ class Retrieval:
     note: str = ""
     walk_weight: float = 1.0
     links: tuple[EntityLink, ...] = ()
+    reading: Reading | None = None
 
 
 class HippoRetriever:
@@ -164,6 +176,15 @@ class HippoRetriever:
         came from a capitalised span (in [0, 1]; 1 turns the fusion off, 0 gives BM25's order).
     fusion_c : float, default 10
         The rank offset ``c`` of the fusion (> 0).
+    restored_weight : float, default 0.85
+        The walk's weight ``lam`` in the fusion when no seed came from a capital the writer typed
+        but one is a name read from the corpus (in [0, 1]).
+    casing : bool or CasingModel, default True
+        Read the question through the index's casing model
+        (:func:`~pathfinding.hipporag.casing.casing_model`) before the default extractor; a
+        :class:`~pathfinding.hipporag.casing.CasingModel` reads it through that one; False reads
+        the question as typed (and every capitalised entity counts as typed). The other
+        extractors, named or yours, always read the question as typed.
     bm25 : BM25Ranker, optional
         Passage scorer for the fallback, the hybrid and the fusion; built from ``index.passages``
         when needed.
@@ -178,8 +199,9 @@ class HippoRetriever:
     >>> r = HippoRetriever(idx).retrieve("Where was the film by Ed Wood shot?", k=3)
     >>> r.passages, r.fell_back
     (array([0, 1, 2]), False)
-    >>> HippoRetriever(idx).retrieve("where was the film by ed wood shot?", k=3).passages
-    array([0, 1, 2])
+    >>> r = HippoRetriever(idx).retrieve("where was the film by ed wood shot?", k=3)
+    >>> r.passages, r.reading.text, r.walk_weight
+    (array([0, 1, 2]), 'where was the film by Ed Wood shot?', 0.85)
     """
 
     def __init__(
@@ -199,6 +221,8 @@ class HippoRetriever:
         min_link_cosine: float | None = None,
         guess_weight: float = 0.65,
         fusion_c: float = 10.0,
+        restored_weight: float = 0.85,
+        casing: bool | CasingModel = True,
         bm25: BM25Ranker | None = None,
     ):
         if not isinstance(index, HippoIndex):
@@ -237,6 +261,14 @@ class HippoRetriever:
         self.min_link_cosine = check_float("min_link_cosine", min_link_cosine, low=0.0, high=1.0)
         self.guess_weight = check_float("guess_weight", guess_weight, low=0.0, high=1.0)
         self.fusion_c = check_float("fusion_c", fusion_c, low=0.0, high=np.inf, low_open=True, high_open=True)
+        self.restored_weight = check_float("restored_weight", restored_weight, low=0.0, high=1.0)
+        if not isinstance(casing, bool | np.bool_ | CasingModel):
+            raise InvalidTypeError(
+                f"casing must be True, False or a CasingModel, got {type(casing).__name__}"
+            )
+        self.casing = casing if isinstance(casing, CasingModel) else bool(casing)
+        if extractor != "default":  # v1's capitalised spans, the other extractors: as typed
+            self.casing = False
         self._bm25 = bm25
         self._facts = index.derived(FACT_LINKER_KEY, lambda: FactLinker(index)) if self.facts else None
         self._graph = index.prepared(synonymy=self.synonymy)
@@ -266,19 +298,32 @@ class HippoRetriever:
         """Raw restart weight of every node (before specificity): entity links and fact seeds."""
         return self._seeds(question, entities)[0]
 
-    def _seeds(self, question: str, entities: Sequence[str]) -> tuple[np.ndarray, bool, tuple]:
-        """Seed weights, whether an entity with a capital letter was linked (a named seed), and
-        every entity's link."""
+    def read(self, question: str) -> Reading | None:
+        """The question as the extractor reads it (None when casing is off)."""
+        if self.casing is False:
+            return None
+        model = self.casing if isinstance(self.casing, CasingModel) else casing_model(self.index)
+        return read_question(question, model)
+
+    def _seeds(self, question: str, entities: Sequence[str], reading: Reading | None = None):
+        """Seed weights; the walk's weight in the fusion (1 when an entity whose capitals the writer
+        typed was linked, ``restored_weight`` when one read from the corpus was, else
+        ``guess_weight``); and every entity's link."""
         w = np.zeros(self.index.n_nodes)
         link = link_entities(
             self.index, list(entities), top_k=self.link_top_k, min_cosine=self.min_link_cosine
         )
         w[link.nodes] = 1.0
-        named = any(has_capitals(e) for e in link.entities)
+        if reading is None:  # read as typed: every capital is the writer's
+            origins = {"typed" for e in link.entities if has_capitals(e)}
+        else:
+            origins = {reading.origin(e) for e in link.entities}
+        lam = self.restored_weight if "corpus" in origins else self.guess_weight
+        lam = 1.0 if "typed" in origins else lam
         if self._facts is not None:
             nodes, rel = self._facts.seeds(question, n_facts=self.facts)
             w[nodes] = np.maximum(w[nodes], self.fact_weight * rel)
-        return w, named, link.links
+        return w, lam, link.links
 
     def fuse(self, walk_scores, bm25_scores, walk_weight: float) -> np.ndarray:
         """Weighted reciprocal-rank fusion of two passage scorings (the rule in the module docstring).
@@ -348,11 +393,17 @@ class HippoRetriever:
                 raise InvalidValueError(
                     "this retriever has no extractor and no fact seeds: pass entities=[...]"
                 )
-            entities = self._extract(question) if self._extract is not None else []
+            reading = self.read(question) if self._extract is not None else None
+            if self._extract is None:
+                entities = []
+            else:
+                entities = self._extract(question if reading is None else reading.text)
         elif isinstance(entities, str):
             raise InvalidTypeError(f"entities must be a sequence of strings, got the string {entities!r}")
+        else:
+            reading = None
         entities = tuple(nfc(e) if isinstance(e, str) else e for e in entities)  # linking checks types
-        w, named, links = self._seeds(question, entities)
+        w, lam, links = self._seeds(question, entities, reading)
         if self.specificity:
             w *= self.index.specificity
         seeds = np.flatnonzero(w != 0)  # on the mask: several times faster than on the floats
@@ -361,16 +412,27 @@ class HippoRetriever:
             if not np.any(scores > 0):  # nothing to rank by: no ranking, rather than ids in order
                 empty = np.zeros(0, np.int64)
                 return Retrieval(
-                    empty, np.zeros(0), entities, seeds, True, note=NO_MATCH, walk_weight=0.0, links=links
+                    empty,
+                    np.zeros(0),
+                    entities,
+                    seeds,
+                    True,
+                    note=NO_MATCH,
+                    walk_weight=0.0,
+                    reading=reading,
+                    links=links,
                 )
             ids = top_k(scores, k)
-            return Retrieval(ids, scores[ids], entities, seeds, True, walk_weight=0.0, links=links)
-        lam = 1.0 if named else self.guess_weight
+            return Retrieval(
+                ids, scores[ids], entities, seeds, True, walk_weight=0.0, reading=reading, links=links
+            )
         if lam < 1.0:
             ids, scores, error = self._fused_top(question, w, lam, k)
-            return Retrieval(ids, scores, entities, seeds, False, error, walk_weight=lam, links=links)
+            return Retrieval(
+                ids, scores, entities, seeds, False, error, walk_weight=lam, reading=reading, links=links
+            )
         ids, scores, error = self._walk_top(question, w, k)
-        return Retrieval(ids, scores, entities, seeds, False, error, links=links)
+        return Retrieval(ids, scores, entities, seeds, False, error, reading=reading, links=links)
 
     def _walk_scores(self, question: str, w: np.ndarray) -> np.ndarray:
         """Every passage's walk score, the walk run to ``tol`` (raw seed weights ``w``)."""

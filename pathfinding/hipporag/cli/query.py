@@ -180,6 +180,10 @@ class Answerer:
             ]
             out["unlinked"] = [lk.entity for lk in hit.links if lk.node < 0]
             out["not_in_index"] = [lk.entity for lk in hit.links if not lk.kept]
+            if hit.reading is not None:  # the question as read: which capitals came from where, and why
+                out["reading"] = hit.reading.to_dict()
+                out["reading"]["entities"] = [hit.reading.explain(e) for e in hit.entities]
+            out["walk_weight"] = hit.walk_weight
             out["fell_back"] = hit.fell_back
             # which walk answered: "scipy" (certified to give the compiled walk's ranking), "compiled"
             out["walk"] = None if hit.fell_back else getattr(self.retriever, "walked_by", "compiled")
@@ -195,6 +199,11 @@ class Answerer:
 
 def _print_record(rec: dict) -> None:
     emit(f"question: {rec['question']}")
+    reading = rec.get("reading")
+    if reading is not None and reading["read_as"] != rec["question"]:
+        emit(f"read as:  {reading['read_as']}")
+        for change in reading["changes"]:
+            emit(f"  {change['typed']!r} -> {change['read']!r}: {change['why']}")
     if "entities" in rec:
         emit("entities: " + (", ".join(rec["entities"]) if rec["entities"] else "(none)"))
         floor = rec["min_link_cosine"]

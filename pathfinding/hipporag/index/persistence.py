@@ -10,6 +10,11 @@ The default :class:`~pathfinding.hipporag.index.encoder.CharNgramEncoder` is sav
 list and IDF array) and rebuilt without refitting. Any other encoder is code, which this format does
 not store: the file records its class name, and :func:`load_index` needs it again as
 ``load_index(path, encoder=...)`` (checked against the stored embeddings).
+
+The index's casing model (:func:`~pathfinding.hipporag.casing.casing_model`, derived from the
+passages) is saved as its texts in the header and its counts in the array block, so a loaded index
+reads questions without counting its corpus again; a file written without one derives it on first
+use.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding.errors import FormatError, InvalidTypeError, InvalidValueError
+from pathfinding.hipporag.casing import CASING_KEY, CasingModel, casing_model
 from pathfinding.hipporag.container import ArrayBlock, Container, Layout, pack
 from pathfinding.hipporag.index.build import assemble_index, check_unit_rows
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
@@ -31,11 +37,13 @@ from pathfinding.hipporag.safety import (
     refuse_foreign,
     remove_stale_temps,
 )
+from pathfinding.hipporag.text import index_normalization
 
 __all__ = [
     "FORMAT_VERSION",
     "LAYOUT",
     "MAGIC",
+    "decode_casing",
     "decode_encoder",
     "encoder_spec",
     "is_index_file",
@@ -113,6 +121,9 @@ def save_index(index: HippoIndex, path, *, overwrite: bool = False) -> None:
     matrices = {name: _add_matrix(block, name, getattr(index, name)) for name in _SPARSE}
     matrices["node_embeddings"] = _add_matrix(block, "node_embeddings", index.node_embeddings)
     block.add("dropped", np.asarray(index.dropped, dtype=np.int64))
+    params, keys, forms, counts = casing_model(index).get_state()
+    casing = {"params": params, "keys": keys, "forms": forms}
+    casing["arrays"] = {name: block.add(f"casing.{name}", a) for name, a in counts.items()}
     encoder = encoder_spec(index.encoder, block.add)
     header = {
         "settings": index.settings,
@@ -121,6 +132,7 @@ def save_index(index: HippoIndex, path, *, overwrite: bool = False) -> None:
         "triples": [[list(t) for t in doc] for doc in index.triples],
         "matrices": matrices,
         "encoder": encoder,
+        "casing": casing,
     }
     raw = pack(LAYOUT, header, block)
     with exclusive_lock(path):
@@ -232,7 +244,8 @@ def load_index(path, *, encoder=None) -> HippoIndex:
     if E.shape[0] != n:
         raise FormatError(f"{name}: node_embeddings has {E.shape[0]} rows, expected {n}")
     enc = decode_encoder(enc_spec, file.array, name, encoder, phrases, E)
-    return assemble_index(
+    casing = decode_casing(header.get("casing"), file.array, name, settings)
+    index = assemble_index(
         phrases=phrases,
         triples=triples,
         dropped=dropped,
@@ -244,6 +257,28 @@ def load_index(path, *, encoder=None) -> HippoIndex:
         passages=passages,
         settings=settings,
     )
+    if casing is not None:
+        index.derived(CASING_KEY, lambda: casing)
+    return index
+
+
+def decode_casing(spec, array, name: str, settings: dict) -> CasingModel | None:
+    """The casing model a header's ``"casing"`` record describes (``array(name)`` reads the saved
+    counts), or None for a file written without one."""
+    if spec is None:
+        return None
+    try:
+        model = CasingModel.from_state(
+            spec["params"], spec["keys"], spec["forms"], {k: array(v) for k, v in spec["arrays"].items()}
+        )
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise FormatError(f"{name}: the casing model is malformed ({exc})") from None
+    if model.normalization != index_normalization(settings):
+        raise FormatError(
+            f"{name}: the casing model was normalised by the rule {model.normalization!r}, the index by "
+            f"{index_normalization(settings)!r}"
+        )
+    return model
 
 
 def decode_encoder(spec: dict, array, name: str, encoder, phrases, E):

@@ -1,0 +1,378 @@
+"""How a corpus writes its names: the casing model behind reading a question's names.
+
+The default retriever finds a question's names by their capitals
+(:func:`~pathfinding.hipporag.query.capitalised_spans`) and trusts a walk seeded by a capitalised name.
+People type ``who directed plan 9 from outer space`` or ``WHO DIRECTED PLAN 9 ...`` or ``who is
+Thomas südhof``: the capitals that mark the names are missing, everywhere, or in places. The corpus
+knows how it writes its names, so this module learns that from the passages, with no outside data;
+:mod:`~pathfinding.hipporag.reading` then gives the retriever the question as the corpus would have
+written it.
+
+:class:`CasingModel` counts, over every passage (:meth:`CasingModel.from_passages`), each *name*: a
+maximal run of capitalised words, by the rules of
+:func:`~pathfinding.hipporag.query.capitalised_spans` (connectors such as "of" inside, split at
+punctuation and after a possessive), keyed by its normalised text (the index's rule), with its most
+frequent written form. A run that opens a sentence (or a line, a quotation or a bracket) is counted
+apart, since its first capital may be grammar; a stop word opening one is dropped ("The film", "In
+Paris"). It also counts how often each name's words occur written in lower case, and how often each
+word does. The share ``named / (named + lower)`` (:class:`Evidence`) says how much the corpus treats
+a text as a name: "plan 9 from outer space" is always capitalised, "university" is capitalised inside
+longer names but as a word alone mostly not, "young" is a common word.
+
+The model of an index is derived state (:func:`casing_model`): saved with the index
+(:mod:`~pathfinding.hipporag.index.persistence`) and its query cache, and rebuilt from the passages
+of an index that was grown or shrunk. An index without passage texts has an empty model, and its
+questions are read as typed.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from pathfinding.errors import InvalidTypeError, InvalidValueError
+from pathfinding.hipporag.query import STOP_WORDS
+from pathfinding.hipporag.text import NORMALIZATIONS, index_normalization, normalize_phrase
+
+__all__ = [
+    "CASING_KEY",
+    "CONNECTORS",
+    "MAX_WORDS",
+    "STRAY_MIN",
+    "CasingModel",
+    "Evidence",
+    "WordToken",
+    "casing_model",
+    "word_tokens",
+]
+
+CASING_KEY = "casing"
+"""Where an index keeps its :class:`CasingModel`
+(:meth:`~pathfinding.hipporag.index.model.HippoIndex.derived`)."""
+
+STRAY_MIN = 3
+"""A word written in lower case at least this many times is kept even if never a name: a capital
+typed on it can then be told apart as a stray one (:mod:`~pathfinding.hipporag.reading`)."""
+MAX_WORDS = 8
+"""Longest name, in words, the model keeps and a reading tries."""
+
+# The token rule of capitalised_spans: a letter or digit of any script, then word characters,
+# apostrophes, dots and hyphens ("O'Neal", "D.P.", "Saxby-Junna").
+_TOKEN = re.compile(r"[^\W_][\w'’.\-]*")
+_POSSESSIVE = re.compile(r"['’]s$|(?<=s)['’]$", re.IGNORECASE)
+CONNECTORS = frozenset({"of", "the", "de", "del", "la", "le", "von", "van", "der", "du", "da", "for"})
+"""Words that may sit inside a name, as in capitalised_spans ("Journal of Psychotherapy Integration")."""
+# A capital after one of these is grammar or a quotation's, not (only) a name's.
+_OPENERS = re.compile(r"[.!?:;\n\"“”()\[\]]")
+
+
+class WordToken(NamedTuple):
+    """A word of a text, as :func:`word_tokens` cuts it."""
+
+    text: str  # the word, without a possessive or trailing dots
+    start: int
+    end: int
+    capital: bool  # starts with an upper-case letter
+    digit: bool  # starts with a digit
+    initial: bool  # opens a sentence, a line, a quotation or a bracket
+    after_break: bool  # punctuation or a possessive separates it from the previous word
+
+
+def word_tokens(text: str) -> list[WordToken]:
+    """The words of a text with what a reading needs to know of each (see :class:`WordToken`).
+
+    Words are cut by the token rule of :func:`~pathfinding.hipporag.query.capitalised_spans`; a
+    possessive and trailing dots are not part of the word.
+
+    Examples
+    --------
+    >>> [(t.text, t.initial, t.after_break) for t in word_tokens("Ed Wood's film. E. B. White")]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('Ed', True, False), ('Wood', False, False), ('film', False, True), ('E', True, False),
+     ('B', False, False), ('White', False, False)]
+    """
+    if not isinstance(text, str):
+        raise InvalidTypeError(f"text must be a string, got {type(text).__name__}")
+    out: list[WordToken] = []
+    prev_end, prev_raw, possessive = 0, "", False
+    for m in _TOKEN.finditer(text):
+        raw = m.group()
+        gap = text[prev_end : m.start()]
+        word = raw.rstrip(".'’-")
+        owner = bool(_POSSESSIVE.search(raw.rstrip(".-")))
+        if owner and len(word) > 2:
+            word = _POSSESSIVE.sub("", word)
+        # a full stop after a short word is mostly an initial or an abbreviation ("E. B. White", "St. Louis")
+        stop = prev_raw.endswith((".", "!", "?")) and (len(prev_raw.rstrip(".")) > 3 or prev_raw[-1] != ".")
+        initial = not out or bool(_OPENERS.search(gap)) or stop
+        out.append(
+            WordToken(word, m.start(), m.start() + len(word), word[0].isupper(), word[0].isdigit(), initial,
+                   bool(gap.strip()) or possessive)
+        )  # fmt: skip
+        prev_end, prev_raw, possessive = m.end(), raw, owner
+    return out
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """How the corpus writes one normalised text.
+
+    Attributes
+    ----------
+    key : str
+        The normalised text.
+    form : str
+        Its most frequent form as a name ("" if the corpus never writes it as one).
+    capitalised : int
+        Occurrences as a whole name, inside a sentence.
+    initial : int
+        Occurrences as a whole name opening a sentence, a line, a quotation or a bracket.
+    lower : int
+        Occurrences written in lower case.
+    """
+
+    key: str
+    form: str
+    capitalised: int
+    initial: int
+    lower: int
+
+    @property
+    def named(self) -> int:
+        """Occurrences as a name."""
+        return self.capitalised + self.initial
+
+    @property
+    def share(self) -> float:
+        """``named / (named + lower)``: how much the corpus treats the text as a name."""
+        total = self.named + self.lower
+        return self.named / total if total else 0.0
+
+    def describe(self) -> str:
+        return (
+            f"the corpus writes {self.form or self.key!r} as a name {self.named} times ({self.initial} "
+            f"opening a sentence) and in lower case {self.lower} times"
+        )
+
+
+class CasingModel:
+    """How a corpus writes its names: per normalised text, its form and counts (:class:`Evidence`).
+
+    Build one with :meth:`from_passages`; an index's own is :func:`casing_model`.
+
+    Parameters
+    ----------
+    keys : sequence of str
+        Normalised texts, sorted and distinct.
+    forms : sequence of str
+        The most frequent form of each as a name ("" if never one).
+    capitalised, initial, lower : array-like of int
+        The counts of :class:`Evidence`, one per key.
+    normalization : {"unicode", "ascii"}, default "unicode"
+        The rule the keys were normalised with (:func:`~pathfinding.hipporag.text.normalize_phrase`).
+
+    Examples
+    --------
+    >>> m = CasingModel.from_passages(["Ed Wood directed Plan 9 in 1957.",
+    ...                                "The film by Ed Wood is a cult film. A film is a film."])
+    >>> m.evidence("ed wood")
+    Evidence(key='ed wood', form='Ed Wood', capitalised=1, initial=1, lower=0)
+    >>> m.evidence("film").share, m.evidence("plan 9").share, m.evidence("cult") is None
+    (0.0, 1.0, True)
+    """
+
+    def __init__(self, keys, forms, capitalised, initial, lower, *, normalization: str = "unicode"):
+        if normalization not in NORMALIZATIONS:
+            raise InvalidValueError(f"normalization must be one of {NORMALIZATIONS}, got {normalization!r}")
+        self.keys, self.forms = list(keys), list(forms)
+        self.capitalised, self.initial, self.lower = (
+            np.asarray(a, dtype=np.int64).reshape(-1) for a in (capitalised, initial, lower)
+        )
+        n = len(self.keys)
+        if not (len(self.forms) == self.capitalised.size == self.initial.size == self.lower.size == n):
+            raise InvalidValueError(
+                f"a casing model needs one form and three counts per key ({n} keys), got {len(self.forms)} "
+                f"forms and {self.capitalised.size}, {self.initial.size}, {self.lower.size} counts"
+            )
+        try:  # joining checks every item is a string at C speed: a file's model has many
+            "".join(self.keys + self.forms)
+        except TypeError:
+            raise InvalidTypeError("casing model keys and forms must be strings") from None
+        if self.keys != sorted(self.keys) or len(set(self.keys)) != n:
+            raise InvalidValueError("casing model keys must be sorted and distinct")
+        if n and min(self.capitalised.min(), self.initial.min(), self.lower.min()) < 0:
+            raise InvalidValueError("casing model counts must be >= 0")
+        self.normalization = normalization
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, CasingModel):
+            return NotImplemented
+        counts = ("capitalised", "initial", "lower")
+        return (
+            (self.normalization, self.keys, self.forms) == (other.normalization, other.keys, other.forms)
+            and all(np.array_equal(getattr(self, a), getattr(other, a)) for a in counts)
+        )
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"CasingModel({len(self)} texts, normalization={self.normalization!r})"
+
+    def normalize(self, text: str) -> str:
+        """``text`` normalised by the model's rule (as the index normalises its phrases)."""
+        return normalize_phrase(text, rule=self.normalization)
+
+    def evidence(self, key: str) -> Evidence | None:
+        """The counts of one normalised text, or None if the corpus has nothing to say about it."""
+        i = bisect.bisect_left(self.keys, key)
+        if i == len(self.keys) or self.keys[i] != key:
+            return None
+        counts = (int(self.capitalised[i]), int(self.initial[i]), int(self.lower[i]))
+        return Evidence(key, self.forms[i], *counts)
+
+    def get_state(self) -> tuple[dict, list[str], list[str], dict[str, np.ndarray]]:
+        """(parameters, keys, forms, count arrays): what a file stores (:meth:`from_state` reads it)."""
+        arrays = {"capitalised": self.capitalised, "initial": self.initial, "lower": self.lower}
+        return {"normalization": self.normalization}, self.keys, self.forms, arrays
+
+    @classmethod
+    def from_state(cls, params: dict, keys, forms, arrays: dict) -> CasingModel:
+        """The model :meth:`get_state` described."""
+        if not (isinstance(keys, list) and isinstance(forms, list)):
+            raise InvalidTypeError("a casing model's keys and forms must be lists of strings")
+        return cls(
+            keys, forms, arrays["capitalised"], arrays["initial"], arrays["lower"],
+            normalization=params["normalization"],
+        )  # fmt: skip
+
+    @classmethod
+    def from_passages(cls, passages: Sequence[str], *, normalization: str = "unicode") -> CasingModel:
+        """Count every name and lower-case word of ``passages`` (see the module docstring).
+
+        Parameters
+        ----------
+        passages : sequence of str
+        normalization : {"unicode", "ascii"}, default "unicode"
+            The index's phrase-normalisation rule.
+
+        Returns
+        -------
+        CasingModel
+            Every text written as a name at least once, and every word written in lower case at
+            least :data:`STRAY_MIN` times (what a stray capital is checked against).
+        """
+        if isinstance(passages, str):
+            raise InvalidTypeError("passages must be a sequence of strings, got a string")
+        if normalization not in NORMALIZATIONS:
+            raise InvalidValueError(f"normalization must be one of {NORMALIZATIONS}, got {normalization!r}")
+        norm: dict[str, str] = {}
+
+        def key_of(word: str) -> str:
+            k = norm.get(word)
+            if k is None:
+                k = norm[word] = normalize_phrase(word, rule=normalization)
+            return k
+
+        named: dict[str, Counter] = defaultdict(Counter)  # key -> {form: count}
+        initial: Counter = Counter()
+        lower: Counter = Counter()
+        docs = []
+        for j, text in enumerate(passages):
+            if not isinstance(text, str):
+                raise InvalidTypeError(f"passages[{j}] must be a string, got {type(text).__name__}")
+            toks = word_tokens(text)
+            keys = [key_of(t.text) for t in toks]
+            for run in _runs(toks):
+                key = " ".join(k for k in (keys[i] for i in run) if k)
+                if key and len(key.split()) <= MAX_WORDS:
+                    named[key][" ".join(toks[i].text for i in run)] += 1
+                    initial[key] += toks[run[0]].initial
+            # words in lower case: each token's words, and the runs of words that start in lower case
+            words, low = [], []
+            for t, k in zip(toks, keys, strict=True):
+                if not (t.capital or t.digit) and k and " " not in k:
+                    lower[k] += 1  # a word; a run of words is counted below
+                parts = k.split()
+                words += parts
+                low += [not (t.capital or t.digit)] * len(parts)
+            docs.append((words, low))
+        lengths: dict[str, set[int]] = defaultdict(set)
+        for key in named:
+            parts = key.split()
+            if len(parts) > 1:
+                lengths[parts[0]].add(len(parts))
+        for words, low in docs:
+            for i, w in enumerate(words):
+                if low[i] and w in lengths:
+                    for n in lengths[w]:
+                        phrase = " ".join(words[i : i + n])
+                        if phrase in named:
+                            lower[phrase] += 1
+        keep = sorted(set(named) | {k for k, c in lower.items() if c >= STRAY_MIN})
+        forms = [min(named[k].items(), key=lambda fc: (-fc[1], fc[0]))[0] if k in named else "" for k in keep]
+        total = np.array([sum(named[k].values()) if k in named else 0 for k in keep], dtype=np.int64)
+        first = np.array([initial.get(k, 0) for k in keep], dtype=np.int64)
+        low = np.array([lower.get(k, 0) for k in keep], dtype=np.int64)
+        return cls(keep, forms, total - first, first, low, normalization=normalization)
+
+
+def _runs(toks: list[WordToken]) -> list[list[int]]:
+    """Token positions of every name: capitalised_spans' runs, a sentence-opening stop word dropped.
+
+    A run holds an upper-case letter (numbers alone are not names); a run opening a sentence is
+    marked by its first token's ``initial``.
+    """
+    runs: list[list[int]] = []
+    cur: list[int] = []
+
+    def close():
+        while cur and toks[cur[-1]].text.lower() in CONNECTORS:
+            cur.pop()
+        if cur:
+            runs.append(list(cur))
+        cur.clear()
+
+    for i, t in enumerate(toks):
+        if t.after_break or (t.initial and (t.capital or t.digit)):
+            close()
+        if t.capital or t.digit:
+            cur.append(i)
+        elif cur and t.text.lower() in CONNECTORS:
+            cur.append(i)
+        else:
+            close()
+    close()
+    out = []
+    for run in runs:
+        if toks[run[0]].initial and len(run) > 1 and toks[run[0]].text.lower() in STOP_WORDS:
+            run = run[1:]  # "The film", "In Paris": the grammar's capital, not the name's
+        while len(run) > 1 and toks[run[0]].text.lower() in STOP_WORDS and toks[run[0]].text != "The":
+            run = run[1:]
+        if len(run) == 1 and toks[run[0]].text.lower() in STOP_WORDS:
+            continue
+        if any(toks[i].capital for i in run):
+            out.append(run)
+    return out
+
+
+def casing_model(index) -> CasingModel:
+    """The casing model of an index's passages (derived once, kept in :meth:`HippoIndex.derived`).
+
+    Examples
+    --------
+    >>> from pathfinding.hipporag.index.build import build_index
+    >>> idx = build_index([[("Ed Wood", "directed", "Plan 9")]], passages=["Ed Wood directed Plan 9."])
+    >>> casing_model(idx).evidence("ed wood").form
+    'Ed Wood'
+    """
+    rule = index_normalization(index.settings)
+    return index.derived(CASING_KEY, lambda: CasingModel.from_passages(index.passages, normalization=rule))

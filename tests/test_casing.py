@@ -1,0 +1,144 @@
+"""The casing model: how a corpus writes its names, counted by hand on small corpora, its checks and
+its derived copy on an index."""
+
+import pytest
+
+from pathfinding.errors import InvalidTypeError, InvalidValueError
+from pathfinding.hipporag.casing import CasingModel, casing_model, word_tokens
+from pathfinding.hipporag.index.build import build_index
+
+TEXTS = [
+    "Plan 9\nPlan 9 from Outer Space is a film by Ed Wood. It stars Bela Lugosi.",
+    "Ed Wood\nEdward Wood was a director. The film critics hated Plan 9.",
+    "Bela Lugosi\nBela Lugosi starred in Dracula. A young actor met Bela Lugosi in Hollywood.",
+    "Hollywood\nThe University of Southern California is in Los Angeles. A university is a school.",
+    "Film\nA film is a film. A young film critic wrote about the film and the director.",
+    "Critics\nThe director was young. A young director is a young man.",
+]
+TRIPLES = [
+    [("Plan 9", "directed by", "Ed Wood"), ("Plan 9", "stars", "Bela Lugosi")],
+    [("Ed Wood", "is", "director")],
+    [("Bela Lugosi", "starred in", "Dracula"), ("Bela Lugosi", "met in", "Hollywood")],
+    [("University of Southern California", "in", "Los Angeles")],
+    [("film critic", "wrote about", "film")],
+    [("director", "was", "young")],
+]
+
+
+@pytest.fixture(scope="module")
+def model():
+    return CasingModel.from_passages(TEXTS)
+
+
+@pytest.fixture(scope="module")
+def index():
+    return build_index(TRIPLES, passages=TEXTS)
+
+
+# --- the counts -------------------------------------------------------------------------------
+
+
+def test_a_name_is_counted_inside_a_sentence_at_its_opening_and_in_lower_case(model):
+    # "Plan 9" opens the title line and its passage (2), and is inside a sentence once
+    ev = model.evidence("plan 9")
+    assert (ev.form, ev.capitalised, ev.initial, ev.lower) == ("Plan 9", 1, 2, 0)
+    # "Bela Lugosi": the title, a sentence's opening, and twice inside sentences
+    ev = model.evidence("bela lugosi")
+    assert (ev.capitalised, ev.initial, ev.share) == (2, 2, 1.0)
+    # "film" is never a name: 6 times in lower case, and "Film" alone opening a title is counted
+    ev = model.evidence("film")
+    assert (ev.form, ev.named, ev.lower) == ("Film", 1, 6) and ev.share == pytest.approx(1 / 7)
+
+
+def test_a_sentence_opening_stop_word_is_not_part_of_a_name(model):
+    """"The University of Southern California" opens a sentence: "The" is grammar, dropped; the rest
+    is a name counted inside the sentence (its capitals say so)."""
+    ev = model.evidence("university of southern california")
+    assert (ev.form, ev.capitalised, ev.initial) == ("University of Southern California", 1, 0)
+    assert model.evidence("the university of southern california") is None
+    # "university" alone: a word in lower case once, never a name by itself
+    assert model.evidence("university") is None  # once is below STRAY_MIN, so not kept
+
+
+def test_a_run_of_words_in_lower_case_counts_against_a_name():
+    m = CasingModel.from_passages(["He met Young Guns there.", "The young guns were loud.", "Young guns!"])
+    ev = m.evidence("young guns")
+    # inside a sentence once; "Young guns!" opens a sentence but "guns" is lower case: one word only
+    assert (ev.capitalised, ev.initial, ev.lower) == (1, 0, 1) and ev.share == 0.5
+
+
+def test_numbers_alone_are_not_names_but_join_one():
+    m = CasingModel.from_passages(["It opened in 1957 as Plan 9 in Burbank."])
+    assert m.evidence("1957") is None and m.evidence("plan 9").form == "Plan 9"
+
+
+def test_initials_and_abbreviations_do_not_end_a_sentence():
+    toks = word_tokens("Written by E. B. White in the U.S. in 1952. Then it sold.")
+    initial = {t.text: t.initial for t in toks}
+    assert not initial["B"] and not initial["White"] and not initial["in"]
+    assert initial["Then"]  # after "1952." a sentence starts
+    m = CasingModel.from_passages(["Written by E. B. White in 1952."])
+    assert m.evidence("e b white").form == "E B White"
+
+
+def test_a_possessive_ends_a_name_and_is_not_part_of_it():
+    m = CasingModel.from_passages(["We saw Christopher Nolan's Inception twice."])
+    assert m.evidence("christopher nolan").capitalised == 1 and m.evidence("inception").capitalised == 1
+    assert m.evidence("christopher nolan s inception") is None
+
+
+def test_unicode_keys_follow_the_rule():
+    m = CasingModel.from_passages(["Prize to Thomas Südhof in Stockholm."])
+    assert m.evidence("thomas südhof").form == "Thomas Südhof"
+    a = CasingModel.from_passages(["Prize to Thomas Südhof in Stockholm."], normalization="ascii")
+    assert a.evidence("thomas s dhof").form == "Thomas Südhof"
+
+
+def test_an_empty_corpus_has_an_empty_model():
+    m = CasingModel.from_passages([])
+    assert len(m) == 0 and m.evidence("x") is None
+
+
+def test_state_round_trip_and_equality(model):
+    params, keys, forms, arrays = model.get_state()
+    back = CasingModel.from_state(params, keys, forms, arrays)
+    assert back == model and back is not model
+    assert CasingModel.from_state({"normalization": "ascii"}, keys, forms, arrays) != model
+    assert model.__eq__("x") is NotImplemented
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, error, pattern",
+    [
+        ((["b", "a"], ["", ""], [0, 0], [0, 0], [3, 3]), {}, InvalidValueError, "sorted and distinct"),
+        ((["a", "a"], ["", ""], [0, 0], [0, 0], [3, 3]), {}, InvalidValueError, "sorted and distinct"),
+        ((["a"], ["A", ""], [1], [0], [0]), {}, InvalidValueError, r"three counts per key \(1 keys\)"),
+        ((["a"], ["A"], [1, 2], [0], [0]), {}, InvalidValueError, r"got 1 forms and 2, 1, 1 counts"),
+        ((["a"], ["A"], [-1], [0], [0]), {}, InvalidValueError, "counts must be >= 0"),
+        (([1], ["A"], [1], [0], [0]), {}, InvalidTypeError, "keys and forms must be strings"),
+        ((["a"], ["A"], [1], [0], [0]), {"normalization": "nfkc"}, InvalidValueError, "normalization must"),
+    ],
+)
+def test_a_malformed_model_is_refused_by_name(args, kwargs, error, pattern):
+    with pytest.raises(error, match=pattern):
+        CasingModel(*args, **kwargs)
+
+
+def test_bad_arguments_are_named():
+    with pytest.raises(InvalidTypeError, match="got a string"):
+        CasingModel.from_passages("Ed Wood")
+    with pytest.raises(InvalidTypeError, match=r"passages\[1\] must be a string, got int"):
+        CasingModel.from_passages(["Ed Wood", 3])
+    with pytest.raises(InvalidValueError, match="normalization must be one of"):
+        CasingModel.from_passages([], normalization="x")
+    with pytest.raises(InvalidTypeError, match="keys and forms must be lists"):
+        CasingModel.from_state({"normalization": "unicode"}, "ab", [], {})
+    with pytest.raises(InvalidTypeError, match="text must be a string"):
+        word_tokens(None)
+
+
+def test_an_index_model_is_derived_once(index):
+    assert casing_model(index) is casing_model(index)
+    assert casing_model(index) == CasingModel.from_passages(TEXTS)
+    no_texts = build_index(TRIPLES)
+    assert len(casing_model(no_texts)) == 0
