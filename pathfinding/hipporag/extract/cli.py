@@ -27,7 +27,8 @@ def run_openie_command(args) -> int:
     from pathfinding.errors import FormatError, LLMFatalError
     from pathfinding.hipporag.cli.util import check_output_path, check_text_input, guard_output
     from pathfinding.hipporag.extract.llm import ChatClient
-    from pathfinding.hipporag.extract.openie import ResponseCache, run_openie, write_openie
+    from pathfinding.hipporag.cache import ResponseCache
+    from pathfinding.hipporag.extract.openie import run_openie, write_openie
     from pathfinding.hipporag.io import load_corpus
     from pathfinding.hipporag.safety import refuse_inputs
 
