@@ -78,7 +78,7 @@ _EXPORTS = {
     **dict.fromkeys(
         ["PathfindingError", "ValidationError", "InvalidValueError", "InvalidTypeError", "FormatError",
          "LLMError", "LLMFatalError", "DataError", "DataNotFoundError", "DataDownloadError",
-         "ConvergenceWarning", "CheckFailed"],
+         "ConvergenceWarning", "CheckFailed", "FileBusyError"],
         "pathfinding.errors",
     ),
 }

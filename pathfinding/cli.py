@@ -23,6 +23,8 @@ RANKER_NAMES = ("mention_count", "ppr", "ppr_no_specificity", "rq_nodes", "rq_ne
 
 # What a shell reports for a process that SIGPIPE killed (128 + signal 13), as for `yes | head -1`.
 BROKEN_PIPE_STATUS = 141
+# ... and for one that Ctrl-C stopped (128 + SIGINT).
+INTERRUPTED_STATUS = 130
 
 class OneLineParser(argparse.ArgumentParser):
     """An ``ArgumentParser`` whose rejections are one line on stderr (and status 2), like every
@@ -179,6 +181,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pathfinding",
         description="HippoRAG's path-finding claim, reproduced: instances, rankers, findings.",
     )
+    import pathfinding
+
+    parser.add_argument("--version", action="version", version=f"pathfinding {pathfinding.__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("instance", help="print one generated instance a student can read")
@@ -207,18 +212,27 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status.
 
     A rejected argument or an endpoint that refused or never answered (any
-    :class:`~pathfinding.errors.PathfindingError`), or a file that cannot be read or written (an
-    ``OSError`` naming it) prints one line and returns 2; argparse's own rejections are one line too,
-    and exit with status 2 as argparse does. A data file that is not available
-    (:class:`~pathfinding.errors.DataError`) is one line too, which says how to fetch it: status 1 when
-    a download failed, 2 when it was not found. Any other exception is a bug and keeps its traceback.
-    A reader that stops early (``pathfinding instance | head -1``) ends the command quietly with status
+    :class:`~pathfinding.errors.PathfindingError`), or the machine's trouble (an ``OSError``: a file
+    that cannot be read or written, a full disk, a file another writer keeps locked) prints one line
+    and returns 2; argparse's own rejections are one line too, and exit with status 2 as argparse
+    does. A data file that is not available (:class:`~pathfinding.errors.DataError`) is one line too,
+    which says how to fetch it: status 1 when a download failed, 2 when it was not found. Ctrl-C
+    prints "interrupted" and returns 130. Any other exception is a bug and keeps its traceback. A
+    reader that stops early (``pathfinding instance | head -1``) ends the command quietly with status
     141, as SIGPIPE does for Unix tools.
     """
+    args = None
+    try:
+        args = build_parser().parse_args(argv)
+        return _run(args)
+    except KeyboardInterrupt:
+        print(f"{_command_name(args)}: interrupted", file=sys.stderr)
+        return INTERRUPTED_STATUS
+
+
+def _run(args) -> int:
     from pathfinding.errors import DataDownloadError, DataError, PathfindingError
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
         with _library_messages():
             status = args.func(args)
@@ -237,15 +251,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{_command_name(args)}: error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
-        # A path the user gave: missing, a directory, unreadable, a folder that does not exist.
-        if exc.filename is None:
-            raise
-        what = exc.strerror or type(exc).__name__
-        print(f"{_command_name(args)}: error: {exc.filename}: {what}", file=sys.stderr)
+        # A path the user gave (missing, a directory, unreadable), or the machine: a full disk, a
+        # permission, a lock another process holds.
+        what = exc.strerror or str(exc) or type(exc).__name__
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"{_command_name(args)}: error: {where}{what}", file=sys.stderr)
         return 2
 
 
 def _command_name(args) -> str:
     """``pathfinding COMMAND [SUBCOMMAND]``, as the error line names it."""
+    if args is None:
+        return "pathfinding"
     sub = getattr(args, "hipporag_command", None) or getattr(args, "data_command", None)
     return f"pathfinding {args.command}" + (f" {sub}" if sub else "")

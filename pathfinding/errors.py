@@ -3,11 +3,13 @@
 Every check of a public function raises :class:`InvalidValueError` or :class:`InvalidTypeError`.
 They subclass ``ValueError`` and ``TypeError``, so ``except ValueError`` keeps working, and both
 subclass :class:`ValidationError`. A chat or embeddings endpoint that keeps failing raises
-:class:`LLMError` (a ``RuntimeError``), one that refuses the request :class:`LLMFatalError`. All of
-them subclass :class:`PathfindingError`, which the command line turns into a one-line message and
-status 2. A data file from elsewhere that no local place holds and that could not be fetched raises
-:class:`DataError` (status 1 when a download failed). Any other exception is a bug (or the machine's
-trouble) and keeps its traceback.
+one that refuses the request :class:`LLMFatalError`; a file another process keeps locked for too
+long, :class:`FileBusyError` (an ``OSError`` naming the file). All of them subclass
+:class:`PathfindingError`, which the command line turns into a one-line message and status 2. A data
+file from elsewhere that no local place holds and that could not be fetched raises
+:class:`DataError` (status 1 when a download failed). The machine's other trouble (a full disk, a
+permission) is an ``OSError``, also one line on the command line. Any other exception is a bug and
+keeps its traceback.
 
 Two more live here so that every public exception has one home: :class:`ConvergenceWarning` (a walk
 stopped at ``max_iter``) and :class:`CheckFailed` (a course check, in strict mode).
@@ -21,6 +23,7 @@ __all__ = [
     "DataDownloadError",
     "DataError",
     "DataNotFoundError",
+    "FileBusyError",
     "FormatError",
     "InvalidTypeError",
     "InvalidValueError",
@@ -80,3 +83,14 @@ class DataNotFoundError(DataError):
 class DataDownloadError(DataError):
     """Fetching the file failed: no network, a timeout, an HTTP error, a truncated body, or bytes whose
     size or SHA-256 differ from the registry's. Nothing is left under the file's name."""
+
+
+class FileBusyError(PathfindingError, TimeoutError):
+    """Another process kept a file locked for longer than the caller would wait; nothing was written.
+
+    An ``OSError`` (``filename`` is the file, ``strerror`` says who holds it and for how long it was
+    awaited), raised by :func:`pathfinding.hipporag.safety.exclusive_lock`.
+    """
+
+    def __str__(self) -> str:
+        return f"{self.filename}: {self.strerror}"

@@ -15,6 +15,7 @@ download can bring is skipped with the one-line reason, unless the data is expec
 
 import doctest
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -45,6 +46,38 @@ def _warm_kernels():
         score(toy)
     personalized_pagerank(toy.graph, np.full((5, 2), 0.2))
     passage_scores(np.full(5, 0.2), toy.mentions)
+
+
+_HOLD = """
+import sys
+from pathfinding.hipporag.safety import exclusive_lock
+with exclusive_lock(sys.argv[1]):
+    print("held", flush=True)
+    sys.stdin.read()
+"""
+
+
+@pytest.fixture
+def lock_holder():
+    """``start(path) -> Popen``: another process that holds the writer lock of ``path`` until its stdin
+    is closed (or it is killed); every one still running is killed at the end of the test."""
+    procs = []
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+
+    def start(path):
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _HOLD, str(path)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+        )  # fmt: skip
+        assert proc.stdout.readline() == "held\n"
+        procs.append(proc)
+        return proc
+
+    yield start
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
 
 
 # Triples written by hand for the three passages of HippoRAG's sample corpus, in corpus order (no

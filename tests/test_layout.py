@@ -11,6 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted((ROOT / "pathfinding").rglob("*.py")) + sorted((ROOT / "notebooks").rglob("*.py"))
+TESTS = sorted((ROOT / "tests").glob("*.py")) + sorted((ROOT / "tools").glob("*.py"))
 # Package-private modules: named with an underscore so users leave them alone, shared inside.
 INTERNAL_MODULES = {
     "pathfinding.core._kernels",
@@ -213,6 +214,31 @@ def test_no_module_lists_an_imported_name_in_all(module):
     assert sorted(set(listed or []) & imported) == []
 
 
+def _defines(module: str) -> set[str]:
+    """What ``from module import name`` may take: names the module defines, its lazy exports, and
+    its submodules."""
+    path = MODULES[module]
+    names = _top_level(path)[0] | {m.rpartition(".")[2] for m in MODULES if m.rpartition(".")[0] == module}
+    if path.name == "__init__.py":
+        package = importlib.import_module(module)
+        names |= set(getattr(package, "_EXPORTS", {}))
+    return names
+
+
+@pytest.mark.parametrize("path", SOURCES + TESTS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_name_is_imported_from_its_home(path):
+    """A name is taken from the module that defines it, never from a neighbour that imported it (a
+    re-export by the back door; the API rule in ``pathfinding/__init__.py``)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if not isinstance(node, ast.ImportFrom) or node.level != 0:
+            continue
+        if (node.module or "").startswith("pathfinding"):
+            home = _defines(node.module)
+            found += [f"from {node.module} import {a.name}" for a in node.names if a.name not in home]
+    assert found == []
+
+
 def test_top_level_exports_the_entry_points_and_every_error():
     import pathfinding
     import pathfinding.errors
@@ -283,6 +309,7 @@ def test_every_rejection_is_the_packages_own_error(path):
 CROSS_MODULE_TESTS = {
     "test_book.py": "the built course book in a browser",
     "test_build_course.py": "tools/build_course.py, which prepares the notebooks for the book",
+    "test_cli_stranger.py": "the command line as a stranger meets it, every case in a subprocess",
     "test_layout.py": "the shape of the package",
     "test_nojit.py": "every kernel as plain Python against the compiled one",
     "test_notebooks.py": "every notebook, executed",

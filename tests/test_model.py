@@ -7,10 +7,11 @@ import pytest
 import scipy.sparse as sp
 
 import pathfinding.hipporag.index.model as model
+from pathfinding.errors import InvalidValueError
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.index.model import HippoIndex, IndexStats
 from pathfinding.hipporag.index.persistence import save_index
-from pathfinding.hipporag.querycache import load_for_query
+from pathfinding.hipporag.querycache import cache_path, load_for_query, write_cache
 
 # Nodes a, b, c: relation edges a-b (weight 2) and b-c (1); one synonymy edge a-c (0.9).
 R = np.array([[0.0, 2.0, 0.0], [2.0, 0.0, 1.0], [0.0, 1.0, 0.0]])
@@ -119,3 +120,22 @@ def test_an_index_from_its_query_cache_counts_no_casing_model(tmp_path, monkeypa
     fast = load_for_query(path, write=False)
     assert casing_model(fast) == casing_model(idx)
     assert casing_model(fast).evidence("ed wood").form == "Ed Wood"
+
+
+def test_the_query_cache_never_replaces_a_file_of_the_user(tmp_path):
+    """A file that is not a query cache at INDEX.query-cache is left alone: write_cache refuses by
+    name and load_for_query answers from the index without it."""
+    path = tmp_path / "i.hippo"
+    idx = build_index([[("Ed Wood", "directed", "Plan 9")]], passages=["Ed Wood directed Plan 9."])
+    save_index(idx, path)
+    mine = tmp_path / "i.hippo.query-cache"
+    mine.write_text("my notes")
+    assert cache_path(path) == str(mine)
+    with pytest.raises(InvalidValueError, match="exists and is not a query cache"):
+        write_cache(idx, path)
+    assert load_for_query(path).phrases == idx.phrases and mine.read_text() == "my notes"
+    mine.unlink()
+    stale = tmp_path / "i.hippo.query-cache.tmp-999999999"
+    stale.write_bytes(b"PFHIPQRY half")
+    assert load_for_query(path).phrases == idx.phrases
+    assert not stale.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["i.hippo", mine.name]

@@ -679,3 +679,36 @@ def _assert_same_encoder(a, b):
     np.testing.assert_array_equal(ia, ib)
     texts = ["alice smith", "new yorker", "zz"]
     assert (a(texts) != b(texts)).nnz == 0
+
+
+def test_save_never_replaces_a_file_that_is_not_an_index(tmp_path):
+    """A path holding the user's file is refused by name (overwrite=True replaces it); an existing
+    index or an empty file is replaced as before."""
+    idx = build_index(TRIPLES, passages=TEXTS)
+    corpus = tmp_path / "corpus.json"
+    corpus.write_text('[{"title": "Ed Wood", "text": "Ed Wood directed Plan 9."}]')
+    before = corpus.read_bytes()
+    with pytest.raises(InvalidValueError) as exc:
+        save_index(idx, corpus)
+    assert str(exc.value).startswith(f"{corpus}: exists and is not a pathfinding index")
+    assert "overwrite=True" in str(exc.value) and corpus.read_bytes() == before
+    save_index(idx, corpus, overwrite=True)
+    assert load_index(corpus).phrases == idx.phrases
+    save_index(build_index(TRIPLES[:1]), corpus)  # now an index: replaced without asking
+    assert load_index(corpus).phrases == ["ed wood", "plan 9"]
+    (tmp_path / "empty.hippo").write_bytes(b"")
+    save_index(idx, tmp_path / "empty.hippo")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus.json", "empty.hippo"]
+
+
+def test_save_and_load_remove_what_a_killed_save_left(tmp_path, caplog):
+    path = tmp_path / "i.hippo"
+    save_index(build_index(TRIPLES), path)
+    stale = tmp_path / "i.hippo.tmp-999999999"  # above any pid the kernel hands out
+    for call in (lambda: load_index(path), lambda: save_index(build_index(TRIPLES), path)):
+        stale.write_bytes(b"PFHIPIDX half an index")
+        with caplog.at_level("WARNING", logger="pathfinding.hipporag.safety"):
+            call()
+        assert not stale.exists() and "i.hippo.tmp-999999999" in caplog.text
+        caplog.clear()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["i.hippo"]

@@ -39,7 +39,8 @@ from pathfinding.hipporag.evaluate import (
     supporting_ids,
 )
 from pathfinding.hipporag.index.model import HippoIndex
-from pathfinding.hipporag.retrieve import BM25Ranker, HippoRetriever
+from pathfinding.hipporag.lexical import BM25Ranker
+from pathfinding.hipporag.retrieve import HippoRetriever
 from pathfinding.hipporag.text import index_normalization, normalize_phrase
 
 __all__ = [

@@ -22,6 +22,8 @@ meets them:
 * :mod:`~pathfinding.hipporag.querycache` and :mod:`~pathfinding.hipporag.container` -- the files;
 * :mod:`~pathfinding.hipporag.transport` and :mod:`~pathfinding.hipporag.cache` -- what the chat
   and embeddings clients share: bounded retries, and their answers on disk;
+* :mod:`~pathfinding.hipporag.safety` -- every file written without losing one: the output guard,
+  one writer at a time, atomic writes and what a killed write leaves;
 * :mod:`~pathfinding.hipporag.cli` -- the ``pathfinding hipporag`` commands.
 
 Importing this package loads none of them: each public name below is imported on first use. The

@@ -31,16 +31,17 @@ from collections.abc import Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from pathfinding.errors import FormatError
+from pathfinding.errors import FormatError, InvalidValueError
 from pathfinding.hipporag.casing import CASING_KEY
 from pathfinding.hipporag.container import DIGEST, ArrayBlock, Container, Layout, pack
 from pathfinding.hipporag.index.model import HippoIndex, IndexStats, prepared_key
 from pathfinding.hipporag.lexical import BM25Ranker, FactLinker
 from pathfinding.hipporag.query import NEAREST_ROWS_KEY
 from pathfinding.hipporag.retrieve import BM25_KEY, FACT_LINKER_KEY, HippoRetriever, passage_graph_key
+from pathfinding.hipporag.safety import atomic_write, has_magic, refuse_foreign, remove_stale_temps
 from pathfinding.hipporag.text import words
 
-__all__ = ["CACHE_SUFFIX", "CACHE_VERSION", "cache_path", "load_for_query", "write_cache"]
+__all__ = ["CACHE_SUFFIX", "CACHE_VERSION", "cache_path", "is_cache_file", "load_for_query", "write_cache"]
 
 CACHE_SUFFIX = ".query-cache"
 CACHE_VERSION = 3
@@ -56,6 +57,11 @@ LAYOUT = Layout(
 def cache_path(index_path) -> str:
     """Where the query cache of ``index_path`` lives: beside it, named ``INDEX.query-cache``."""
     return os.fspath(index_path) + CACHE_SUFFIX
+
+
+def is_cache_file(path) -> bool:
+    """True when ``path`` starts as a query cache does (a file :func:`write_cache` wrote)."""
+    return has_magic(path, LAYOUT.magic)
 
 
 _PROBE = (
@@ -131,7 +137,8 @@ def write_cache(index: HippoIndex, index_path) -> str:
     """Derive what the default, v1 and BM25 retrievers read and write it beside ``index_path``.
 
     ``index`` must be the index stored in ``index_path`` (the cache is keyed to that file).
-    Returns the cache's path. The file is written beside it and renamed, as the index is.
+    Returns the cache's path. The file is written beside it and renamed, as the index is; a file
+    at that path that is not a query cache is left alone (InvalidValueError).
     """
     from pathfinding.hipporag.casing import casing_model
     from pathfinding.hipporag.index.nearest import NearestRows
@@ -180,14 +187,9 @@ def write_cache(index: HippoIndex, index_path) -> str:
     }
     raw = pack(LAYOUT, header, w)
     out = cache_path(index_path)
-    tmp = f"{out}.tmp-{os.getpid()}"
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(raw)
-        os.replace(tmp, out)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    refuse_foreign(out, is_ours=is_cache_file, what="a query cache", hint="move it, then query again")
+    remove_stale_temps(out)
+    atomic_write(out, [raw])
     return out
 
 
@@ -391,8 +393,10 @@ def load_for_query(index_path, *, encoder=None, write: bool = True) -> HippoInde
     from pathfinding.hipporag.index.persistence import load_index
 
     path = os.fspath(index_path)
+    remove_stale_temps(path)
     key = _index_key(path)
     cpath = cache_path(path)
+    remove_stale_temps(cpath)
     if os.path.isfile(cpath):
         try:
             block = _Block(cpath)
@@ -404,6 +408,6 @@ def load_for_query(index_path, *, encoder=None, write: bool = True) -> HippoInde
     if write:
         try:
             write_cache(index, path)
-        except OSError:
-            pass
+        except (OSError, InvalidValueError):
+            pass  # a read-only folder, a full disk, a file of the user's at the cache's path
     return index

@@ -205,7 +205,7 @@ def bm25_ranks(question: str, corpus: Sequence[Passage]) -> np.ndarray:
     >>> sorted(ranks.tolist()) == list(range(1, len(corpus) + 1))
     True
     """
-    from pathfinding.hipporag.retrieve import BM25Ranker
+    from pathfinding.hipporag.lexical import BM25Ranker
 
     order = np.asarray(BM25Ranker([p.key for p in corpus]).rank(question, len(corpus)))
     ranks = np.empty(len(corpus), dtype=np.int64)

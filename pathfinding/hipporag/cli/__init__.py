@@ -11,12 +11,16 @@
 * ``query INDEX "question" -k 5`` (or ``--questions FILE``) and ``eval QUESTIONS --index INDEX``
   (:mod:`~pathfinding.hipporag.cli.query`);
 * ``add INDEX --corpus FILE --openie FILE`` and ``delete INDEX IDS...`` -- update the file in place
-  (or write ``-o``), equal to a rebuild (:mod:`~pathfinding.hipporag.index.maintenance`).
+  (or write ``-o``), equal to a rebuild (:mod:`~pathfinding.hipporag.index.maintenance`);
+* ``info INDEX`` -- counts and settings, ``--passages`` lists ids and titles
+  (:mod:`~pathfinding.hipporag.cli.info`).
 
 A corpus is a JSON list of ``{title, text}``, JSON lines, HotpotQA's title -> sentences object, or a
 folder of ``.txt``/``.md`` files (:func:`~pathfinding.hipporag.io.load_corpus`). Every command takes
 ``--json`` for machine-readable output on stdout; progress bars go to stderr and only on a terminal.
-Every path is checked before any work (:mod:`~pathfinding.hipporag.cli.util`); output piped into
+Every path is checked before any work (:mod:`~pathfinding.hipporag.cli.util`); an output never
+replaces what the user gave, and ``index``, ``add`` and ``delete`` hold an exclusive lock on the file
+they write for the whole read-modify-write (:mod:`~pathfinding.hipporag.safety`); output piped into
 ``head`` stops quietly.
 """
 
@@ -31,13 +35,17 @@ from pathfinding._argtypes import positive_int, whole_number
 from pathfinding.errors import InvalidValueError
 from pathfinding.hipporag.cli.util import (
     add_endpoint_flags,
+    add_write_flags,
     check_input_path,
     check_output_path,
+    check_text_input,
     configure_endpoint,
     emit,
+    guard_output,
     note,
     progress,
     quiet_pipe,
+    writer_lock,
 )
 
 __all__ = ["add_parser"]
@@ -106,9 +114,9 @@ def _passages_and_triples(args, corpus_path):
             "no triples for the corpus: pass --openie FILE (a HippoRAG OpenIE JSON for these passages, "
             "e.g. from `pathfinding hipporag openie`) or --extractor cooccurrence (no model)"
         )
-    check_input_path(corpus_path, "a corpus file or folder", folder_ok=True)
+    check_text_input(corpus_path, "a corpus file or folder", folder_ok=True)
     if args.openie is not None:
-        check_input_path(args.openie, "an OpenIE file")
+        check_text_input(args.openie, "an OpenIE file")
     corpus, creport = load_corpus(corpus_path)
     if creport.n_issues:
         note(creport.summary())
@@ -161,12 +169,16 @@ def _save(index, path: str) -> None:
         write_cache(index, path)
     except OSError as exc:
         note(f"note: no query cache written beside {path} ({exc.strerror or exc})")
+    except InvalidValueError as exc:
+        note(f"note: no query cache written: {exc}")
 
 
 def _cmd_index(args) -> int:
     from pathfinding.hipporag.index.build import build_index
 
     check_output_path(args.output)
+    inputs = [("the corpus", args.corpus), ("the OpenIE file", args.openie)]
+    guard_output(args.output, kind="index", inputs=inputs, force=args.force)
     encoder = _encoder_from_args(args)
     t0 = time.perf_counter()
     with progress(3, "index") as bar:
@@ -180,7 +192,8 @@ def _cmd_index(args) -> int:
         )  # fmt: skip
         bar.update()
         bar.set_postfix_str("writing")
-        _save(index, args.output)
+        with writer_lock(args.output, args):
+            _save(index, args.output)
         bar.update()
     secs = time.perf_counter() - t0
     if args.json:
@@ -204,27 +217,32 @@ def _cmd_add(args) -> int:
 
     check_input_path(args.index, "an index file")
     out = check_output_path(args.output or args.index)
+    inputs = [("the corpus", args.corpus), ("the OpenIE file", args.openie)]
+    guard_output(out, kind="index", inputs=inputs, force=args.force)
     t0 = time.perf_counter()
     with progress(3, "add") as bar:
         bar.set_postfix_str("reading")
-        index = load_index(args.index)
-        configure_endpoint(index.encoder, args)
         corpus, triples, report = _passages_and_triples(args, args.corpus)
-        dup = _duplicates_of_index(index, corpus)
-        if dup:
-            note(
-                f"{os.path.basename(args.corpus)}: {len(dup)} of {len(corpus)} passages are already in "
-                f"{os.path.basename(args.index)} (same title and text; added again, as `index` keeps "
-                f"duplicates), e.g. [{dup[0]}] {corpus[dup[0]].title!r}"
-            )
-        bar.update()
-        bar.set_postfix_str("adding")
-        first = index.n_passages
-        texts = [p.key for p in corpus]
-        index = add_passages(index, triples, texts if index.passages else None, refit=args.refit)
-        bar.update()
-        bar.set_postfix_str("writing")
-        _save(index, out)
+        # Locked from reading the index to writing it: passages another writer added meanwhile are
+        # in what is read, so neither process loses the other's.
+        with writer_lock(out, args):
+            index = load_index(args.index)
+            configure_endpoint(index.encoder, args)
+            dup = _duplicates_of_index(index, corpus)
+            if dup:
+                note(
+                    f"{os.path.basename(args.corpus)}: {len(dup)} of {len(corpus)} passages are already "
+                    f"in {os.path.basename(args.index)} (same title and text; added again, as `index` "
+                    f"keeps duplicates), e.g. [{dup[0]}] {corpus[dup[0]].title!r}"
+                )
+            bar.update()
+            bar.set_postfix_str("adding")
+            first = index.n_passages
+            texts = [p.key for p in corpus]
+            index = add_passages(index, triples, texts if index.passages else None, refit=args.refit)
+            bar.update()
+            bar.set_postfix_str("writing")
+            _save(index, out)
         bar.update()
     secs = time.perf_counter() - t0
     new_ids = list(range(first, index.n_passages))
@@ -246,10 +264,12 @@ def _cmd_delete(args) -> int:
 
     check_input_path(args.index, "an index file")
     out = check_output_path(args.output or args.index)
-    index = load_index(args.index)
-    old_to_new = renumber_after_delete(index.n_passages, args.ids)
-    index = delete_passages(index, args.ids, refit=args.refit)
-    _save(index, out)
+    guard_output(out, kind="index", force=args.force)
+    with writer_lock(out, args):
+        index = load_index(args.index)
+        old_to_new = renumber_after_delete(index.n_passages, args.ids)
+        index = delete_passages(index, args.ids, refit=args.refit)
+        _save(index, out)
     if args.json:
         res = {"index": out, "deleted_ids": sorted(args.ids), "old_to_new": old_to_new.tolist()}
         emit(json.dumps(res | {"stats": _stats_dict(index)}, indent=2))
@@ -289,12 +309,14 @@ def _encoder_flags(p) -> None:
 
 
 _CORPUS_HELP = (
-    "corpus: a JSON list of {title, text}, JSON lines ({title, text} or {id, text}), or a folder of "
-    ".txt/.md files"
+    "corpus: a JSON list of {title, text}, JSON lines of {title, text} (an id field is an id, never "
+    "a title), HotpotQA's {title: [sentence, ...]} object, or a folder of .txt/.md files (one "
+    "passage each)"
 )
 
 
 def _add_hipporag_group(sub):
+    from pathfinding.hipporag.cli.info import add_info_command
     from pathfinding.hipporag.cli.query import add_query_commands
     from pathfinding.hipporag.extract.cli import add_openie_command
 
@@ -305,7 +327,16 @@ def _add_hipporag_group(sub):
     def json_flag(p):
         p.add_argument("--json", action="store_true", help="machine-readable output on stdout")
 
-    p = gsub.add_parser("index", help="build an index from a corpus and its triples, save it to one file")
+    p = gsub.add_parser(
+        "index",
+        help="build an index from a corpus and its triples, save it to one file",
+        description="Build an index from CORPUS and its triples and save it to one file. A corpus is "
+        "a JSON list of {title, text} (the HippoRAG release's corpus files), JSON lines of {title, "
+        "text} (id, _id and doc_id are ids), HotpotQA's {title: [sentence, ...]} object, or a folder "
+        "of .txt/.md files, one passage each. The output never replaces a file this package did not "
+        "write, an input, or a file inside the corpus folder; a second writer of the same file "
+        "waits (--wait).",
+    )  # fmt: skip
     p.add_argument("corpus", help=_CORPUS_HELP)
     p.add_argument("--openie", metavar="FILE", help="HippoRAG OpenIE JSON with the passages' triples")
     _triple_extractor_flag(p)
@@ -315,6 +346,7 @@ def _add_hipporag_group(sub):
         "--max-synonyms", type=positive_int, default=100, help="synonymy neighbours per node (default 100)"
     )
     _encoder_flags(p)
+    add_write_flags(p)
     json_flag(p)
     p.set_defaults(func=quiet_pipe(_cmd_index))
     add_query_commands(gsub, json_flag)
@@ -327,6 +359,7 @@ def _add_hipporag_group(sub):
     p.add_argument("-o", "--output", metavar="INDEX", help="write here instead of over the input")
     _refit_flag(p)
     add_endpoint_flags(p, "the index's embeddings endpoint (if it has one)", timeout=60.0)
+    add_write_flags(p)
     json_flag(p)
     p.set_defaults(func=quiet_pipe(_cmd_add))
 
@@ -335,8 +368,10 @@ def _add_hipporag_group(sub):
     p.add_argument("ids", nargs="+", type=_nonneg_int, metavar="ID", help="passage ids")
     p.add_argument("-o", "--output", metavar="INDEX", help="write here instead of over the input")
     _refit_flag(p)
+    add_write_flags(p)
     json_flag(p)
     p.set_defaults(func=quiet_pipe(_cmd_delete))
+    add_info_command(gsub, json_flag)
     return gsub
 
 

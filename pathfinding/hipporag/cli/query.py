@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 
 from pathfinding._argtypes import positive_int, unit_interval, whole_number
@@ -19,13 +20,14 @@ from pathfinding.errors import InvalidValueError
 from pathfinding.hipporag.cli.util import (
     add_endpoint_flags,
     check_input_path,
+    check_text_input,
     configure_endpoint,
     emit,
     note,
     quiet_pipe,
 )
 
-__all__ = ["RETRIEVERS", "Answerer", "add_query_commands"]
+__all__ = ["RETRIEVERS", "Answerer", "add_query_commands", "check_question"]
 
 RETRIEVERS = ("default", "bm25", "v1")
 """``query --retriever`` / ``eval --retriever``: the default hybrid walk, BM25 alone, HippoRAG v1's
@@ -64,7 +66,7 @@ def _question_lines(source: str) -> list[dict]:
         text = sys.stdin.read()
         name = "<stdin>"
     else:
-        check_input_path(source, "a questions file")
+        check_text_input(source, "a questions file")
         from pathfinding.hipporag.io import read_text
 
         text, name = read_text(source)
@@ -90,6 +92,22 @@ def _question_lines(source: str) -> list[dict]:
     if not out:
         raise InvalidValueError(f'{name}: no question (one per line, or JSON lines with "question")')
     return out
+
+
+def check_question(question: str, where: str = "the question") -> str:
+    """``question`` if it has a word to search for; an empty or stop-word-only question ("what is
+    the") would rank passages by nothing, so it is refused (one line, status 2)."""
+    tokens = re.findall(r"\w+", question.casefold())
+    if not tokens:
+        raise InvalidValueError(f"{where} is empty: {question!r} has no word to search for")
+    from pathfinding.hipporag.query import STOP_WORDS
+
+    if all(t in STOP_WORDS for t in tokens):
+        raise InvalidValueError(
+            f"{where} has only stop words ({question!r}): name what you are looking for, e.g. a person, "
+            f"a place or a title"
+        )
+    return question
 
 
 class Answerer:
@@ -219,6 +237,8 @@ def _cmd_query(args) -> int:
         raise InvalidValueError("--entity and --extractor choose the walk's seeds; --retriever bm25 has none")
     batch = _question_lines(args.questions) if args.questions is not None else None
     index = _load_for_query(args.index, args)
+    if batch is None:
+        check_question(args.question)
     answerer = Answerer(
         index, args.retriever, args.extractor, one_shot=True, min_link_cosine=args.min_link_cosine
     )
@@ -229,9 +249,22 @@ def _cmd_query(args) -> int:
         else:
             _print_record(rec)
         return 0
-    for q in batch:  # JSON lines: one object per question, the input's other fields kept
-        rec = answerer.record(q["question"], args.k, args.entity)
+    unsearchable = []
+    for i, q in enumerate(batch):  # JSON lines: one object per question, the input's other fields kept
+        try:
+            check_question(q["question"], f"question {i + 1}")
+            rec = answerer.record(q["question"], args.k, args.entity)
+        except InvalidValueError as exc:  # the others are still answered; this one says why not
+            unsearchable.append(i + 1)
+            rec = {"question": q["question"], "passages": [], "message": str(exc)}
         emit(json.dumps({k: v for k, v in q.items() if k != "question"} | rec, ensure_ascii=False))
+    if unsearchable:
+        shown = ", ".join(map(str, unsearchable[:5])) + (", ..." if len(unsearchable) > 5 else "")
+        note(
+            f"pathfinding hipporag query: error: {len(unsearchable)} of {len(batch)} questions have no "
+            f"word to search for (question {shown}); their lines say why"
+        )
+        return 1
     return 0
 
 
@@ -243,7 +276,7 @@ def _cmd_eval(args) -> int:
         shared_titles,
     )
 
-    check_input_path(args.questions, "a questions file")
+    check_text_input(args.questions, "a questions file")
     questions, shape = read_eval_questions(args.questions)
     index = _load_for_query(args.index, args)
     if not index.passages:
@@ -335,7 +368,8 @@ def add_query_commands(gsub, json_flag) -> None:
         description="Rank passages for one question, or for many (--questions FILE or - for stdin: one "
         'question per line, or JSON lines with "question"; one JSON object per question out). The '
         "first query writes INDEX.query-cache beside the index (what retrieval derives from it), so "
-        "the next ones start fast.",
+        "the next ones start fast. An empty or stop-word-only question is refused (status 2); in "
+        "--questions, its line says why, the others are answered, and the status is 1.",
     )
     p.add_argument("index", help="an index file")
     p.add_argument("question", nargs="?", help="the question (or use --questions)")

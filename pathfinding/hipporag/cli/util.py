@@ -2,7 +2,9 @@
 
 Paths are checked before any work, so that a typo does not cost a whole build first: each
 problem is an :class:`~pathfinding.errors.InvalidValueError` naming the path and what was expected,
-which the command line prints as one line (status 2).
+which the command line prints as one line (status 2). An output never replaces what the user gave
+(:func:`guard_output`), and a command that rewrites a file holds its lock throughout
+(:func:`writer_lock`); both come from :mod:`~pathfinding.hipporag.safety`.
 """
 
 from __future__ import annotations
@@ -10,18 +12,23 @@ from __future__ import annotations
 import os
 import sys
 
+from pathfinding._argtypes import seconds
 from pathfinding.errors import InvalidValueError
 
 __all__ = [
     "PIPE_CLOSED",
     "add_endpoint_flags",
+    "add_write_flags",
     "check_input_path",
     "check_output_path",
+    "check_text_input",
     "configure_endpoint",
     "emit",
+    "guard_output",
     "note",
     "progress",
     "quiet_pipe",
+    "writer_lock",
 ]
 
 PIPE_CLOSED = 141  # 128 + SIGPIPE: what `yes | head` reports for `yes`
@@ -85,6 +92,93 @@ def check_output_path(path: str, what: str = "the index file") -> str:
         raise InvalidValueError(f"{path}: the folder {folder} does not exist (create it first)")
     if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
         raise InvalidValueError(f"{path}: cannot write there (permission denied)")
+    return path
+
+
+def add_write_flags(p, *, lock: bool = True) -> None:
+    """``--force`` (and ``--wait SECONDS`` for a command that rewrites a file under its lock)."""
+    from pathfinding.hipporag.safety import DEFAULT_WAIT
+
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="write the output even inside an input folder, or over an input that is a file of ours "
+        "(a file this package did not write is never replaced)",
+    )
+    if lock:
+        p.add_argument(
+            "--wait",
+            type=seconds(),
+            default=DEFAULT_WAIT,
+            metavar="SECONDS",
+            help=f"how long to wait while another process writes the same file (default {DEFAULT_WAIT:g})",
+        )
+
+
+_KINDS = {
+    "index": ("a pathfinding index", "an index file"),
+    "openie": ("an OpenIE file written by this package", "an OpenIE file"),
+}
+
+
+def _is_ours(kind: str):
+    from pathfinding.hipporag.safety import is_openie_output
+
+    if kind == "index":
+        from pathfinding.hipporag.index.persistence import is_index_file
+
+        return is_index_file
+    return is_openie_output
+
+
+def guard_output(path: str, *, kind: str, inputs=(), force: bool = False) -> str:
+    """``path`` if the command may write its ``kind`` of file there ("index" or "openie").
+
+    Refused, with one line naming it: a file this package did not write (``--force`` or not), an
+    input of the same command (``inputs``: pairs of what it is and its path), a path inside an
+    input folder (both allowed with ``--force`` when the file is absent or ours).
+    """
+    from pathfinding.hipporag.safety import refuse_foreign, refuse_inputs
+
+    is_ours = _is_ours(kind)
+    refuse_inputs(path, inputs, is_ours=is_ours, force=force)
+    what, short = _KINDS[kind]
+    refuse_foreign(
+        path, is_ours=is_ours, what=what,
+        hint=f"choose another output path (--force replaces only {short} of ours)",
+    )  # fmt: skip
+    return path
+
+
+def writer_lock(path: str, args):
+    """The exclusive lock on ``path`` for a whole read-modify-write, waiting up to ``--wait``
+    seconds (and saying so on stderr) while another process holds it."""
+    from pathfinding.hipporag.safety import exclusive_lock
+
+    return exclusive_lock(
+        path, wait=args.wait, on_wait=note, hint=" (--wait SECONDS waits longer; nothing was written)"
+    )
+
+
+def check_text_input(path: str, what: str, *, folder_ok: bool = False) -> str:
+    """:func:`check_input_path` for a text input (a corpus, questions, an OpenIE file): a file this
+    package wrote (an index, its query cache) given in its place is named for what it is."""
+    from pathfinding.hipporag.index.persistence import is_index_file
+    from pathfinding.hipporag.querycache import is_cache_file
+
+    check_input_path(path, what, folder_ok=folder_ok)
+    if path == "-" or os.path.isdir(path):
+        return path
+    if is_index_file(path):
+        raise InvalidValueError(
+            f"{path}: this is an index file, not {what}; use `pathfinding hipporag query {path} "
+            f"QUESTION` to ask it, `info {path}` to see it, or `add {path} --corpus NEW` to grow it"
+        )
+    if is_cache_file(path):
+        raise InvalidValueError(
+            f"{path}: this is an index's query cache, not {what} (the index is the file without "
+            f"the .query-cache suffix)"
+        )
     return path
 
 

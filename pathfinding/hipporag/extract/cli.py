@@ -17,7 +17,7 @@ import os
 import sys
 
 from pathfinding._argtypes import positive_int
-from pathfinding.hipporag.cli.util import add_endpoint_flags
+from pathfinding.hipporag.cli.util import add_endpoint_flags, add_write_flags
 
 __all__ = ["add_openie_command", "run_openie_command"]
 
@@ -25,15 +25,20 @@ __all__ = ["add_openie_command", "run_openie_command"]
 def run_openie_command(args) -> int:
     """Run the subcommand for parsed ``args`` (see :func:`add_openie_command`); returns the exit status."""
     from pathfinding.errors import FormatError, LLMFatalError
-    from pathfinding.hipporag.cli.util import check_input_path, check_output_path
+    from pathfinding.hipporag.cli.util import check_output_path, check_text_input, guard_output
     from pathfinding.hipporag.extract.llm import ChatClient
-    from pathfinding.hipporag.extract.openie import ResponseCache, run_openie, write_openie
+    from pathfinding.hipporag.cache import ResponseCache
+    from pathfinding.hipporag.extract.openie import run_openie, write_openie
     from pathfinding.hipporag.io import load_corpus
+    from pathfinding.hipporag.safety import refuse_inputs
 
-    check_input_path(args.corpus, "a corpus file or folder", folder_ok=True)
+    check_text_input(args.corpus, "a corpus file or folder", folder_ok=True)
     check_output_path(args.output, "the OpenIE file")
+    guard_output(args.output, kind="openie", inputs=[("the corpus", args.corpus)], force=args.force)
     if args.cache:
         check_output_path(args.cache, "the cache file")
+        inputs = [("the corpus", args.corpus), ("the OpenIE output", args.output)]
+        refuse_inputs(args.cache, inputs, is_ours=lambda p: False)
     api_key = None
     if args.api_key_env:
         api_key = os.environ.get(args.api_key_env)
@@ -107,7 +112,10 @@ def add_openie_command(subparsers) -> argparse.ArgumentParser:
         "the same command resumes a killed or partly failed run without paying twice.",
     )
     p.add_argument(
-        "corpus", metavar="CORPUS", help="corpus JSON: a list of {title, text} (or HotpotQA's object)"
+        "corpus",
+        metavar="CORPUS",
+        help="corpus: a JSON list of {title, text}, JSON lines, HotpotQA's {title: [sentence, ...]} "
+        "object, or a folder of .txt/.md files",
     )
     p.add_argument(
         "--base-url", required=True, help="e.g. https://api.openai.com/v1 or http://localhost:8000/v1"
@@ -128,5 +136,6 @@ def add_openie_command(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--json-mode", action="store_true", help='send response_format={"type": "json_object"}')
     p.add_argument("--limit", type=positive_int, default=None, help="only the first N passages")
     p.add_argument("--json", action="store_true", help="also print the run's counts as JSON")
+    add_write_flags(p, lock=False)
     p.set_defaults(func=run_openie_command)
     return p

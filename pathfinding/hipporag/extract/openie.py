@@ -396,12 +396,12 @@ def write_openie(run: OpenIERun, path) -> None:
     """Write a run as a HippoRAG v1 OpenIE JSON file (``.gz`` compresses)."""
     import gzip
 
+    from pathfinding.hipporag.safety import atomic_write, remove_stale_temps
+
     raw = json.dumps(run.to_json(), ensure_ascii=False).encode("utf-8")
     path = os.fspath(path)
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as fh:
-        fh.write(gzip.compress(raw, mtime=0) if path.endswith(".gz") else raw)
-    os.replace(tmp, path)
+    remove_stale_temps(path)
+    atomic_write(path, [gzip.compress(raw, mtime=0) if path.endswith(".gz") else raw])
 
 
 def llm_query_ner(

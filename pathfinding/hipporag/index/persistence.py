@@ -30,10 +30,24 @@ from pathfinding.hipporag.container import ArrayBlock, Container, Layout, pack
 from pathfinding.hipporag.index.build import assemble_index, check_unit_rows
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.model import HippoIndex
+from pathfinding.hipporag.safety import (
+    atomic_write,
+    exclusive_lock,
+    has_magic,
+    refuse_foreign,
+    remove_stale_temps,
+)
 from pathfinding.hipporag.text import index_normalization
 
 __all__ = [
-    "FORMAT_VERSION", "LAYOUT", "MAGIC", "decode_casing", "decode_encoder", "encoder_spec", "load_index",
+    "FORMAT_VERSION",
+    "LAYOUT",
+    "MAGIC",
+    "decode_casing",
+    "decode_encoder",
+    "encoder_spec",
+    "is_index_file",
+    "load_index",
     "save_index",
 ]
 
@@ -63,21 +77,31 @@ def _add_matrix(block: ArrayBlock, name: str, M) -> dict:
     return {"kind": "dense", "shape": list(np.shape(M))}
 
 
-def save_index(index: HippoIndex, path) -> None:
+def save_index(index: HippoIndex, path, *, overwrite: bool = False) -> None:
     """Write ``index`` to ``path`` (one file; see the module docstring for the format).
 
     The file is written beside ``path`` and renamed over it, so an interrupted save never leaves a
-    half-written index under the final name.
+    half-written index under the final name, under an exclusive lock on ``path``
+    (:func:`~pathfinding.hipporag.safety.exclusive_lock`), so two processes saving one file take turns.
+    Temporary files that a killed save left beside ``path`` are removed.
 
     Parameters
     ----------
     index : HippoIndex
     path : str or path-like
+    overwrite : bool, default False
+        Replace ``path`` even when it holds something that is not an index. An existing index is
+        always replaced.
 
     Raises
     ------
     TypeError
         If ``index`` is not a HippoIndex.
+    ValueError
+        If ``path`` holds a file that is not an index (a corpus, say) and ``overwrite`` is False.
+    FileBusyError
+        If another process keeps ``path`` locked for longer than
+        :data:`~pathfinding.hipporag.safety.DEFAULT_WAIT` seconds.
 
     Examples
     --------
@@ -91,6 +115,8 @@ def save_index(index: HippoIndex, path) -> None:
     """
     if not isinstance(index, HippoIndex):
         raise InvalidTypeError(f"index must be a HippoIndex, got {type(index).__name__}")
+    if not overwrite:
+        refuse_foreign(path, is_ours=is_index_file, what="a pathfinding index", hint="pass overwrite=True")
     block = ArrayBlock(LAYOUT.dtypes)
     matrices = {name: _add_matrix(block, name, getattr(index, name)) for name in _SPARSE}
     matrices["node_embeddings"] = _add_matrix(block, "node_embeddings", index.node_embeddings)
@@ -109,14 +135,14 @@ def save_index(index: HippoIndex, path) -> None:
         "casing": casing,
     }
     raw = pack(LAYOUT, header, block)
-    tmp = f"{os.fspath(path)}.tmp-{os.getpid()}"
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(raw)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    with exclusive_lock(path):
+        remove_stale_temps(path)
+        atomic_write(path, [raw])
+
+
+def is_index_file(path) -> bool:
+    """True when ``path`` starts as an index file does (a file :func:`save_index` wrote)."""
+    return has_magic(path, MAGIC)
 
 
 def encoder_spec(enc, add_array) -> dict:
@@ -158,7 +184,7 @@ def _field(header: dict, key: str, kind, name: str):
 
 
 def load_index(path, *, encoder=None) -> HippoIndex:
-    """Read an index written by :func:`save_index` (or :meth:`HippoIndex.save`).
+    """Read an index written by :func:`save_index`; temporary files a killed save left are removed.
 
     Parameters
     ----------
@@ -184,6 +210,7 @@ def load_index(path, *, encoder=None) -> HippoIndex:
         its own, or if the given encoder does not reproduce the stored embeddings.
     """
     name = os.fspath(path)
+    remove_stale_temps(path)
     with open(path, "rb") as fh:
         raw = fh.read()
     file = Container(raw, LAYOUT, name)
