@@ -38,5 +38,5 @@ porto_seeds = [index.phrase_ids["coral bleaching"], index.phrase_ids["porto"]]
 n_passages = np.diff(P.tocsr().indptr)[porto_seeds]
 my_porto_restart = np.zeros(index.n_nodes)
 my_porto_restart[porto_seeds] = (1 / n_passages) / (1 / n_passages).sum()
-print(dict(zip(["coral bleaching", "porto"], my_porto_restart[porto_seeds].round(3), strict=True)))
+print("restart:", [round(float(v), 3) for v in my_porto_restart[porto_seeds]], "on coral bleaching, porto")
 exercises.check_restart(P, porto_seeds, my_porto_restart)
