@@ -134,9 +134,9 @@ check(
 # %% [markdown]
 # ## The package's rows, measured now
 #
-# The package can measure only what it ships: the MuSiQue *tuning* set of the HippoRAG release
-# (100 questions, 1,890 passages, the authors' GPT-3.5 triples), with a character-trigram encoder
-# and no model. Each row below is one retriever run over the 100 questions, as written
+# The package can measure only what the release gives triples for: the MuSiQue *tuning* set of
+# HippoRAG (100 questions, 1,890 passages, the authors' GPT-3.5 triples), with a character-trigram
+# encoder and no model. Each row below is one retriever run over the 100 questions, as written
 # (`pathfinding.experiments.step9.package_row`); "v1" is HippoRAG v1's shape (capitalised query
 # entities, PPR over phrase nodes, $\pi \cdot P$), the rows under it change one thing each, as Table 5's
 # rows do. *Predict* before running: which Table 5 rows will we reproduce in direction, and which
