@@ -155,3 +155,29 @@ def pytest_runtest_makereport(item, call):
         report.outcome = "skipped"
         line = (item.location[1] or 0) + 1
         report.longrepr = (str(item.path), line, f"Skipped: data unavailable: {reason}")
+
+
+# Four short passages about Ed Wood's film: a corpus small enough to index in a test, with a walk.
+PASSAGES = [
+    ("Ed Wood", "Ed Wood directed Plan 9 from Outer Space in Burbank."),
+    ("Plan 9 from Outer Space", "Plan 9 from Outer Space is a film by Ed Wood with Bela Lugosi."),
+    ("Bela Lugosi", "Bela Lugosi was born in Lugos, in the Kingdom of Hungary."),
+    ("Burbank", "Burbank is a city in Los Angeles County, California."),
+]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """A folder holding ``docs/`` (one text file per passage of :data:`PASSAGES`) and ``i.hippo``, its
+    no-model index written by the command line (which writes the query cache beside it)."""
+    from pathfinding.cli import main
+
+    d = tmp_path_factory.mktemp("features")
+    folder = d / "docs"
+    folder.mkdir()
+    for t, x in PASSAGES:
+        (folder / f"{t}.txt").write_text(x)
+    assert (
+        main(["hipporag", "index", str(folder), "--extractor", "cooccurrence", "-o", str(d / "i.hippo")]) == 0
+    )
+    return d
