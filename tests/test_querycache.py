@@ -57,7 +57,7 @@ def test_query_cache_is_used_and_invalidated(tmp_path, capsys):
             mp.setattr("pathfinding.hipporag.querycache._PROBE", "another tokenizer, other tokens")
             load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
 
-    def refuse(*args):
+    def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied", str(idx) + ".query-cache")
 
     os.remove(cache_path(idx))
@@ -205,3 +205,28 @@ def test_another_index_of_the_same_size_is_not_answered_from_the_old_cache(built
     finally:
         open(idx, "wb").write(good)
     load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
+
+
+def test_an_index_replaced_while_it_is_read_leaves_no_cache_of_the_old_one(tmp_path, monkeypatch):
+    """A writer that replaces the index while a query reads it: the query's cache must not file the
+    old index's data under the new file's key, or every later query answers from the old index."""
+    from pathfinding.hipporag.index import persistence
+    from pathfinding.hipporag.index.build import build_index
+
+    old = build_index([[("Ed Wood", "directed", "Plan 9")]], passages=["Ed Wood directed Plan 9."])
+    new = build_index(
+        [[("Bela Lugosi", "starred in", "Dracula")]], passages=["Bela Lugosi starred in Dracula."]
+    )
+    path = tmp_path / "i.hippo"
+    save_index(old, path)
+    read = persistence.load_index
+
+    def read_then_replaced(p, **kw):
+        index = read(p, **kw)
+        save_index(new, p, overwrite=True)  # another process's `add` lands here
+        return index
+
+    monkeypatch.setattr(persistence, "load_index", read_then_replaced)
+    load_for_query(path)
+    monkeypatch.setattr(persistence, "load_index", read)
+    assert load_for_query(path).passages == ["Bela Lugosi starred in Dracula."]

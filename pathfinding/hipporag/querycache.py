@@ -133,10 +133,11 @@ class _Arrays(ArrayBlock):
         return out
 
 
-def write_cache(index: HippoIndex, index_path) -> str:
+def write_cache(index: HippoIndex, index_path, *, key: dict | None = None) -> str:
     """Derive what the default, v1 and BM25 retrievers read and write it beside ``index_path``.
 
-    ``index`` must be the index stored in ``index_path`` (the cache is keyed to that file).
+    ``index`` must be the index stored in ``index_path`` (the cache is keyed to that file); ``key``
+    is that file's key as it was when ``index`` was read (default: the file's key now).
     Returns the cache's path. The file is written beside it and renamed, as the index is; a file
     at that path that is not a query cache is left alone (InvalidValueError).
     """
@@ -144,7 +145,7 @@ def write_cache(index: HippoIndex, index_path) -> str:
     from pathfinding.hipporag.index.nearest import NearestRows
     from pathfinding.hipporag.index.persistence import encoder_spec
 
-    key = _index_key(index_path)
+    key = _index_key(index_path) if key is None else key
     # Everything is derived through the index, under the keys the retriever and the linker use,
     # so that loading can hand each one back (``index.derived``) before anyone asks.
     r = HippoRetriever(index)
@@ -405,9 +406,11 @@ def load_for_query(index_path, *, encoder=None, write: bool = True) -> HippoInde
         except (ValueError, KeyError, TypeError, OSError):  # FormatError is a ValueError
             pass  # a stale, damaged or foreign cache: load the index and write it again
     index = load_index(path, encoder=encoder)
-    if write:
+    # A writer that replaced the index while it was read: the index read may be either file, so
+    # no cache is written for it (the next query reads the new file and writes one).
+    if write and _index_key(path) == key:
         try:
-            write_cache(index, path)
+            write_cache(index, path, key=key)
         except (OSError, InvalidValueError):
             pass  # a read-only folder, a full disk, a file of the user's at the cache's path
     return index
