@@ -466,15 +466,24 @@ def test_many_questions_in_one_run(built, capsys, monkeypatch):
     assert rows[2]["passages"] == [] and "question 3 has only stop words" in rows[2]["message"]
 
 
-def test_query_retrievers(built, capsys):
+@pytest.mark.parametrize(
+    "q", ["Who directed Plan 9 from Outer Space?", "who directed plan 9 from outer space?"]
+)
+def test_query_retrievers(built, capsys, q):
+    """Each --retriever is its library twin; v1 is the library's (experiments.realtext.V1): capitalised
+    spans read as typed and the walk alone, so a lower-case question has no name for it."""
+    from pathfinding.experiments.realtext import V1
+
     idx = str(built / "i.hippo")
-    q = "Who directed Plan 9 from Outer Space?"
     index = load_index(idx)
     bm = BM25Ranker(index.passages)
     hits = {
-        "v1": HippoRetriever(index, facts=0, passage_weight=0).retrieve(q, k=3),
+        "v1": HippoRetriever(index, **V1).retrieve(q, k=3),
         "default": HippoRetriever(index).retrieve(q, k=3),
     }
+    code, out, _ = _run(capsys, ["hipporag", "query", idx, q, "--retriever", "v1", "--json"])
+    assert json.loads(out)["entities"] == list(hits["v1"].entities)
+    assert ("Outer Space" in hits["v1"].entities) == (not q.islower())  # v1 reads the question as typed
     want = {name: h.passages[h.scores > 0].tolist() for name, h in hits.items()}  # zeros are not listed
     want["bm25"] = [j for j in bm.rank(q, 3).tolist() if bm.scores(q)[j] > 0]
     assert all(want.values())

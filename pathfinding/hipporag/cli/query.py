@@ -134,8 +134,8 @@ class Answerer:
             return
         kw = {} if extractor is None else {"extractor": extractor}
         kw["min_link_cosine"] = min_link_cosine
-        if name == "v1":
-            kw |= {"facts": 0, "passage_weight": 0.0}
+        if name == "v1":  # the library's v1 (experiments.realtext.V1): capitalised spans, the walk alone
+            kw = {"extractor": "capitalised", "guess_weight": 1.0} | kw | {"facts": 0, "passage_weight": 0.0}
         if one_shot and name == "default":
             from pathfinding.hipporag.oneshot import OneShotRetriever as Retriever
         else:
