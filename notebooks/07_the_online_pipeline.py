@@ -55,8 +55,8 @@ show(fig, "07_pipeline_position")
 # ## One real MuSiQue question
 #
 # The MuSiQue tuning set of the HippoRAG release: 100 questions, 1,890 passages and the authors'
-# GPT-3.5 OpenIE triples, fetched once and checked against their SHA-256 (`pathfinding data fetch`). Building the index takes several seconds (17,000
-# triples, synonymy search over 16,000 phrases).
+# GPT-3.5 OpenIE triples, fetched once and checked against their SHA-256 (`pathfinding data fetch`).
+# Building the index takes several seconds (17,000 triples, synonymy search over 16,000 phrases).
 
 # %%
 data = load_realtext()

@@ -289,3 +289,14 @@ def test_linking_equals_full_scan_on_musique(musique_index, musique_questions, t
         # Same sum order; scipy's compiled product may fuse a multiply-add (one ulp).
         np.testing.assert_allclose(got.scores[at : at + len(nodes)], scores, rtol=0, atol=1e-14)
         at += len(nodes)
+
+
+def test_a_floor_of_one_keeps_exact_matches_at_any_top_k():
+    """With top_k > 1 an exact phrase goes through the encoder, whose cosine with itself can round
+    below 1: a floor of 1.0 must still keep it."""
+    from pathfinding.hipporag.index.build import build_index
+
+    idx = build_index([[("Ed Wood", "directed", "Plan 9")], [("Paris", "capital of", "France")]])
+    for top_k in (1, 2):
+        link = link_entities(idx, ["Ed Wood"], top_k=top_k, min_cosine=1.0)
+        assert link.links[0].kept and idx.phrases[int(link.nodes[0])] == "ed wood", top_k

@@ -69,6 +69,11 @@ _CONNECTORS = frozenset({"of", "the", "de", "del", "la", "le", "von", "van", "de
 _POSSESSIVE = re.compile(r"['’]s$|(?<=s)['’]$", re.IGNORECASE)
 
 
+# A phrase encoded against itself can score 1 - 1e-16 (rounding of a unit-norm product): a floor of
+# 1.0 must still keep exact matches.
+_ROUNDING = 1e-12
+
+
 def capitalised_spans(question: str) -> list[str]:
     """Named-entity-like spans: maximal runs of capitalised or numeric tokens.
 
@@ -426,13 +431,13 @@ def link_entities(
                     order = np.lexsort((cand, -val[cand]))[:top_k]
                     found[e] = (cand[order].tolist(), val[cand][order].tolist())
     links = tuple(
-        EntityLink(e, found[e][0][0], float(found[e][1][0]), found[e][1][0] >= min_cosine)
+        EntityLink(e, found[e][0][0], float(found[e][1][0]), found[e][1][0] >= min_cosine - _ROUNDING)
         if e in found
         else EntityLink(e, -1, 0.0, False)
         for e in ents
     )
     linked = [lk.entity for lk in links if lk.kept]
-    pairs = [(n, c) for e in linked for n, c in zip(*found[e], strict=True) if c >= min_cosine]
+    pairs = [(n, c) for e in linked for n, c in zip(*found[e], strict=True) if c >= min_cosine - _ROUNDING]
     return Linked(
         entities=tuple(linked),
         nodes=np.asarray([n for n, _ in pairs], dtype=np.int64),
