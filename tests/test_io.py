@@ -1,6 +1,6 @@
 """The loaders on small hand-made files: what each shape gives, every flaw counted where it is, and
 format errors that name the file, the record and what was expected; HippoRAG 2 OpenIE files and
-damaged archives; the vendored files, byte-identical to upstream (sha256 in MANIFEST).
+damaged archives; the released MuSiQue files loaded and aligned.
 """
 
 import gzip

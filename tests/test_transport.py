@@ -86,7 +86,7 @@ def test_retries_are_bounded_and_the_error_says_what_failed_last():
 def test_no_retries_means_one_attempt():
     with ScriptedServer(_statuses(503)) as srv:
         t = _transport(srv.base_url, max_retries=0)
-        with pytest.raises(LLMError, match="gave up after 1 attempts"):
+        with pytest.raises(LLMError, match="gave up after 1 attempt;"):
             t.post({}, _parse)
         assert len(srv.log) == 1 and t.stats.waits == []
 

@@ -9,7 +9,7 @@ address space) is its own and no earlier size's garbage is counted. Per size it 
   the PPR graph preparation (the query-ready index), after the compiled kernels are warm; the
   fastest of ``builds_per_size`` (3) identical builds, ``build_s_slowest`` the slowest;
   ``synonymy_s`` is the part of it spent in the synonymy step; ``add_s`` the time to add the last
-  passage to that index (:meth:`~pathfinding.hipporag.index.model.HippoIndex.add_passages`); the
+  passage to that index (:func:`~pathfinding.hipporag.index.maintenance.add_passages`); the
   queries run on the grown index;
 * ``peak_rss_gb``: the child's peak resident memory (corpus generation included);
 * ``query_ms``: median of one retrieval per question with the default retriever (capitalised
@@ -449,7 +449,7 @@ def format_section(result: dict) -> str:
            f"average when each size started: {load} (2 cores; above about 1, other work competed)."]
           if load else []),
         "",
-        f"MuSiQue (vendored, tau = 0.8): the all-pairs product finds {m['exact_edges']:,} directed "
+        f"MuSiQue (released, tau = 0.8): the all-pairs product finds {m['exact_edges']:,} directed "
         f"synonymy pairs in {m['allpairs_s']:.1f} s, the prefix filter finds {m['found_edges']:,} of them "
         f"(recall {m['recall']:.4f}, {m['extra_edges']} extra) in {m['prefix_s']:.1f} s; the synonymy graphs "
         f"are {'identical' if m['same_graph'] else 'different'}. R@5 (capitalised extractor): "

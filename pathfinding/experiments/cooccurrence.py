@@ -30,9 +30,9 @@ def cooccurrence_findings_section(
 ) -> str:
     """FINDINGS rows: retrieval with co-occurrence triples vs the released GPT-3.5 triples vs BM25.
 
-    Vendored MuSiQue tuning set (100 questions, 1,890 passages), HippoRAG v1 retrieval (capitalised
-    query entities, PPR, pi . P); R@2 and R@5 with 95% bootstrap CIs over questions and paired
-    differences (one index matrix shared by all methods).
+    The MuSiQue tuning set of the HippoRAG release (100 questions, 1,890 passages), HippoRAG v1
+    retrieval (capitalised query entities, PPR, pi . P); R@2 and R@5 with 95% bootstrap CIs over
+    questions and paired differences (one index matrix shared by all methods).
 
     Parameters
     ----------

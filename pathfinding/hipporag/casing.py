@@ -155,9 +155,12 @@ class Evidence:
         return self.named / total if total else 0.0
 
     def describe(self) -> str:
+        def times(n: int) -> str:
+            return "once" if n == 1 else f"{n} times"
+
         return (
-            f"the corpus writes {self.form or self.key!r} as a name {self.named} times ({self.initial} "
-            f"opening a sentence) and in lower case {self.lower} times"
+            f"the corpus writes {self.form or self.key!r} as a name {times(self.named)} ({self.initial} "
+            f"opening a sentence) and in lower case {times(self.lower)}"
         )
 
 

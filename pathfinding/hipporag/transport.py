@@ -299,4 +299,6 @@ class Transport:
                 )  # fmt: skip
                 time.sleep(wait)
         self._count(failed=1)
-        raise LLMError(f"{self.url}: gave up after {attempts} attempts; last error: {last}")
+        raise LLMError(
+            f"{self.url}: gave up after {attempts} attempt{'s' if attempts != 1 else ''}; last error: {last}"
+        )

@@ -80,8 +80,10 @@ def run_openie_command(args) -> int:
     finally:
         cache.close()
     write_openie(run, args.output)
-    print(run.summary())
-    print(f"wrote {args.output} (cache: {cache_path})")
+    # with --json, stdout holds the JSON object alone; the prose goes to stderr
+    prose = sys.stderr if args.json else sys.stdout
+    print(run.summary(), file=prose)
+    print(f"wrote {args.output} (cache: {cache_path})", file=prose)
     if args.json:
         print(
             json.dumps({"output": args.output, "cache": cache_path, **run.to_json()["openie_run"]}, indent=2)

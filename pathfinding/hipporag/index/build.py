@@ -408,8 +408,9 @@ def build_index(
     fit_encoder : bool, default True
         True: if the encoder has ``fit``, a copy of it is fit on the node phrases (the caller's
         object is left as it was). False: the encoder is used as given and must be fitted already.
-        Either way :meth:`HippoIndex.add_passages` keeps the fitted encoder unless asked to refit
-        (a refit TF-IDF changes every IDF, hence every embedding, when one phrase is added).
+        Either way :func:`~pathfinding.hipporag.index.maintenance.add_passages` keeps the fitted encoder
+        unless asked to refit (a refit TF-IDF changes every IDF, hence every embedding, when one
+        phrase is added).
     mentions : {"triples", "text"}, default "triples"
         What the count matrix P counts. ``"triples"``: the distinct triples of passage j that name
         phrase i (HippoRAG v1's code). ``"text"``: how many times phrase i occurs in passage j's

@@ -1,13 +1,13 @@
 """The default phrase encoder: character n-gram TF-IDF with unit rows, and its state as plain data.
 
 :class:`CharNgramEncoder` lives here rather than in :mod:`~pathfinding.hipporag.index.build` so that the
-index module stays about the graph; ``pathfinding.hipporag.index.build`` re-exports it.
+index module stays about the graph.
 
 Two promises the index relies on, both tested:
 
 * a phrase's row does not depend on the batch it is encoded in (one phrase, 32 phrases or 16,000
   give bit-identical rows), so an index grown by
-  :meth:`~pathfinding.hipporag.index.model.HippoIndex.add_passages`
+  :func:`~pathfinding.hipporag.index.maintenance.add_passages`
   has exactly the embeddings of a fresh build;
 * the fitted state is plain data (the n-gram list and the IDF array), so a saved index stores it
   without pickle (:mod:`~pathfinding.hipporag.index.persistence`).

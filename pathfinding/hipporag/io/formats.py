@@ -5,7 +5,7 @@ Both come as a JSON list of records ``{"_id", "question", "answer", "supporting_
 ``[title, [sentence, ...]]`` pairs. Neither dataset marks supporting *passages*; HippoRAG scores them
 by title (a retrieved passage counts when its title is a supporting title), so these loaders match
 each supporting title to the corpus passage with that title and store its key
-(``title + "\\n" + text``) in :attr:`~pathfinding.hipporag.io.Question.supporting`, which
+(``title + "\\n" + text``) in :attr:`~pathfinding.hipporag.io.records.Question.supporting`, which
 :func:`~pathfinding.hipporag.evaluate.supporting_ids` then finds as for MuSiQue.
 
 The corpora are read by :func:`pathfinding.hipporag.io.load_corpus`: HotpotQA's is an object
