@@ -681,3 +681,22 @@ def test_eval_tells_passages_with_one_title_apart_by_their_text(tmp_path, capsys
     code, out, err = _run(capsys, argv[:2] + [str(tmp_path / "x.jsonl")] + argv[2:])
     assert code == 0 and json.loads(out)["methods"]["default"]["AR"][0][0] == 1.0
     assert json.loads(out)["shared_titles"] == {} and "shared" not in err
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--entity", " "], "--entity needs a name, got ' '"),
+        (["--retriever", "bm25", "--min-link-cosine", "0.5"], "--retriever bm25 has none"),
+    ],
+)
+def test_query_arguments_that_mean_nothing_are_refused(built, capsys, extra, message):
+    code, _, err = _run(capsys, ["hipporag", "query", str(built / "i.hippo"), "Who was Ed Wood?", *extra])
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_question_line_whose_question_is_not_text_says_so(built, capsys, tmp_path):
+    (tmp_path / "q.jsonl").write_text('{"question": 5}\n')
+    argv = ["hipporag", "query", str(built / "i.hippo"), "--questions", str(tmp_path / "q.jsonl")]
+    code, _, err = _run(capsys, argv)
+    assert code == 2 and 'line 1: "question" must be a string, got int 5' in err

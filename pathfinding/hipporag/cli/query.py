@@ -82,9 +82,12 @@ def _question_lines(source: str) -> list[dict]:
                 raise InvalidValueError(
                     f"{name}: line {i + 1} starts like JSON but is not ({exc.msg})"
                 ) from None
-            if not isinstance(rec.get("question"), str):
+            if "question" not in rec:
+                raise InvalidValueError(f'{name}: line {i + 1} has no "question" (keys: {sorted(rec)})')
+            if not isinstance(rec["question"], str):
                 raise InvalidValueError(
-                    f'{name}: line {i + 1} has no string "question" (keys: {sorted(rec)})'
+                    f'{name}: line {i + 1}: "question" must be a string, got '
+                    f"{type(rec['question']).__name__} {rec['question']!r}"
                 )
             out.append(rec)
         else:
@@ -233,8 +236,13 @@ def _print_record(rec: dict) -> None:
 def _cmd_query(args) -> int:
     if (args.question is None) == (args.questions is None):
         raise InvalidValueError('give one question, or --questions FILE (or "-" for stdin), not both')
-    if args.retriever == "bm25" and (args.entity or args.extractor):
-        raise InvalidValueError("--entity and --extractor choose the walk's seeds; --retriever bm25 has none")
+    if args.retriever == "bm25" and (args.entity or args.extractor or args.min_link_cosine is not None):
+        raise InvalidValueError(
+            "--entity, --extractor and --min-link-cosine choose the walk's seeds; --retriever bm25 has none"
+        )
+    blank = [e for e in args.entity or () if not e.strip()]
+    if blank:
+        raise InvalidValueError(f"--entity needs a name, got {blank[0]!r}")
     batch = _question_lines(args.questions) if args.questions is not None else None
     index = _load_for_query(args.index, args)
     if batch is None:
