@@ -183,6 +183,26 @@ def test_an_interrupted_download_leaves_no_file_and_no_temporary_file(tiny, monk
     assert _left_in(tiny) == []
 
 
+def test_ctrl_c_just_after_the_temporary_file_is_made_leaves_nothing(tiny, monkeypatch):
+    # The narrowest window: the interrupt lands the moment the temporary file exists, before the
+    # code that made it has returned its name (CI once found a '.part' left this way).
+    real_open = os.open
+
+    def open_then_interrupt(path, *args, **kwargs):
+        fd = real_open(path, *args, **kwargs)
+        if str(path).endswith(".part"):
+            os.close(fd)
+            raise KeyboardInterrupt
+        return fd
+
+    with _serve(good, monkeypatch):
+        monkeypatch.setattr(os, "open", open_then_interrupt)
+        with pytest.raises(KeyboardInterrupt):
+            fetch("tiny", progress=False)
+        monkeypatch.setattr(os, "open", real_open)
+    assert _left_in(tiny) == []
+
+
 def test_a_damaged_cached_file_is_replaced_by_a_verified_download(tiny, monkeypatch):
     tiny.mkdir()
     (tiny / "tiny.json").write_bytes(GOOD[:-1] + b"?")  # right size, wrong bytes

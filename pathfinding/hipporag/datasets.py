@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import secrets
 import sys
-import tempfile
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -366,11 +366,13 @@ def _open(origin: str, timeout: float):
 def _transfer(f: DataFile, origin: str, target: Path, *, timeout: float, progress) -> None:
     """Copy ``origin`` to ``target`` through a temporary file beside it, verified before the rename."""
     stream, announced = _open(origin, timeout)
-    tmp = None
+    # The name is chosen before the file is made, so that an interrupt (Ctrl-C) arriving between
+    # the file's creation and the assignment still finds it to remove.
+    tmp = target.parent / f".{f.filename}.{os.getpid()}-{secrets.token_hex(4)}.part"
     try:
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{f.filename}.", suffix=".part")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except OSError as exc:
             raise _Failed(f"cannot write in {target.parent} ({exc.strerror or exc})") from None
         digest, n = hashlib.sha256(), 0
@@ -402,9 +404,11 @@ def _transfer(f: DataFile, origin: str, target: Path, *, timeout: float, progres
         os.replace(tmp, target)
         tmp = None
     finally:
-        stream.close()
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
+        try:
+            if tmp is not None:
+                tmp.unlink(missing_ok=True)
+        finally:
+            stream.close()
 
 
 def _bar(f: DataFile, progress):
