@@ -78,7 +78,7 @@ def truncated(h):
 
 
 def slow(h):
-    time.sleep(1.5)
+    time.sleep(3.0)
     good(h)
 
 
@@ -158,7 +158,7 @@ def test_a_server_slower_than_the_timeout_fails_in_about_the_timeout(tiny, monke
         start = time.monotonic()
         with pytest.raises(DataDownloadError, match=r"failed \((TimeoutError|timeout)"):
             fetch("tiny", timeout=0.3, progress=False)
-        assert time.monotonic() - start < 1.2
+        assert time.monotonic() - start < 2.5  # the timeout (0.3 s) plus slack, not the server's 3 s
     assert _left_in(tiny) == []
 
 
