@@ -26,7 +26,7 @@ from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.index.build import build_index, index_from_openie
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.maintenance import add_passages
-from pathfinding.hipporag.index.persistence import FORMAT_VERSION, MAGIC, load_index, save_index
+from pathfinding.hipporag.index.persistence import FORMAT_VERSION, MAGIC, load_index, read_triples, save_index
 from pathfinding.hipporag.io import load_openie
 from pathfinding.hipporag.retrieve import HippoRetriever
 from tests.test_maintenance import FROZEN, assert_same_index, assert_same_retrieval, passage_st
@@ -295,6 +295,17 @@ def test_a_custom_encoder_is_checked_and_named(tmp_path):
     save_index(build_index(TRIPLES), own)
     with pytest.raises(InvalidValueError, match=rf"^{re.escape(str(own))} stores its own CharNgramEncoder"):
         load_index(own, encoder=Table())
+
+
+def test_the_triples_alone_are_read_without_the_encoder(tmp_path):
+    """read_triples gives load_index's triples and asks for no encoder; a file that is not an index
+    is refused by name."""
+    path = tmp_path / "c.hippo"
+    save_index(build_index([[("cat", "is a", "pet")], [("kitten", "likes", "dog")]], encoder=Table()), path)
+    assert read_triples(path) == load_index(path, encoder=Table()).triples
+    (tmp_path / "notes.txt").write_text("not an index")
+    with pytest.raises(FormatError, match=re.escape(str(tmp_path / "notes.txt"))):
+        read_triples(tmp_path / "notes.txt")
 
 
 def test_only_an_index_is_saved(tmp_path):

@@ -10,6 +10,7 @@ import pytest
 from pathfinding.cli import main
 from pathfinding.errors import FormatError
 from pathfinding.hipporag.datasets import fetch
+from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.index.maintenance import delete_passages
 from pathfinding.hipporag.index.persistence import load_index, save_index
 from pathfinding.hipporag.querycache import cache_path, load_for_query
@@ -230,3 +231,27 @@ def test_an_index_replaced_while_it_is_read_leaves_no_cache_of_the_old_one(tmp_p
     load_for_query(path)
     monkeypatch.setattr(persistence, "load_index", read)
     assert load_for_query(path).passages == ["Bela Lugosi starred in Dracula."]
+
+
+def test_triples_from_the_cache_need_no_encoder_and_only_come_from_the_same_index(tmp_path):
+    """The cache holds no triples; they are read from the index on first use. An index built with a
+    custom encoder gives them without the encoder being asked again, and an index replaced since the
+    cache was loaded is refused rather than read as if it were the same one."""
+
+    class Table:
+        table = {"cat": [1.0, 0.0], "kitten": [0.6, 0.8], "dog": [0.0, 1.0], "pet": [0.0, 1.0]}
+
+        def __call__(self, texts):
+            return np.array([self.table.get(t, [0.0, 0.0]) for t in texts])
+
+    triples = [[("cat", "is a", "pet")], [("kitten", "likes", "dog")]]
+    idx = tmp_path / "c.hippo"
+    save_index(build_index(triples, encoder=Table()), idx)
+    load_for_query(idx, encoder=Table())  # writes the cache
+    fast = load_for_query(idx, encoder=Table(), write=False)
+    fast.derived("fact_linker", _must_not_build)  # it did come from the cache
+    assert list(fast.triples) == [tuple(doc) for doc in triples]
+    stale = load_for_query(idx, encoder=Table(), write=False)
+    save_index(build_index(triples[:1], encoder=Table()), idx)
+    with pytest.raises(FormatError, match=r"c\.hippo: the index changed after it was loaded"):
+        list(stale.triples)

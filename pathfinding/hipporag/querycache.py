@@ -285,17 +285,24 @@ def _check_graph(kw: dict) -> None:
 
 
 class _TriplesFromIndex(Sequence):
-    """An index's per-passage triples, read from the index file the first time anything asks."""
+    """An index's per-passage triples, read from the index file the first time anything asks.
 
-    def __init__(self, path: str):
-        self._path = path
+    Only the triples are read (no encoder is rebuilt, so an index with a custom encoder needs none
+    here), and only from the index the cache was made for: a file replaced since is refused.
+    """
+
+    def __init__(self, path: str, key: dict):
+        self._path, self._key = path, key
         self._triples = None
 
     def _load(self):
         if self._triples is None:
-            from pathfinding.hipporag.index.persistence import load_index
+            from pathfinding.hipporag.index.persistence import read_triples
 
-            self._triples = load_index(self._path).triples
+            triples = read_triples(self._path)
+            if _index_key(self._path) != self._key:
+                raise FormatError(f"{self._path}: the index changed after it was loaded; load it again")
+            self._triples = triples
         return self._triples
 
     def __getitem__(self, i):
@@ -330,7 +337,7 @@ def _from_cache(block: _Block, index_path: str, encoder) -> HippoIndex:
         encoder=enc,
         passages=h["passages"],
         stats=IndexStats(**h["stats"]),
-        triples=_TriplesFromIndex(index_path),
+        triples=_TriplesFromIndex(index_path, h["key"]),
         dropped=block.array(h["dropped"]),
         pairs=mats["pairs"],
         settings=h["settings"],

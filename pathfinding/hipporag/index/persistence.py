@@ -48,6 +48,7 @@ __all__ = [
     "encoder_spec",
     "is_index_file",
     "load_index",
+    "read_triples",
     "save_index",
 ]
 
@@ -183,6 +184,31 @@ def _field(header: dict, key: str, kind, name: str):
     return value
 
 
+def _triples(header: dict, name: str) -> list[tuple]:
+    raw = _field(header, "triples", list, name)
+    try:
+        triples = [tuple((s, r, o) for s, r, o in doc) for doc in raw]
+        if not all(isinstance(x, str) for doc in triples for t in doc for x in t):
+            raise InvalidTypeError("triple elements must be strings")
+    except (TypeError, ValueError) as exc:
+        raise FormatError(f"{name}: header field 'triples' is malformed ({exc})") from None
+    return triples
+
+
+def read_triples(path) -> list[tuple]:
+    """The per-passage triples of an index file, read without rebuilding its encoder or graphs.
+
+    Raises
+    ------
+    FormatError
+        As :func:`load_index`, for a file that is not an index or whose triples are malformed.
+    """
+    name = os.fspath(path)
+    with open(path, "rb") as fh:
+        raw = fh.read()
+    return _triples(Container(raw, LAYOUT, name).header, name)
+
+
 def load_index(path, *, encoder=None) -> HippoIndex:
     """Read an index written by :func:`save_index`; temporary files a killed save left are removed.
 
@@ -218,15 +244,9 @@ def load_index(path, *, encoder=None) -> HippoIndex:
     settings = _field(header, "settings", dict, name)
     phrases = _field(header, "phrases", list, name)
     passages = _field(header, "passages", list, name)
-    triples_raw = _field(header, "triples", list, name)
     matrices = _field(header, "matrices", dict, name)
     enc_spec = _field(header, "encoder", dict, name)
-    try:
-        triples = [tuple((s, r, o) for s, r, o in doc) for doc in triples_raw]
-        if not all(isinstance(x, str) for doc in triples for t in doc for x in t):
-            raise InvalidTypeError("triple elements must be strings")
-    except (TypeError, ValueError) as exc:
-        raise FormatError(f"{name}: header field 'triples' is malformed ({exc})") from None
+    triples = _triples(header, name)
     mats = {key: _matrix(file, key, matrices.get(key)) for key in (*_SPARSE, "node_embeddings")}
     n, n_pass = len(phrases), len(triples)
     expect = {"relation_graph": (n, n), "pairs": (n, n), "mentions": (n, n_pass)}
