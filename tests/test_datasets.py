@@ -92,7 +92,7 @@ def interrupted(folder):
         h.wfile.write(GOOD[:70000])
         h.wfile.flush()
         deadline = time.monotonic() + 10
-        while not list(folder.glob("*.part")) and time.monotonic() < deadline:
+        while not list(folder.glob("*.tmp-*")) and time.monotonic() < deadline:
             time.sleep(0.01)  # until the client writes its temporary file
         _thread.interrupt_main()  # Ctrl-C in the client while the body is on its way
         time.sleep(0.2)
@@ -185,12 +185,12 @@ def test_an_interrupted_download_leaves_no_file_and_no_temporary_file(tiny, monk
 
 def test_ctrl_c_just_after_the_temporary_file_is_made_leaves_nothing(tiny, monkeypatch):
     # The narrowest window: the interrupt lands the moment the temporary file exists, before the
-    # code that made it has returned its name (CI once found a '.part' left this way).
+    # code that made it has returned its name (CI once found a temporary file left this way).
     real_open = os.open
 
     def open_then_interrupt(path, *args, **kwargs):
         fd = real_open(path, *args, **kwargs)
-        if str(path).endswith(".part"):
+        if ".tmp-" in str(path):
             os.close(fd)
             raise KeyboardInterrupt
         return fd
@@ -201,6 +201,15 @@ def test_ctrl_c_just_after_the_temporary_file_is_made_leaves_nothing(tiny, monke
             fetch("tiny", progress=False)
         monkeypatch.setattr(os, "open", real_open)
     assert _left_in(tiny) == []
+
+
+def test_a_download_killed_outright_is_cleaned_and_reported_by_the_next_fetch(tiny, monkeypatch, caplog):
+    tiny.mkdir()
+    (tiny / "tiny.json.tmp-999999999").write_bytes(GOOD[:70000])  # its process (SIGKILL) is gone
+    with _serve(good, monkeypatch), caplog.at_level("WARNING", logger="pathfinding"):
+        fetch("tiny", progress=False)
+    assert _left_in(tiny) == ["tiny.json"]
+    assert "removed " in caplog.text and "tiny.json.tmp-999999999 (70,000 bytes)" in caplog.text
 
 
 def test_a_damaged_cached_file_is_replaced_by_a_verified_download(tiny, monkeypatch):

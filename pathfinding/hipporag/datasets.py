@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import secrets
 import sys
 import urllib.error
 import urllib.request
@@ -30,6 +29,7 @@ from http.client import HTTPException
 from pathlib import Path
 
 from pathfinding.errors import DataDownloadError, DataNotFoundError, InvalidTypeError, InvalidValueError
+from pathfinding.hipporag.safety import remove_stale_temps, temp_path
 
 __all__ = ["DataFile", "REGISTRY", "UPSTREAM", "UPSTREAM_COMMIT", "entry", "fetch", "get_data_home", "locate"]
 
@@ -367,11 +367,14 @@ def _transfer(f: DataFile, origin: str, target: Path, *, timeout: float, progres
     """Copy ``origin`` to ``target`` through a temporary file beside it, verified before the rename."""
     stream, announced = _open(origin, timeout)
     # The name is chosen before the file is made, so that an interrupt (Ctrl-C) arriving between
-    # the file's creation and the assignment still finds it to remove.
-    tmp = target.parent / f".{f.filename}.{os.getpid()}-{secrets.token_hex(4)}.part"
+    # the file's creation and the assignment still finds it to remove. It is the package's one
+    # temporary name, PATH.tmp-PID, so a download killed outright (SIGKILL) is cleaned and reported
+    # by the next fetch of the file.
+    tmp = Path(temp_path(target))
     try:
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
+            remove_stale_temps(target)
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except OSError as exc:
             raise _Failed(f"cannot write in {target.parent} ({exc.strerror or exc})") from None
