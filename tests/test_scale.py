@@ -12,6 +12,25 @@ def test_fit_exponent_recovers_a_power_law():
     assert _fit_exponent(rows) == pytest.approx(1.5)
 
 
+def test_the_section_splits_the_build_exponent_into_synonymy_and_the_rest():
+    from pathfinding.bench.scale import format_section
+
+    rows = [
+        {"n_passages": n, "build_s": 1e-4 * n + 1e-9 * n**2, "synonymy_s": 1e-9 * n**2,
+         "n_synonymy_edges": int(1e-3 * n**1.5), "n_nodes": 5 * n, "add_s": 0.01, "peak_rss_gb": 0.1,
+         "query_ms": 1.0, "query_misspelt_ms": 1.0, "seeds_ms": 0.1, "link_ms": 0.1, "bm25_ms": 0.1,
+         "walk_ms": 0.1, "link_scan_ms": 0.1, "recall_at_5": 0.7}
+        for n in (10_000, 20_000, 40_000, 100_000)
+    ]  # fmt: skip
+    musique = {"exact_edges": 10, "found_edges": 10, "extra_edges": 0, "recall": 1.0, "same_graph": True,
+               "r5_exact": 0.5, "r5_prefix": 0.5, "allpairs_s": 1.0, "prefix_s": 0.1}
+    result = {"rows": rows, "musique": musique, "exponent": 1.25, "sizes": [r["n_passages"] for r in rows],
+              "seed": 0, "targets": []}
+    text = format_section(result)
+    assert "Apart: the synonymy step 2.00, the rest of the build 1.00; the synonymy edges found grow with " \
+           "exponent 1.50." in text  # fmt: skip
+
+
 def test_measure_size_small_and_the_section_judges_targets():
     from pathfinding.bench.scale import TARGETS, format_section, measure_size
 
