@@ -29,6 +29,10 @@ def test_the_section_splits_the_build_exponent_into_synonymy_and_the_rest():
     text = format_section(result)
     assert "Apart: the synonymy step 2.00, the rest of the build 1.00; the synonymy edges found grow with " \
            "exponent 1.50." in text  # fmt: skip
+    assert "cannot stay linear" in text
+    for r in rows:
+        r["n_synonymy_edges"] = r["n_passages"]  # edges that grow as the passages do: no such claim
+    assert "cannot stay linear" not in format_section(result)
 
 
 def test_measure_size_small_and_the_section_judges_targets():

@@ -345,11 +345,16 @@ def _exponent_parts(rows) -> str:
     edges = _fit_exponent(rows, lambda r: r["n_synonymy_edges"])
     if syn != syn or rest != rest or edges != edges:
         return ""
-    return (
+    text = (
         f" Apart: the synonymy step {syn:.2f}, the rest of the build {rest:.2f}; the synonymy edges found "
-        f"grow with exponent {edges:.2f}. A search for every pair within tau costs at least its output, so "
-        "while the synonymy edges grow faster than the passages, the build cannot stay linear."
+        f"grow with exponent {edges:.2f}."
     )
+    if edges > 1.05:
+        text += (
+            " A search for every pair within tau costs at least its output, so while the synonymy edges "
+            "grow faster than the passages, the build cannot stay linear."
+        )
+    return text
 
 
 def run_scale(
