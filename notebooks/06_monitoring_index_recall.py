@@ -48,6 +48,7 @@ from pathfinding.course.teaching import check
 
 show(draw_pipeline_position(["triples", "nodes"]).figure, "06_pipeline_position")
 
+# %%
 fractions = [0.0, 0.03, 0.06, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5]
 TRIALS = 200
 rows = recall_sweep(fractions, hops=2, trials=TRIALS, seed=0)

@@ -31,6 +31,7 @@ import numpy as np
 
 from pathfinding.course.diagrams import draw_pipeline_position
 from pathfinding.course.draw import show
+from pathfinding.course.tables import show_paper_table
 from pathfinding.course.teaching import check, expect
 from pathfinding.experiments.realtext import load_realtext, musique_index
 from pathfinding.experiments.step9 import paper
@@ -73,7 +74,7 @@ def show_readings(table):
 # top 2 or 5). HippoRAG is run with two retrieval encoders, Contriever and ColBERTv2.
 
 # %%
-print(paper.format_table("Table 2", caption=True))
+show_paper_table("Table 2")
 
 # %% [markdown]
 # The chapter's reading of it: HippoRAG gains "11 and 20%" on 2Wiki (R@2 and R@5) and "around 3%"
@@ -89,7 +90,7 @@ show_readings("Table 2")
 # a replacement for iteration: inside IRCoT it still adds R@5, most on 2Wiki.
 
 # %%
-print(paper.format_table("Table 3", caption=True))
+show_paper_table("Table 3")
 show_readings("Table 3")
 
 # %% [markdown]
@@ -99,7 +100,7 @@ show_readings("Table 3")
 # 2Wiki it does; on HotpotQA it answers worse than IRCoT, as its retrieval was worse there.
 
 # %%
-print(paper.format_table("Table 4", caption=True))
+show_paper_table("Table 4")
 show_readings("Table 4")
 
 # %% [markdown]
@@ -108,7 +109,7 @@ show_readings("Table 4")
 # number that says whether the retriever did the multi-hop part (exercise 8.1 reads it).
 
 # %%
-print(paper.format_table("Table 6", caption=True))
+show_paper_table("Table 6")
 
 # %% [markdown]
 # **Table 5** takes HippoRAG (ColBERTv2) apart: three other OpenIE extractors instead of GPT-3.5,
@@ -121,10 +122,8 @@ print(paper.format_table("Table 6", caption=True))
 # MuSiQue and HotpotQA, 60% on 2Wiki).
 
 # %%
-print(paper.format_table("Table 5", caption=True))
-print()
-print(paper.format_table("Table 8", columns=[f"{d} triples" for d in paper.DATASETS[:3]], caption=True))
-print()
+show_paper_table("Table 5")
+show_paper_table("Table 8", columns=[f"{d} triples" for d in paper.DATASETS[:3]])
 show_readings("Table 5")
 check(
     [r.verdict for r in readings] == ["holds", "holds", "holds in part", "holds", "holds", "holds in part"],

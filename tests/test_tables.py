@@ -2,7 +2,7 @@
 
 import pytest
 
-from pathfinding.course.tables import Table, show_table
+from pathfinding.course.tables import Table, show_paper_table, show_table
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 
 
@@ -28,6 +28,20 @@ def test_show_table_displays_the_table(monkeypatch):
     monkeypatch.setattr("IPython.display.display", shown.append)
     show_table([["a", 1]], header=["k", "n"])
     assert len(shown) == 1 and isinstance(shown[0], Table)
+
+
+def test_a_paper_table_is_shown_as_html_with_its_source_caption_and_counts(monkeypatch):
+    """The paper's tables reach the page as HTML (a wide text block wrapped its columns); recall with
+    one decimal, Table 8's triple counts with thousands separators; a column it lacks is refused."""
+    shown = []
+    monkeypatch.setattr("IPython.display.display", shown.append)
+    show_paper_table("Table 8", columns=["MuSiQue triples"])
+    show_paper_table("Table 2")
+    counts, recall = (t._repr_html_() for t in shown)
+    assert "<caption>Table 8 (Gutiérrez et al., HippoRAG" in counts and ">107,448</td>" in counts
+    assert ">51.9</td>" in recall and recall.count("<tr>") == 1 + 10  # header and ten retrievers
+    with pytest.raises(InvalidValueError, match="Table 2 has no column 'MuSiQue F1'"):
+        show_paper_table("Table 2", columns=["MuSiQue F1"])
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from numbers import Real
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 
-__all__ = ["Table", "show_table"]
+__all__ = ["Table", "show_paper_table", "show_table"]
 
 
 class Table:
@@ -92,6 +92,42 @@ class Table:
             f'<table class="pathfinding-table">{caption}<thead><tr>{cells(self.header, "th")}</tr></thead>'
             f"<tbody>{body}</tbody></table>"
         )
+
+
+def show_paper_table(name: str, *, columns=None) -> None:
+    """Display one of the paper's tables, with its source and caption, as :func:`show_table` does.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`pathfinding.experiments.step9.paper.TABLES`.
+    columns : sequence of str, optional
+        The columns to show, in order (default: all of them).
+
+    Raises
+    ------
+    ValueError
+        As :func:`pathfinding.experiments.step9.paper.table_columns`.
+
+    Examples
+    --------
+    >>> show_paper_table("Table 6", columns=["2Wiki AR@5"])  # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
+    Table 6 (Gutiérrez et al., HippoRAG, NeurIPS 2024, arXiv:2405.14831): ...
+              2Wiki AR@5
+    ColBERTv2       37.1
+    HippoRAG        75.7
+    """
+    from pathfinding.experiments.step9 import paper
+
+    cols = paper.table_columns(name, columns)
+    table = paper.TABLES[name]
+    counts = [all(isinstance(row[c], int) for row in table.values()) for c in cols]
+    show_table(
+        [[label, *(row[c] for c in cols)] for label, row in table.items()],
+        header=["", *cols],
+        formats=[None, *("," if count else ".1f" for count in counts)],
+        caption=f"{name} ({paper.CITATION}): {paper.CAPTIONS[name]}",
+    )
 
 
 def _is_number(text: str) -> bool:

@@ -38,6 +38,7 @@ __all__ = [
     "TABLE_8",
     "TABLES",
     "format_table",
+    "table_columns",
 ]
 
 CITATION = "Gutiérrez et al., HippoRAG, NeurIPS 2024, arXiv:2405.14831"
@@ -195,6 +196,29 @@ CAPTIONS = {
 """Each table's caption, as the paper prints it."""
 
 
+def table_columns(name: str, columns=None) -> list[str]:
+    """The columns of table ``name`` to show: ``columns`` checked against it, or all of them.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not a table here or a column is not one of its columns.
+
+    Examples
+    --------
+    >>> table_columns("Table 6")[:2]
+    ['MuSiQue AR@2', 'MuSiQue AR@5']
+    """
+    if name not in TABLES:
+        raise InvalidValueError(f"name must be one of {sorted(TABLES)}, got {name!r}")
+    have = list(next(iter(TABLES[name].values())))
+    cols = have if columns is None else list(columns)
+    bad = [c for c in cols if c not in have]
+    if bad:
+        raise InvalidValueError(f"{name} has no column {bad[0]!r}; its columns are {have}")
+    return cols
+
+
 def format_table(name: str, *, columns=None, caption: bool = False) -> str:
     """One of the paper's tables as aligned text, with its source in the first line.
 
@@ -224,14 +248,7 @@ def format_table(name: str, *, columns=None, caption: bool = False) -> str:
     ColBERTv2         37.1
     HippoRAG          75.7
     """
-    if name not in TABLES:
-        raise InvalidValueError(f"name must be one of {sorted(TABLES)}, got {name!r}")
-    table = TABLES[name]
-    have = list(next(iter(table.values())))
-    cols = have if columns is None else list(columns)
-    bad = [c for c in cols if c not in have]
-    if bad:
-        raise InvalidValueError(f"{name} has no column {bad[0]!r}; its columns are {have}")
+    table, cols = TABLES.get(name), table_columns(name, columns)
     w = max(len(r) for r in table)
     widths = [max(len(c), 8) for c in cols]
     lines = [f"{name} ({CITATION})"]
