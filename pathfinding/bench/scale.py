@@ -337,9 +337,14 @@ def _fit_exponent(rows, value=lambda r: r["build_s"]) -> float:
     return float(np.polyfit(np.log(n), np.log(t), 1)[0])
 
 
+def _in_fit_range(rows) -> list:
+    """The rows the build-time exponent is fitted on: 10,000 to 100,000 passages."""
+    return [r for r in rows if 10_000 <= r["n_passages"] <= 100_000]
+
+
 def _exponent_parts(rows) -> str:
     """Where the build-time exponent comes from: the synonymy step, the rest, the edges it finds."""
-    rows = [r for r in rows if 10_000 <= r["n_passages"] <= 100_000]
+    rows = _in_fit_range(rows)
     syn = _fit_exponent(rows, lambda r: r["synonymy_s"])
     rest = _fit_exponent(rows, lambda r: r["build_s"] - r["synonymy_s"])
     edges = _fit_exponent(rows, lambda r: r["n_synonymy_edges"])
@@ -401,7 +406,7 @@ def run_scale(
             # Most likely the kernel's out-of-memory killer: record it rather than lose the run.
             failed.append({"n_passages": n, "seconds_until_killed": time.perf_counter() - t0})
     musique = musique_synonymy_check()
-    in_range = [r for r in rows if 10_000 <= r["n_passages"] <= 100_000]
+    in_range = _in_fit_range(rows)
     exponent = _fit_exponent(in_range)
     top = max(rows, key=lambda r: r["n_passages"]) if rows else None
     at_100k = top if top is not None and top["n_passages"] >= 100_000 else None
