@@ -189,7 +189,6 @@ def write_cache(index: HippoIndex, index_path, *, key: dict | None = None) -> st
     raw = pack(LAYOUT, header, w)
     out = cache_path(index_path)
     refuse_foreign(out, is_ours=is_cache_file, what="a query cache", hint="move it, then query again")
-    remove_stale_temps(out)
     atomic_write(out, [raw])
     return out
 
@@ -317,7 +316,6 @@ def _from_cache(block: _Block, index_path: str, encoder) -> HippoIndex:
     from pathfinding.hipporag.index.persistence import decode_encoder
 
     h = block.header
-    block.table = h["arrays"]
     mats = {name: block.matrix(spec) for name, spec in h["matrices"].items()}
     n, n_pass = len(h["phrases"]), mats["mentions"].shape[1]
     for name, shape in (("relation_graph", (n, n)), ("synonymy_graph", (n, n)), ("pairs", (n, n))):

@@ -370,9 +370,10 @@ def remove_stale_temps(path) -> list[str]:
 def atomic_write(path, chunks: Iterable[bytes]) -> None:
     """Write ``chunks`` to ``path`` all or nothing: into ``PATH.tmp-PID``, synced, then renamed.
 
-    An error or an interrupt (Ctrl-C) removes the temporary file and leaves ``path`` as it was. An
-    ``OSError`` (no space left, permission denied) is raised again naming ``path``, since the
-    operating system's own error names no file when a write fails.
+    Temporary files that a killed earlier write of ``path`` left are removed first, and reported
+    (:func:`remove_stale_temps`). An error or an interrupt (Ctrl-C) removes this write's temporary
+    file and leaves ``path`` as it was. An ``OSError`` (no space left, permission denied) is raised
+    again naming ``path``, since the operating system's own error names no file when a write fails.
 
     Examples
     --------
@@ -383,6 +384,7 @@ def atomic_write(path, chunks: Iterable[bytes]) -> None:
     (b'abc', ['f.bin'])
     """
     path = os.fspath(path)
+    remove_stale_temps(path)
     tmp = temp_path(path)
     try:
         with open(tmp, "wb") as fh:

@@ -396,11 +396,10 @@ def write_openie(run: OpenIERun, path) -> None:
     """Write a run as a HippoRAG v1 OpenIE JSON file (``.gz`` compresses)."""
     import gzip
 
-    from pathfinding.hipporag.safety import atomic_write, remove_stale_temps
+    from pathfinding.hipporag.safety import atomic_write
 
     raw = json.dumps(run.to_json(), ensure_ascii=False).encode("utf-8")
     path = os.fspath(path)
-    remove_stale_temps(path)
     atomic_write(path, [gzip.compress(raw, mtime=0) if path.endswith(".gz") else raw])
 
 

@@ -137,7 +137,6 @@ def save_index(index: HippoIndex, path, *, overwrite: bool = False) -> None:
     }
     raw = pack(LAYOUT, header, block)
     with exclusive_lock(path):
-        remove_stale_temps(path)
         atomic_write(path, [raw])
 
 
