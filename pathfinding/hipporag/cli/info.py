@@ -28,12 +28,13 @@ def _encoder(index) -> dict:
 def index_info(path: str, *, passages: bool = False) -> dict:
     """What ``info`` reports about the index file at ``path``, as a JSON-ready dict."""
     from pathfinding.hipporag.querycache import cache_path, is_cache_file, load_for_query
+    from pathfinding.hipporag.retrieve import FACT_LINKER_KEY
 
     had_cache = is_cache_file(cache_path(path))
     index = load_for_query(path, write=False)
     # an index read through its cache arrives with the fact linker already derived
     absent = object()
-    current = index.derived("fact_linker", lambda: absent) is not absent
+    current = index.derived(FACT_LINKER_KEY, lambda: absent) is not absent
     out = {
         "index": path,
         "bytes": os.path.getsize(path),
