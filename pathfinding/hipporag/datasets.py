@@ -406,6 +406,8 @@ def _transfer(f: DataFile, origin: str, target: Path, *, timeout: float, progres
         os.chmod(tmp, 0o644)
         os.replace(tmp, target)
         tmp = None
+        st = target.stat()  # hashed on the way in: the next fetch in this process need not again
+        _verified[str(target)] = (st.st_size, st.st_mtime_ns)
     finally:
         try:
             if tmp is not None:
