@@ -44,6 +44,13 @@ class _Embeddings:
     usage: dict
 
 
+def _checked_base_url(base_url) -> str:
+    """``base_url`` without its trailing slashes, once it is seen to be an http(s) URL."""
+    if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
+        raise InvalidValueError(f"base_url must be an http(s) URL, got {base_url!r}")
+    return base_url.rstrip("/")
+
+
 class EmbeddingEncoder:
     """Phrases -> unit rows (float64) from an OpenAI-compatible embeddings endpoint.
 
@@ -89,11 +96,10 @@ class EmbeddingEncoder:
         max_retries: int = 6,
         backoff: float = 1.0,
     ):
-        if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
-            raise InvalidValueError(f"base_url must be an http(s) URL, got {base_url!r}")
+        base = _checked_base_url(base_url)
         if not isinstance(model, str) or not model.strip():
             raise InvalidValueError(f"model must be a non-empty string, got {model!r}")
-        self.base_url = base_url.rstrip("/")
+        self.base_url = base
         self.transport = Transport(
             self.base_url + "/embeddings",
             name="embeddings",
@@ -119,13 +125,12 @@ class EmbeddingEncoder:
         ('http://new:8080/v1/embeddings', 5.0)
         """
         changes = {"timeout": timeout, "max_retries": max_retries, "backoff": backoff}
-        if base_url is not None:
-            if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
-                raise InvalidValueError(f"base_url must be an http(s) URL, got {base_url!r}")
-            changes["url"] = base_url.rstrip("/") + "/embeddings"
+        base = None if base_url is None else _checked_base_url(base_url)
+        if base is not None:
+            changes["url"] = base + "/embeddings"
         self.transport = self.transport.replace(**{k: v for k, v in changes.items() if v is not None})
-        if base_url is not None:
-            self.base_url = base_url.rstrip("/")
+        if base is not None:
+            self.base_url = base
 
     def _store(self):
         if self._cache is None and self.cache_path is not None:
