@@ -81,11 +81,7 @@ def _composed(obj, *names: str) -> None:
     """Put the named string fields (or tuples of strings) of a frozen dataclass in NFC: every text
     that enters the package through one of these records is composed once, here."""
     for name in names:
-        value = getattr(obj, name)
-        if isinstance(value, str):
-            object.__setattr__(obj, name, nfc(value))
-        elif isinstance(value, tuple):
-            object.__setattr__(obj, name, tuple(_nfc_any(v) for v in value))
+        object.__setattr__(obj, name, _nfc_any(getattr(obj, name)))
 
 
 def _nfc_any(value):
