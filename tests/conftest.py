@@ -157,6 +157,15 @@ def pytest_runtest_makereport(item, call):
         report.longrepr = (str(item.path), line, f"Skipped: data unavailable: {reason}")
 
 
+class Table:
+    """A custom encoder: a fixed table of unit vectors (cat and kitten at cosine 0.6, dog and pet at 1)."""
+
+    table = {"cat": [1.0, 0.0], "kitten": [0.6, 0.8], "dog": [0.0, 1.0], "pet": [0.0, 1.0]}
+
+    def __call__(self, texts):
+        return np.array([self.table.get(t, [0.0, 0.0]) for t in texts])
+
+
 # Four short passages about Ed Wood's film: a corpus small enough to index in a test, with a walk.
 PASSAGES = [
     ("Ed Wood", "Ed Wood directed Plan 9 from Outer Space in Burbank."),

@@ -33,6 +33,7 @@ from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.maintenance import add_passages, delete_passages
 from pathfinding.hipporag.index.persistence import load_index, save_index
 from pathfinding.hipporag.io import load_openie
+from tests.conftest import Table
 
 
 class _CountingEncoder:
@@ -273,19 +274,8 @@ def test_empty_phrase_and_self_loop_counted():
     assert idx.mentions.toarray().tolist() == [[1.0], [2.0]]
 
 
-class _TableEncoder:
-    """A pluggable dense encoder: fixed unit vectors per phrase."""
-
-    table = {"cat": [1.0, 0.0], "kitten": [0.6, 0.8], "dog": [0.0, 1.0], "pet": [0.0, 1.0]}
-
-    def __call__(self, texts):
-        return np.array([self.table.get(t, [0.0, 0.0]) for t in texts])
-
-
 def test_dense_pluggable_encoder():
-    idx = build_index(
-        [[("cat", "is a", "pet")], [("kitten", "likes", "dog")]], encoder=_TableEncoder(), tau=0.8
-    )
+    idx = build_index([[("cat", "is a", "pet")], [("kitten", "likes", "dog")]], encoder=Table(), tau=0.8)
     ids = idx.phrase_ids
     assert float(idx.synonymy_graph[ids["dog"], ids["pet"]]) == 1.0
     assert float(idx.synonymy_graph[ids["kitten"], ids["dog"]]) == 0.0  # linked by a triple already

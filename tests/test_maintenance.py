@@ -29,6 +29,7 @@ from pathfinding.hipporag.index.maintenance import (
     renumber_after_delete,
 )
 from pathfinding.hipporag.retrieve import HippoRetriever
+from tests.conftest import Table
 
 TRIPLES = [[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "filmed in", "Burbank")]]
 
@@ -205,18 +206,15 @@ def test_adding_keeps_the_width_of_a_wider_frozen_encoder():
     assert_same_index(grown, _fresh(BASE + MORE, encoder=enc, fit_encoder=False, tau=0.5))
 
 
+def _sparse_table(texts):
+    """:class:`tests.conftest.Table`'s vectors as a sparse matrix (as the character n-grams give)."""
+    return sp.csr_array(Table()(texts))
+
+
 def test_a_cosine_exactly_at_tau_is_a_synonym_after_an_add():
     """A new phrase whose cosine with an old one is exactly tau (0.6 = (1, 0) . (0.6, 0.8)) gets the
     synonymy edge a fresh build gives it, with a sparse encoder."""
-    import scipy.sparse as sp
-
-
-    table = {"cat": [1.0, 0.0], "kitten": [0.6, 0.8], "dog": [0.0, 1.0], "pet": [0.0, 1.0]}
-
-    def enc(texts):
-        return sp.csr_array(np.array([table.get(t, [0.0, 0.0]) for t in texts]))
-
-    kw = {"encoder": enc, "fit_encoder": False, "tau": 0.6}
+    kw = {"encoder": _sparse_table, "fit_encoder": False, "tau": 0.6}
     idx = build_index([[("cat", "is a", "pet")]], **kw)
     grown = add_passages(idx, [[("kitten", "likes", "dog")]])
     fresh = build_index([[("cat", "is a", "pet")], [("kitten", "likes", "dog")]], **kw)
@@ -228,15 +226,7 @@ def test_a_cosine_exactly_at_tau_is_a_synonym_after_an_add():
 def test_deleting_with_a_sparse_encoder_as_wide_as_the_remaining_phrases():
     """A delete that leaves as many phrases as the encoder has columns (two) keeps only the rows of
     the remaining phrases, as a fresh build does; deleting every passage is refused by name."""
-    import scipy.sparse as sp
-
-
-    table = {"cat": [1.0, 0.0], "kitten": [0.6, 0.8], "dog": [0.0, 1.0], "pet": [0.0, 1.0]}
-
-    def enc(texts):
-        return sp.csr_array(np.array([table.get(t, [0.0, 0.0]) for t in texts]))
-
-    kw = {"encoder": enc, "fit_encoder": False, "tau": 0.6}
+    kw = {"encoder": _sparse_table, "fit_encoder": False, "tau": 0.6}
     idx = build_index([[("cat", "is a", "pet")], [("kitten", "likes", "dog")]], **kw)
     smaller = delete_passages(idx, [1])
     assert smaller.phrases == ["cat", "pet"] and smaller.node_embeddings.shape == (2, 2)
@@ -404,11 +394,7 @@ def test_refit_mode_refits_a_copy_and_matches():
 
 
 def test_dense_custom_encoder_frozen():
-    table = {"cat": [1.0, 0.0], "kitten": [0.6, 0.8], "dog": [0.0, 1.0], "pet": [0.0, 1.0]}
-
-    def enc(texts):
-        return np.array([table.get(t, [0.0, 0.0]) for t in texts])
-
+    enc = Table()
     a = build_index([[("cat", "is a", "pet")]], encoder=enc, tau=0.8)
     b = add_passages(a, [[("kitten", "likes", "dog")]])
     ref = build_index([[("cat", "is a", "pet")], [("kitten", "likes", "dog")]], encoder=enc, tau=0.8)

@@ -29,6 +29,7 @@ from pathfinding.hipporag.index.maintenance import add_passages
 from pathfinding.hipporag.index.persistence import FORMAT_VERSION, MAGIC, load_index, read_triples, save_index
 from pathfinding.hipporag.io import load_openie
 from pathfinding.hipporag.retrieve import HippoRetriever
+from tests.conftest import Table
 from tests.test_maintenance import FROZEN, assert_same_index, assert_same_retrieval, passage_st
 
 TRIPLES = [[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "filmed in", "Burbank")]]
@@ -255,15 +256,6 @@ def test_a_broken_container_is_named(good):
             load_index(path)
 
 
-class Table:
-    """A custom encoder: a fixed table of unit vectors."""
-
-    table = {"cat": [1.0, 0.0], "kitten": [0.6, 0.8], "dog": [0.0, 1.0], "pet": [0.0, 1.0]}
-
-    def __call__(self, texts):
-        return np.array([self.table.get(t, [0.0, 0.0]) for t in texts])
-
-
 def test_a_custom_encoder_is_checked_and_named(tmp_path):
     """The file records the custom encoder's class by module and name; loading needs the encoder
     again, checks it on the stored embeddings (a wrong row is refused, naming the class and how many
@@ -272,8 +264,8 @@ def test_a_custom_encoder_is_checked_and_named(tmp_path):
     path = tmp_path / "c.hippo"
     save_index(idx, path)
     _, header, _ = _split(path.read_bytes())
-    assert header["encoder"] == {"kind": "custom", "class": f"{__name__}.Table"}
-    cls = re.escape(f"{__name__}.Table")
+    assert header["encoder"] == {"kind": "custom", "class": "tests.conftest.Table"}
+    cls = re.escape("tests.conftest.Table")
     with pytest.raises(
         InvalidValueError, match=rf"^{re.escape(str(path))} was built with a custom encoder \({cls}\)"
     ):
@@ -639,33 +631,24 @@ def test_malformed_content_with_a_valid_checksum(saved):
         load_index(path)
 
 
-class TableEncoder:
-    table = {"cat": [1.0, 0.0], "kitten": [0.6, 0.8], "dog": [0.0, 1.0], "pet": [0.0, 1.0]}
-
-    def __call__(self, texts):
-        return np.array([self.table.get(t, [0.0, 0.0]) for t in texts])
-
-
 def test_custom_encoder_must_be_passed_again(tmp_path):
-    idx = build_index([[("cat", "is a", "pet")], [("kitten", "likes", "dog")]], encoder=TableEncoder())
+    idx = build_index([[("cat", "is a", "pet")], [("kitten", "likes", "dog")]], encoder=Table())
     path = tmp_path / "c.hippo"
     save_index(idx, path)
-    with pytest.raises(
-        ValueError, match=r"custom encoder \(.*TableEncoder\).*load_index\(path, encoder=\.\.\.\)"
-    ):
+    with pytest.raises(ValueError, match=r"custom encoder \(.*\.Table\).*load_index\(path, encoder=\.\.\.\)"):
         load_index(path)
-    back = load_index(path, encoder=TableEncoder())
+    back = load_index(path, encoder=Table())
     assert_same_index(back, idx)
 
-    class Wrong(TableEncoder):
-        table = {**TableEncoder.table, "cat": [0.0, 1.0]}
+    class Wrong(Table):
+        table = {**Table.table, "cat": [0.0, 1.0]}
 
     with pytest.raises(ValueError, match="does not reproduce the embeddings"):
         load_index(path, encoder=Wrong())
     default = tmp_path / "d.hippo"
     save_index(build_index(ROUND_TRIPLES), default)
     with pytest.raises(ValueError, match="stores its own CharNgramEncoder"):
-        load_index(default, encoder=TableEncoder())
+        load_index(default, encoder=Table())
 
 
 @settings(max_examples=25)

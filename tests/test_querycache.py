@@ -15,7 +15,7 @@ from pathfinding.hipporag.index.maintenance import delete_passages
 from pathfinding.hipporag.index.persistence import load_index, save_index
 from pathfinding.hipporag.querycache import cache_path, load_for_query
 from pathfinding.hipporag.retrieve import HippoRetriever
-from tests.conftest import PASSAGES
+from tests.conftest import PASSAGES, Table
 
 
 def _must_not_build():
@@ -237,13 +237,6 @@ def test_triples_from_the_cache_need_no_encoder_and_only_come_from_the_same_inde
     """The cache holds no triples; they are read from the index on first use. An index built with a
     custom encoder gives them without the encoder being asked again, and an index replaced since the
     cache was loaded is refused rather than read as if it were the same one."""
-
-    class Table:
-        table = {"cat": [1.0, 0.0], "kitten": [0.6, 0.8], "dog": [0.0, 1.0], "pet": [0.0, 1.0]}
-
-        def __call__(self, texts):
-            return np.array([self.table.get(t, [0.0, 0.0]) for t in texts])
-
     triples = [[("cat", "is a", "pet")], [("kitten", "likes", "dog")]]
     idx = tmp_path / "c.hippo"
     save_index(build_index(triples, encoder=Table()), idx)
