@@ -92,6 +92,18 @@ class ScriptedServer(LocalServer):
             pass  # the client gave up waiting (a timeout test)
 
 
+def statuses(*codes, ok, headers=()):
+    """A :class:`ScriptedServer` answer: request n gets ``codes[n]`` with an error body (and
+    ``headers``), every later one 200 with ``ok``."""
+
+    def answer(n, path, hdrs, body):
+        if n < len(codes):
+            return codes[n], {"error": {"message": f"status {codes[n]}"}}, list(headers)
+        return 200, ok, []
+
+    return answer
+
+
 class SilentServer:
     """A dead endpoint: listens on 127.0.0.1 and never answers (nor accepts), so every request waits
     for the client's timeout. The kernel completes the connections up to the listen backlog."""

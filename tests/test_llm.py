@@ -6,7 +6,7 @@ and its token counts, its settings. Retries, waits and timeouts are the transpor
 import json
 
 import pytest
-from scripted_server import ScriptedServer
+from scripted_server import ScriptedServer, statuses
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError, LLMError, LLMFatalError
 from pathfinding.hipporag.extract.llm import ChatClient
@@ -29,15 +29,9 @@ def _client(url, **kw):
     return ChatClient(url, "m", **kw)
 
 
-def _statuses(*statuses, final=None, headers=()):
-    """Answer request n with statuses[n], then 200 with ``final`` (a completion of "ok")."""
-
-    def answer(n, path, hdrs, body):
-        if n < len(statuses):
-            return statuses[n], {"error": {"message": f"status {statuses[n]}"}}, list(headers)
-        return 200, final if final is not None else _completion("ok", {"prompt_tokens": 3}), []
-
-    return answer
+def _statuses(*codes, headers=()):
+    """Answer request n with codes[n], then 200 with a completion of "ok"."""
+    return statuses(*codes, ok=_completion("ok", {"prompt_tokens": 3}), headers=headers)
 
 
 def test_a_chat_goes_through_the_transport():

@@ -11,7 +11,7 @@ import time
 from types import SimpleNamespace
 
 import pytest
-from scripted_server import LocalServer, ScriptedServer, SilentServer
+from scripted_server import LocalServer, ScriptedServer, SilentServer, statuses
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError, LLMError, LLMFatalError
 from pathfinding.hipporag import transport
@@ -32,15 +32,9 @@ def _transport(url, **kw):
     return Transport(url + "/things", name="things", **kw)
 
 
-def _statuses(*statuses, headers=()):
-    """Answer request n with statuses[n], then 200 with ``{"ok": true}``."""
-
-    def answer(n, path, hdrs, body):
-        if n < len(statuses):
-            return statuses[n], {"error": {"message": f"status {statuses[n]}"}}, list(headers)
-        return 200, {"ok": True, "usage": {"prompt_tokens": 3}}, []
-
-    return answer
+def _statuses(*codes, headers=()):
+    """Answer request n with codes[n], then 200 with ``{"ok": true}``."""
+    return statuses(*codes, ok={"ok": True, "usage": {"prompt_tokens": 3}}, headers=headers)
 
 
 @pytest.mark.parametrize("status", [*sorted(RETRY_STATUS), 501, 599])
