@@ -12,6 +12,7 @@ from collections import deque
 
 import numpy as np
 
+from pathfinding.core.specificity import passage_counts
 from pathfinding.course.exercises.answers import (
     EXACT,
     NOT_YET,
@@ -53,10 +54,6 @@ def _on_seeds(n: int, seeds, weights) -> np.ndarray:
     return r
 
 
-def _passages_per_node(mentions) -> np.ndarray:
-    return np.diff(mentions.tocsr().indptr).astype(float)
-
-
 def _seed_weights(mentions, seeds, per_node) -> np.ndarray:
     w = per_node[np.asarray(seeds)]
     return _on_seeds(mentions.shape[0], seeds, w / w.sum())
@@ -66,12 +63,12 @@ RESTART_WRONG = (
     WrongModel(
         "|P_i| instead of 1/|P_i|",
         "a seed in MORE passages is LESS specific: the weight is 1/|P_i|, not |P_i|.",
-        value=lambda P, seeds: _seed_weights(P, seeds, _passages_per_node(P)),
+        value=lambda P, seeds: _seed_weights(P, seeds, passage_counts(P)),
     ),
     WrongModel(
         "forgetting to renormalise",
         "the proportions are right; a restart vector sums to 1: divide by the sum of the seeds' weights.",
-        value=lambda P, seeds: _on_seeds(P.shape[0], seeds, 1 / _passages_per_node(P)[np.asarray(seeds)]),
+        value=lambda P, seeds: _on_seeds(P.shape[0], seeds, 1 / passage_counts(P)[np.asarray(seeds)]),
     ),
     WrongModel(
         "specificity off",
