@@ -295,11 +295,15 @@ def _meet_in_front(instance) -> int | None:
     return None
 
 
-def _twin_or_beaten(instance) -> tuple[bool, bool]:
-    """Whether a wrong candidate ties the answer's PPR mass, and whether one has strictly more."""
-    from pathfinding.synthetic.rankers import RANKERS
+def _twin_or_beaten(instance, scores=None) -> tuple[bool, bool]:
+    """Whether a wrong candidate ties the answer's PPR mass, and whether one has strictly more.
 
-    scores = RANKERS["ppr"](instance)
+    ``scores`` are the instance's PPR scores if already solved (``RANKERS["ppr"](instance)``).
+    """
+    if scores is None:
+        from pathfinding.synthetic.rankers import RANKERS
+
+        scores = RANKERS["ppr"](instance)
     mine = scores[instance.answer]
     others = scores[np.setdiff1d(instance.candidates, [instance.answer])]
     tied = np.isclose(others, mine, rtol=1e-6, atol=1e-12)
@@ -396,8 +400,10 @@ def check_defeating_shape(instance) -> Feedback:
     for model in DEFEATING_SHAPE_WRONG:
         if model.shown_by(instance, (), EXACT):
             return Feedback(False, model.hint_for((instance,)))
-    rank = rank_of(RANKERS["ppr"](instance), instance.answer, instance.candidates)
-    if _twin_or_beaten(instance)[1]:
+    # the twin model above solved PPR once already; the rank and the verdict share one more solve
+    scores = RANKERS["ppr"](instance)
+    rank = rank_of(scores, instance.answer, instance.candidates)
+    if _twin_or_beaten(instance, scores)[1]:
         return Feedback(
             True,
             f"PPR puts the answer at rank {rank:g} of {len(instance.candidates)}: your shape defeats it.",
