@@ -59,6 +59,24 @@ def _settings(grid: dict) -> list[dict]:
             for row in mesh]  # fmt: skip
 
 
+def _flat_index(grid: dict, setting: dict) -> int:
+    """The flat index of ``setting`` (a value for every slider of ``grid``), row-major as :data:`_INDEX_JS`.
+
+    Raises
+    ------
+    InvalidValueError
+        If a value is not on its slider's grid.
+    """
+    k = 0
+    for name, spec in grid.items():
+        values = _values(spec)
+        hit = np.flatnonzero(np.isclose(values, setting[name]))
+        if hit.size != 1:
+            raise InvalidValueError(f"{name} = {setting[name]!r} is not on the grid {spec[:3]}")
+        k = k * values.size + int(hit[0])
+    return k
+
+
 class PageExplorer:
     """A Bokeh layout shown as self-contained HTML (BokehJS inline), so a static page can run it.
 
@@ -91,14 +109,7 @@ class PageExplorer:
         grid = GRIDS[self.name]
         if set(setting) != set(grid):
             raise InvalidValueError(f"name every slider of {self.name} {sorted(grid)}, got {sorted(setting)}")
-        k = 0
-        for name, spec in grid.items():
-            values = _values(spec)
-            hit = np.flatnonzero(np.isclose(values, setting[name]))
-            if hit.size != 1:
-                raise InvalidValueError(f"{name} = {setting[name]!r} is not on the grid {spec[:3]}")
-            k = k * values.size + int(hit[0])
-        return self.frames[k]
+        return self.frames[_flat_index(grid, setting)]
 
     def _repr_html_(self) -> str:
         from bokeh.embed import components
@@ -137,8 +148,7 @@ def _page(name, grid, figure, readout, code: str, args: dict, frames: list) -> P
 
 
 def _default_index(grid: dict) -> int:
-    defaults = {n: spec[3] for n, spec in grid.items()}
-    return next(k for k, s in enumerate(_settings(grid)) if s == defaults)
+    return _flat_index(grid, {name: spec[3] for name, spec in grid.items()})
 
 
 def _readout(text: str):

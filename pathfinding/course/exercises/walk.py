@@ -12,6 +12,7 @@ from collections import deque
 
 import numpy as np
 
+from pathfinding.core.specificity import passage_counts
 from pathfinding.course.exercises.answers import (
     EXACT,
     NOT_YET,
@@ -53,10 +54,6 @@ def _on_seeds(n: int, seeds, weights) -> np.ndarray:
     return r
 
 
-def _passages_per_node(mentions) -> np.ndarray:
-    return np.diff(mentions.tocsr().indptr).astype(float)
-
-
 def _seed_weights(mentions, seeds, per_node) -> np.ndarray:
     w = per_node[np.asarray(seeds)]
     return _on_seeds(mentions.shape[0], seeds, w / w.sum())
@@ -66,12 +63,12 @@ RESTART_WRONG = (
     WrongModel(
         "|P_i| instead of 1/|P_i|",
         "a seed in MORE passages is LESS specific: the weight is 1/|P_i|, not |P_i|.",
-        value=lambda P, seeds: _seed_weights(P, seeds, _passages_per_node(P)),
+        value=lambda P, seeds: _seed_weights(P, seeds, passage_counts(P)),
     ),
     WrongModel(
         "forgetting to renormalise",
         "the proportions are right; a restart vector sums to 1: divide by the sum of the seeds' weights.",
-        value=lambda P, seeds: _on_seeds(P.shape[0], seeds, 1 / _passages_per_node(P)[np.asarray(seeds)]),
+        value=lambda P, seeds: _on_seeds(P.shape[0], seeds, 1 / passage_counts(P)[np.asarray(seeds)]),
     ),
     WrongModel(
         "specificity off",
@@ -298,11 +295,15 @@ def _meet_in_front(instance) -> int | None:
     return None
 
 
-def _twin_or_beaten(instance) -> tuple[bool, bool]:
-    """Whether a wrong candidate ties the answer's PPR mass, and whether one has strictly more."""
-    from pathfinding.synthetic.rankers import RANKERS
+def _twin_or_beaten(instance, scores=None) -> tuple[bool, bool]:
+    """Whether a wrong candidate ties the answer's PPR mass, and whether one has strictly more.
 
-    scores = RANKERS["ppr"](instance)
+    ``scores`` are the instance's PPR scores if already solved (``RANKERS["ppr"](instance)``).
+    """
+    if scores is None:
+        from pathfinding.synthetic.rankers import RANKERS
+
+        scores = RANKERS["ppr"](instance)
     mine = scores[instance.answer]
     others = scores[np.setdiff1d(instance.candidates, [instance.answer])]
     tied = np.isclose(others, mine, rtol=1e-6, atol=1e-12)
@@ -399,8 +400,10 @@ def check_defeating_shape(instance) -> Feedback:
     for model in DEFEATING_SHAPE_WRONG:
         if model.shown_by(instance, (), EXACT):
             return Feedback(False, model.hint_for((instance,)))
-    rank = rank_of(RANKERS["ppr"](instance), instance.answer, instance.candidates)
-    if _twin_or_beaten(instance)[1]:
+    # the twin model above solved PPR once already; the rank and the verdict share one more solve
+    scores = RANKERS["ppr"](instance)
+    rank = rank_of(scores, instance.answer, instance.candidates)
+    if _twin_or_beaten(instance, scores)[1]:
         return Feedback(
             True,
             f"PPR puts the answer at rank {rank:g} of {len(instance.candidates)}: your shape defeats it.",
