@@ -248,7 +248,8 @@ def format_table(name: str, *, columns=None, caption: bool = False) -> str:
     ColBERTv2         37.1
     HippoRAG          75.7
     """
-    table, cols = TABLES.get(name), table_columns(name, columns)
+    cols = table_columns(name, columns)
+    table = TABLES[name]
     w = max(len(r) for r in table)
     widths = [max(len(c), 8) for c in cols]
     lines = [f"{name} ({CITATION})"]
