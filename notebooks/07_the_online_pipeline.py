@@ -201,7 +201,7 @@ show(fig, "07_recall")
 # walk starts from guesses and the default retriever leans on BM25 (FINDINGS row K6: the default
 # without the casing step, on lower-cased questions). The default retriever first reads the
 # question through a casing model learnt from the corpus itself at index time: a run of words the
-# passages write as a name gets the corpus's capitals back (`pathfinding.hipporag.reading`). Below,
+# passages write as a name gets the corpus's capitals back (`pathfinding.hipporag.language.reading`). Below,
 # the Clonbrook question in lower case, read as typed (`casing=False`) and through the model.
 
 # %%

@@ -69,11 +69,11 @@ _EXPORTS = {
     "HippoIndex": "pathfinding.hipporag.index.model",
     **dict.fromkeys(["add_passages", "delete_passages"], "pathfinding.hipporag.index.maintenance"),
     **dict.fromkeys(["load_index", "save_index"], "pathfinding.hipporag.index.persistence"),
-    **dict.fromkeys(["HippoRetriever", "Retrieval"], "pathfinding.hipporag.retrieve"),
-    "BM25Ranker": "pathfinding.hipporag.lexical",
-    **dict.fromkeys(["load_corpus", "load_openie", "load_questions"], "pathfinding.hipporag.io"),
+    **dict.fromkeys(["HippoRetriever", "Retrieval"], "pathfinding.hipporag.retrieval.retrieve"),
+    "BM25Ranker": "pathfinding.hipporag.retrieval.lexical",
+    **dict.fromkeys(["load_corpus", "load_openie", "load_questions"], "pathfinding.hipporag.io.loaders"),
     "Passage": "pathfinding.hipporag.io.records",
-    **dict.fromkeys(["recall_at_k", "all_recall_at_k"], "pathfinding.hipporag.evaluate"),
+    **dict.fromkeys(["recall_at_k", "all_recall_at_k"], "pathfinding.hipporag.evaluation.metrics"),
     # Every public exception
     **dict.fromkeys(
         ["PathfindingError", "ValidationError", "InvalidValueError", "InvalidTypeError", "FormatError",

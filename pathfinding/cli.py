@@ -116,7 +116,7 @@ def _library_messages():
 def _cmd_data_list(args) -> int:
     import json
 
-    from pathfinding.hipporag.datasets import REGISTRY, get_data_home, locate
+    from pathfinding.hipporag.storage.datasets import REGISTRY, get_data_home, locate
 
     rows = []
     for f in REGISTRY.values():
@@ -141,7 +141,7 @@ def _cmd_data_list(args) -> int:
 
 
 def _cmd_data_fetch(args) -> int:
-    from pathfinding.hipporag.datasets import REGISTRY, entry, fetch
+    from pathfinding.hipporag.storage.datasets import REGISTRY, entry, fetch
 
     files = [entry(name) for name in args.names] if args.names else list(REGISTRY.values())
     for f in files:
@@ -158,7 +158,7 @@ def _data_parser(sub) -> None:
     q.set_defaults(func=_cmd_data_list)
     q = data.add_parser(
         "fetch", help="download and verify files into the cache (all of them by default)",
-        description="Copy each file into the cache (pathfinding.hipporag.datasets.get_data_home), "
+        description="Copy each file into the cache (pathfinding.hipporag.storage.datasets.get_data_home), "
         "checked against its size and SHA-256; files already in $PATHFINDING_DATA or the cache are "
         "only checked.",
     )

@@ -72,7 +72,7 @@ class CheckFailed(AssertionError):
 
 
 class DataError(PathfindingError):
-    """A data file from elsewhere (``pathfinding.hipporag.datasets``) is not available; the one-line
+    """A data file from elsewhere (``pathfinding.hipporag.storage.datasets``) is not available; the one-line
     message names the file, every place looked in and the command that fetches it."""
 
 
@@ -89,7 +89,7 @@ class FileBusyError(PathfindingError, TimeoutError):
     """Another process kept a file locked for longer than the caller would wait; nothing was written.
 
     An ``OSError`` (``filename`` is the file, ``strerror`` says who holds it and for how long it was
-    awaited), raised by :func:`pathfinding.hipporag.safety.exclusive_lock`.
+    awaited), raised by :func:`pathfinding.hipporag.storage.safety.exclusive_lock`.
     """
 
     def __str__(self) -> str:

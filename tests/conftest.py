@@ -7,7 +7,7 @@ or a load from the on-disk cache) would blow.
 The test servers (``scripted_server``, ``embeddings_server``, ``replay_server``) import each other by
 module name, so this folder is put on ``sys.path`` before any of them is collected.
 
-The data files from elsewhere (:mod:`pathfinding.hipporag.datasets`) are read from the copy beside the
+The data files from elsewhere (:mod:`pathfinding.hipporag.storage.datasets`) are read from the copy beside the
 checkout when there is one, as ``make test`` does. A test that needs one that no place holds and no
 download can bring is skipped with the one-line reason, unless the data is expected: under
 ``PATHFINDING_DATA`` set, or in CI with the copy present, it fails.
@@ -50,7 +50,7 @@ def _warm_kernels():
 
 _HOLD = """
 import sys
-from pathfinding.hipporag.safety import exclusive_lock
+from pathfinding.hipporag.storage.safety import exclusive_lock
 with exclusive_lock(sys.argv[1]):
     print("held", flush=True)
     sys.stdin.read()
@@ -108,9 +108,9 @@ def sample(tmp_path_factory):
     """The HippoRAG sample files: the corpus, an index of hand-written triples, and the questions."""
     import json
 
-    from pathfinding.hipporag.datasets import fetch
     from pathfinding.hipporag.index.build import index_from_openie
     from pathfinding.hipporag.io import load_corpus, load_openie, load_questions
+    from pathfinding.hipporag.storage.datasets import fetch
 
     corpus, _ = load_corpus(fetch("sample_corpus"))
     docs = [

@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 
 from pathfinding.core.specificity import node_specificity
 from pathfinding.errors import InvalidTypeError, InvalidValueError
-from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.index.build import (
     build_index,
     check_unit_rows,
@@ -33,6 +32,7 @@ from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.maintenance import add_passages, delete_passages
 from pathfinding.hipporag.index.persistence import load_index, save_index
 from pathfinding.hipporag.io import load_openie
+from pathfinding.hipporag.storage.datasets import fetch
 from tests.conftest import Table
 
 

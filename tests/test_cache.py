@@ -6,7 +6,7 @@ import threading
 import pytest
 
 from pathfinding.errors import InvalidValueError
-from pathfinding.hipporag.cache import CachedResponse, ResponseCache
+from pathfinding.hipporag.transport.cache import CachedResponse, ResponseCache
 
 USER = [{"role": "user", "content": "hi"}]
 

@@ -4,8 +4,8 @@ its derived copy on an index."""
 import pytest
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError
-from pathfinding.hipporag.casing import CasingModel, casing_model, word_tokens
 from pathfinding.hipporag.index.build import build_index
+from pathfinding.hipporag.language.casing import CasingModel, casing_model, word_tokens
 
 TEXTS = [
     "Plan 9\nPlan 9 from Outer Space is a film by Ed Wood. It stars Bela Lugosi.",

@@ -209,7 +209,7 @@ def test_a_full_disk_or_a_permission_is_one_line(work, code, call, words):
 
 _KILLED_SAVE = """
 import sys
-from pathfinding.hipporag.safety import atomic_write
+from pathfinding.hipporag.storage.safety import atomic_write
 def chunks():
     yield b"PFHIPIDX half of an index"
     print("writing", flush=True)

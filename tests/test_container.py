@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from pathfinding.errors import FormatError, InvalidTypeError
-from pathfinding.hipporag.container import DIGEST, PREFIX, ArrayBlock, Container, Layout, pack
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.index.persistence import LAYOUT, load_index, save_index
+from pathfinding.hipporag.storage.container import DIGEST, PREFIX, ArrayBlock, Container, Layout, pack
 
 TOY = Layout(b"PFTOYTOY", 3, "toy file", frozenset({"<i8", "<f8", "|u1"}), stale=" (make it again)")
 V1 = Path(__file__).parent / "data" / "hipporag" / "index_v1.hippo"

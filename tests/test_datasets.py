@@ -23,9 +23,9 @@ from scripted_server import LocalServer
 
 from pathfinding.cli import main
 from pathfinding.errors import DataDownloadError, DataNotFoundError, InvalidValueError
-from pathfinding.hipporag import datasets
-from pathfinding.hipporag.datasets import REGISTRY, DataFile, entry, fetch, get_data_home, locate
 from pathfinding.hipporag.io import load_corpus, load_openie, load_questions
+from pathfinding.hipporag.storage import datasets
+from pathfinding.hipporag.storage.datasets import REGISTRY, DataFile, entry, fetch, get_data_home, locate
 
 ROOT = Path(__file__).resolve().parents[1]
 # Bigger than one read, so an interruption can land between two of them.

@@ -17,7 +17,7 @@ from pathfinding.cli import main
 from pathfinding.errors import InvalidTypeError, InvalidValueError, LLMError
 from pathfinding.hipporag.index.embeddings import EmbeddingEncoder  # noqa: E402
 from pathfinding.hipporag.index.persistence import load_index
-from pathfinding.hipporag.querycache import load_for_query
+from pathfinding.hipporag.retrieval.querycache import load_for_query
 
 
 def _unit(text, dim):
@@ -71,7 +71,7 @@ def test_the_cache_file_is_keyed_by_model_text_and_url(tmp_path):
     float64, so a cache file written by one run (or version) is found by the next."""
     import base64
 
-    from pathfinding.hipporag.cache import ResponseCache
+    from pathfinding.hipporag.transport.cache import ResponseCache
 
     cache = tmp_path / "e.sqlite"
     with EmbeddingServer(dim=8) as srv:
@@ -406,7 +406,7 @@ def test_index_against_a_dead_endpoint_reports_each_retry_and_gives_up_in_time(t
 
     from scripted_server import SilentServer
 
-    from pathfinding.hipporag.transport import Transport
+    from pathfinding.hipporag.transport.http import Transport
 
     root = Path(__file__).resolve().parents[1]
     (tmp_path / "c.json").write_text(json.dumps(CORPUS))

@@ -67,7 +67,7 @@ def test_weight_grid_at_the_defaults_matches_the_default_rows(slice10):
     import inspect
 
     from pathfinding.experiments.sensitivity import format_grid, weight_grid
-    from pathfinding.hipporag.retrieve import HippoRetriever
+    from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 
     # regression pin: the defaults FINDINGS and README describe (10 questions cannot tell 0.2 from 0.3)
     params = inspect.signature(HippoRetriever).parameters

@@ -26,7 +26,7 @@ from pathfinding.hipporag.extract.cooccurrence import (
 )
 from pathfinding.hipporag.index.build import index_from_openie
 from pathfinding.hipporag.io import Passage, load_openie
-from pathfinding.hipporag.retrieve import HippoRetriever
+from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 
 
 @pytest.mark.parametrize(
@@ -306,7 +306,7 @@ def test_a_decomposed_corpus_gives_the_composed_nodes():
     nfd = Passage("Zoë", unicodedata.normalize("NFD", text))
     assert _nodes([nfd]) == _nodes([Passage("Zoë", text)]) == nodes
     # the extractor itself, given the decomposed text directly, finds the same names
-    from pathfinding.hipporag.text import normalize_phrase
+    from pathfinding.hipporag.language.text import normalize_phrase
 
     raw = cooccurrence_triples("Zoë", unicodedata.normalize("NFD", text))
     assert {normalize_phrase(x) for a, _, b in raw for x in (a, b)} == nodes

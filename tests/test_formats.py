@@ -11,10 +11,10 @@ import json
 import pytest
 
 from pathfinding.errors import FormatError
-from pathfinding.hipporag.datasets import fetch
-from pathfinding.hipporag.evaluate import supporting_ids
+from pathfinding.hipporag.evaluation.metrics import supporting_ids
 from pathfinding.hipporag.io import Passage, load_corpus
 from pathfinding.hipporag.io.formats import load_2wiki_questions, load_hotpotqa_questions
+from pathfinding.hipporag.storage.datasets import fetch
 
 
 def _write(tmp_path, name, obj, *, gz=False):
@@ -162,4 +162,142 @@ def test_title_shared_by_several_passages_is_counted(tmp_path):
     qs = [{"_id": "a", "question": "?", "supporting_facts": [["Ed Wood", 0]]}]
     out, rep = load_2wiki_questions(_write(tmp_path, "q.json", qs), corpus)
     assert out[0].supporting == ("Ed Wood\none.", "Ed Wood\ntwo.")
+    assert rep.issues == {"title_matches_several_passages": 1}
+
+
+def _write(tmp_path, name, obj, *, gz=False):
+    path = tmp_path / name
+    raw = (obj if isinstance(obj, str) else json.dumps(obj)).encode()
+    path.write_bytes(gzip.compress(raw, mtime=0) if gz else raw)
+    return path
+
+
+CORPUS = [
+    Passage("Ed Wood", "Ed Wood was a director."),
+    Passage("Plan 9", "A film."),
+    Passage("Ed Wood", "A film."),
+]
+
+
+def test_2wiki_facts_may_be_bare_titles_and_context_is_optional(tmp_path):
+    qs = [
+        {"_id": "w1", "id": "ignored", "question": "Q1?", "answer": ["a", 1],
+         "supporting_facts": ["Plan 9", ["Plan 9", 0]]},
+        {"id": "w2", "question": "Q2?", "supporting_facts": [["Ed Wood", 0]]},
+        {"question": "Q3?", "supporting_facts": []},
+    ]  # fmt: skip
+    out, rep = load_2wiki_questions(_write(tmp_path, "w.json", qs), CORPUS)
+    assert [q.id for q in out] == ["w1", "w2", "2"]
+    assert out[0].supporting == ("Plan 9\nA film.",) and out[0].answer == ("a", "1")
+    assert out[1].supporting == ("Ed Wood\nEd Wood was a director.", "Ed Wood\nA film.")
+    assert out[2].supporting == () and out[2].answer == ()
+    assert rep.issues == {"title_matches_several_passages": 1, "no_supporting_paragraph": 1}
+    assert rep.examples["title_matches_several_passages"] == ["[1]: 'Ed Wood'"]
+    assert rep.examples["no_supporting_paragraph"] == ["[2]"] and rep.n_records == 3
+
+
+def test_2wiki_checks_context_when_it_is_there(tmp_path):
+    ctx = [["Plan 9", ["s0", "s1"]]]
+    qs = [
+        {
+            "question": "Q?",
+            "supporting_facts": [["Plan 9", 1], ["Plan 9", 2], ["Plan 9", -1], ["Ed Wood", 0]],
+            "context": ctx,
+        }
+    ]
+    _, rep = load_2wiki_questions(_write(tmp_path, "w.json", qs), CORPUS)
+    assert rep.issues == {
+        "supporting_sentence_out_of_range": 2,
+        "supporting_title_not_in_context": 1,
+        "title_matches_several_passages": 1,
+    }
+    assert rep.examples["supporting_sentence_out_of_range"] == [
+        "[0].supporting_facts[1]",
+        "[0].supporting_facts[2]",
+    ]
+    assert rep.examples["supporting_title_not_in_context"] == ["[0].supporting_facts[3]"]
+
+
+@pytest.mark.parametrize(
+    ("facts", "message"),
+    [
+        (
+            [["Plan 9", True]],
+            r"w.json: \[0\]\.supporting_facts\[0\] must be \[title, sentence index\], got \['Plan 9', True\]",
+        ),
+        ([["Plan 9", 0, 1]], r"supporting_facts\[0\] must be \[title, sentence index\]"),
+        ([[9, 0]], r"supporting_facts\[0\] must be \[title, sentence index\]"),
+        ([3], r"supporting_facts\[0\] must be \[title, sentence index\], got 3"),
+        (
+            [["Nobody", 0]],
+            r"w.json: \[0\]\.supporting_facts\[0\] names the title 'Nobody', which no corpus passage has",
+        ),
+    ],
+)
+def test_2wiki_bad_facts_are_named(tmp_path, facts, message):
+    with pytest.raises(FormatError, match=message):
+        load_2wiki_questions(
+            _write(tmp_path, "w.json", [{"question": "Q?", "supporting_facts": facts}]), CORPUS
+        )
+
+
+def test_hotpotqa_needs_context_and_pairs(tmp_path):
+    ok = {"question": "Q?", "supporting_facts": [["Plan 9", 0]], "context": [["Plan 9", ["s"]]]}
+    out, rep = load_hotpotqa_questions(_write(tmp_path, "h.json", [ok]), CORPUS)
+    assert out[0].supporting == ("Plan 9\nA film.",) and out[0].id == "0" and rep.n_issues == 0
+    with pytest.raises(
+        FormatError,
+        match=r"h2.json: \[0\]\.supporting_facts\[0\] must be \[title, sentence index\], got Plan 9",
+    ):
+        load_hotpotqa_questions(_write(tmp_path, "h2.json", [{**ok, "supporting_facts": ["Plan 9"]}]), CORPUS)
+    with pytest.raises(FormatError, match=r"h3.json: \[0\] has no key 'context'"):
+        load_hotpotqa_questions(
+            _write(tmp_path, "h3.json", [{"question": "Q?", "supporting_facts": []}]), CORPUS
+        )
+    for bad in (["Plan 9"], ["Plan 9", ["s"], 1], [9, ["s"]], ["Plan 9", "s"], ["Plan 9", ["s", 2]]):
+        with pytest.raises(
+            FormatError, match=r"h4.json: \[0\]\.context\[0\] must be \[title, \[sentence, \.\.\.\]\], got "
+        ):
+            load_hotpotqa_questions(_write(tmp_path, "h4.json", [{**ok, "context": [bad]}]), CORPUS)
+
+
+@pytest.mark.parametrize("loader", [load_hotpotqa_questions, load_2wiki_questions])
+def test_question_files_must_be_lists_and_corpora_passages(tmp_path, loader):
+    dataset = "HotpotQA" if loader is load_hotpotqa_questions else "2WikiMultihopQA"
+    with pytest.raises(FormatError, match=rf"q.json: expected a JSON list of {dataset} questions, got dict"):
+        loader(_write(tmp_path, "q.json", {"question": "Q?"}), CORPUS)
+    for corpus in ("Ed Wood", [Passage("A", "a"), "B\nb"]):
+        with pytest.raises(TypeError, match="corpus must be a sequence of Passage"):
+            loader(_write(tmp_path, "q2.json", []), corpus)
+
+
+@pytest.mark.parametrize("loader", [load_hotpotqa_questions, load_2wiki_questions])
+def test_question_loaders_keep_the_text_and_name_the_file(tmp_path, loader):
+    """Each question keeps its text; the report names the file it read; a record without supporting
+    facts, or a context entry of the wrong shape, is named by file, record and (for the entry) value."""
+    ctx = [["Plan 9", ["s"]]]
+    qs = [
+        {"question": f"Who made film {i}?", "supporting_facts": [["Plan 9", 0]], "context": ctx}
+        for i in (1, 2)
+    ]
+    out, rep = loader(_write(tmp_path, "q.json", qs), CORPUS)
+    assert [q.question for q in out] == ["Who made film 1?", "Who made film 2?"]
+    assert rep.source.endswith("q.json")
+    with pytest.raises(FormatError, match=r"q2.json: \[1\] has no key 'supporting_facts'"):
+        loader(_write(tmp_path, "q2.json", [qs[0], {"question": "Q?", "context": ctx}]), CORPUS)
+    with pytest.raises(
+        FormatError, match=r"context\[0\] must be \[title, \[sentence, \.\.\.\]\], got \['Ed', 7\]$"
+    ):
+        loader(_write(tmp_path, "q3.json", [{**qs[0], "context": [["Ed", 7]]}]), CORPUS)
+
+
+def test_hotpotqa_loader_picks_the_passage_whose_text_the_context_gives(tmp_path):
+    corpus = [Passage("A", "the letter."), Passage("A", "the river."), Passage("B", "b.")]
+    qs = [{"_id": "q", "question": "?", "supporting_facts": [["A", 0], ["B", 0]],
+           "context": [["A", ["the ", "river."]], ["B", ["b."]]]}]  # fmt: skip
+    out, rep = load_hotpotqa_questions(_write(tmp_path, "q.json", qs), corpus)
+    assert out[0].supporting == ("A\nthe river.", "B\nb.") and rep.n_issues == 0
+    qs[0]["context"][0][1] = ["another ", "text."]  # no passage has it: every "A", and said so
+    out, rep = load_hotpotqa_questions(_write(tmp_path, "q2.json", qs), corpus)
+    assert out[0].supporting == ("A\nthe letter.", "A\nthe river.", "B\nb.")
     assert rep.issues == {"title_matches_several_passages": 1}

@@ -18,15 +18,16 @@ import pytest
 
 from pathfinding.cli import build_parser, main
 from pathfinding.errors import FormatError
-from pathfinding.hipporag.datasets import fetch
-from pathfinding.hipporag.evaluate import all_recall_at_k, recall_at_k
+from pathfinding.hipporag.evaluation.compare import match_supporting
+from pathfinding.hipporag.evaluation.metrics import all_recall_at_k, recall_at_k
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.index.encoder import CharNgramEncoder, char_ngrams
 from pathfinding.hipporag.index.persistence import load_index, save_index
 from pathfinding.hipporag.io import Passage, load_corpus, load_openie
-from pathfinding.hipporag.io.questions import match_supporting, read_eval_questions
-from pathfinding.hipporag.lexical import BM25Ranker
-from pathfinding.hipporag.retrieve import NO_MATCH, HippoRetriever
+from pathfinding.hipporag.io.questions import read_eval_questions
+from pathfinding.hipporag.retrieval.lexical import BM25Ranker
+from pathfinding.hipporag.retrieval.retrieve import NO_MATCH, HippoRetriever
+from pathfinding.hipporag.storage.datasets import fetch
 from tests.conftest import PASSAGES
 from tests.test_maintenance import assert_same_index
 
@@ -627,7 +628,7 @@ def test_query_says_which_entities_are_not_in_the_index(built, capsys):
     """"Angela" is nearest to "los angeles county" (a few shared trigrams), below the floor: the
     answer says so, with the node and cosine, --json carries every link with "kept", and
     --min-link-cosine 0 links it again; "Zorro" shares nothing with any node."""
-    from pathfinding.hipporag.query import MIN_LINK_COSINE
+    from pathfinding.hipporag.retrieval.linking import MIN_LINK_COSINE
 
     index = str(built / "i.hippo")
     ask = ["hipporag", "query", index, "Where did Angela and Zorro meet Bela Lugosi?", "-k", "2"]

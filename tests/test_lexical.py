@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.build import build_index
-from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, top_k
+from pathfinding.hipporag.retrieval.lexical import BM25Ranker, FactLinker, top_k
 
 DOCS = ["the cat sat on the mat", "dog chased cat", "dog dog barked at the mailman loudly", "birds sing"]
 STOP = {"the", "on", "at"}  # the English stop words among DOCS' words

@@ -10,7 +10,7 @@ from scripted_server import ScriptedServer, statuses
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError, LLMError, LLMFatalError
 from pathfinding.hipporag.extract.llm import ChatClient
-from pathfinding.hipporag.transport import UsageStats
+from pathfinding.hipporag.transport.http import UsageStats
 
 USER = [{"role": "user", "content": "hi"}]
 

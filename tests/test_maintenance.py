@@ -19,7 +19,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError
-from pathfinding.hipporag.casing import casing_model
 from pathfinding.hipporag.index.build import build_index, similar_pairs
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.maintenance import (
@@ -28,7 +27,8 @@ from pathfinding.hipporag.index.maintenance import (
     delete_passages,
     renumber_after_delete,
 )
-from pathfinding.hipporag.retrieve import HippoRetriever
+from pathfinding.hipporag.language.casing import casing_model
+from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 from tests.conftest import Table
 
 TRIPLES = [[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "filmed in", "Burbank")]]
@@ -500,7 +500,7 @@ def test_new_rows_get_the_pairs_a_fresh_build_gives(sparse, c):
 def test_the_casing_model_follows_the_passages_through_add_and_delete():
     """The casing model is derived from the passages: an added passage's names are read in the next
     question, a deleted passage's are not, and each equals a fresh build's."""
-    from pathfinding.hipporag.reading import read_question
+    from pathfinding.hipporag.language.reading import read_question
 
     idx = build_index(TRIPLES, passages=["Ed Wood directed Plan 9.", "Plan 9 was filmed in Burbank."])
     q = "who starred with bela lugosi?"

@@ -11,7 +11,7 @@ from pathfinding.errors import InvalidValueError
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.index.model import HippoIndex, IndexStats
 from pathfinding.hipporag.index.persistence import save_index
-from pathfinding.hipporag.querycache import cache_path, load_for_query, write_cache
+from pathfinding.hipporag.retrieval.querycache import cache_path, load_for_query, write_cache
 
 # Nodes a, b, c: relation edges a-b (weight 2) and b-c (1); one synonymy edge a-c (0.9).
 R = np.array([[0.0, 2.0, 0.0], [2.0, 0.0, 1.0], [0.0, 1.0, 0.0]])
@@ -108,7 +108,7 @@ def test_an_index_from_its_query_cache_prepares_no_walk_graph(tmp_path, monkeypa
 
 def test_an_index_from_its_query_cache_counts_no_casing_model(tmp_path, monkeypatch):
     """The query cache holds the casing model: a question from the shell never counts the corpus."""
-    from pathfinding.hipporag.casing import CasingModel, casing_model
+    from pathfinding.hipporag.language.casing import CasingModel, casing_model
 
     path = tmp_path / "i.hippo"
     texts = ["Ed Wood directed Plan 9.", "Plan 9 was released in 1957."]

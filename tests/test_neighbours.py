@@ -21,7 +21,7 @@ from pathfinding.hipporag.index.neighbours import (
     cosine_neighbours_prefix,
     synonymy_edges,
 )
-from pathfinding.hipporag.text import normalize_phrase
+from pathfinding.hipporag.language.text import normalize_phrase
 from pathfinding.synthetic.corpus import synthetic_corpus
 
 # Row 0 = (1, 0); row 1 at cosine 0.81 with it; row 2 at 0.79; row 3 orthogonal to row 0.
@@ -287,7 +287,7 @@ def test_neighbour_kernels_agree_without_jit():
     script = (
         "import json, numpy as np\n"
         "from pathfinding.hipporag.index.build import build_index\n"
-        "from pathfinding.hipporag.query import link_entities\n"
+        "from pathfinding.hipporag.retrieval.linking import link_entities\n"
         "from pathfinding.synthetic.corpus import synthetic_corpus\n"
         "c = synthetic_corpus(150, rng=5)\n"
         "idx = build_index(c.triples)\n"

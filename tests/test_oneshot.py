@@ -1,6 +1,6 @@
 """The command line's one-shot path: its BM25, linking and walk need no numba, and give the library's answers.
 
-A question from the shell is answered by :class:`~pathfinding.hipporag.oneshot.OneShotRetriever`
+A question from the shell is answered by :class:`~pathfinding.hipporag.retrieval.oneshot.OneShotRetriever`
 (scipy walk, certified ranking), BM25 scored from its own arrays, and entity linking in numpy. Each
 piece is checked against what it replaces: bm25s' own scores and tokens, a left-to-right loop for
 the dot products, the dense linear solve for the walk, and :class:`HippoRetriever` for rankings.
@@ -26,10 +26,10 @@ from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
 from pathfinding.hipporag.index.build import build_index, index_from_openie
 from pathfinding.hipporag.index.nearest import NearestRows, row_dots
 from pathfinding.hipporag.index.persistence import load_index
-from pathfinding.hipporag.lexical import BM25Ranker, top_k
-from pathfinding.hipporag.oneshot import TIGHTER, OneShotRetriever, rounding_slack
-from pathfinding.hipporag.retrieve import HippoRetriever
-from pathfinding.hipporag.text import words
+from pathfinding.hipporag.language.text import words
+from pathfinding.hipporag.retrieval.lexical import BM25Ranker, top_k
+from pathfinding.hipporag.retrieval.oneshot import TIGHTER, OneShotRetriever, rounding_slack
+from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 
 from .strategies import restart_vectors, weighted_graphs
 

@@ -26,8 +26,6 @@ from replay_server import ReplayServer
 from scripted_server import ScriptedServer
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError, LLMError, LLMFatalError
-from pathfinding.hipporag.cache import ResponseCache
-from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.extract.cli import add_openie_command
 from pathfinding.hipporag.extract.llm import ChatClient
 from pathfinding.hipporag.extract.openie import (
@@ -43,6 +41,8 @@ from pathfinding.hipporag.extract.openie import (
     write_openie,
 )
 from pathfinding.hipporag.io import Passage, load_corpus, load_openie
+from pathfinding.hipporag.storage.datasets import fetch
+from pathfinding.hipporag.transport.cache import ResponseCache
 from tests.test_llm import _client, _completion
 
 # --- prompts ----------------------------------------------------------------
@@ -687,8 +687,8 @@ def test_retries_are_bounded_and_back_off_exponentially(released):
 def test_query_ner_is_one_cached_call_per_question(released, tmp_path):
     from pathfinding.hipporag.index.build import index_from_openie
     from pathfinding.hipporag.io import load_questions
-    from pathfinding.hipporag.query import capitalised_spans
-    from pathfinding.hipporag.retrieve import HippoRetriever
+    from pathfinding.hipporag.language.names import capitalised_spans
+    from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 
     questions = [q.question for q in load_questions(fetch("musique_questions"))[0][:15]]
     answers = {q: capitalised_spans(q) for q in questions}
@@ -720,10 +720,10 @@ def test_client_validation():
 @pytest.mark.slow
 def test_full_replay_reproduces_the_release_and_its_recall(released, tmp_path):
     """All 1,890 passages; the index built from the output gives the recall of FINDINGS' v1 row."""
-    from pathfinding.hipporag.evaluate import recall_at_k, supporting_ids
+    from pathfinding.hipporag.evaluation.metrics import recall_at_k, supporting_ids
     from pathfinding.hipporag.index.build import index_from_openie
     from pathfinding.hipporag.io import load_questions
-    from pathfinding.hipporag.retrieve import HippoRetriever
+    from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 
     with ReplayServer(released["raw"]) as srv:
         run = run_openie(released["corpus"], _replay_client(srv), cache=tmp_path / "c.sqlite", concurrency=4)

@@ -21,14 +21,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathfinding.errors import FormatError, InvalidTypeError, InvalidValueError
-from pathfinding.hipporag.casing import CasingModel, casing_model
-from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.index.build import build_index, index_from_openie
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.maintenance import add_passages
 from pathfinding.hipporag.index.persistence import FORMAT_VERSION, MAGIC, load_index, read_triples, save_index
 from pathfinding.hipporag.io import load_openie
-from pathfinding.hipporag.retrieve import HippoRetriever
+from pathfinding.hipporag.language.casing import CasingModel, casing_model
+from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
+from pathfinding.hipporag.storage.datasets import fetch
 from tests.conftest import Table
 from tests.test_maintenance import FROZEN, assert_same_index, assert_same_retrieval, passage_st
 
@@ -395,7 +395,7 @@ def test_a_sparse_custom_encoder_round_trips(tmp_path):
 def test_an_older_file_without_a_normalization_setting_loads(good):
     """The four settings every file has are enough: a file from before the normalisation rule was
     recorded loads, with v1's ASCII rule."""
-    from pathfinding.hipporag.text import index_normalization
+    from pathfinding.hipporag.language.text import index_normalization
 
     path, header, block = good
     del header["settings"]["normalization"]
@@ -701,7 +701,7 @@ def test_save_and_load_remove_what_a_killed_save_left(tmp_path, caplog):
     stale = tmp_path / "i.hippo.tmp-999999999"  # above any pid the kernel hands out
     for call in (lambda: load_index(path), lambda: save_index(build_index(TRIPLES), path)):
         stale.write_bytes(b"PFHIPIDX half an index")
-        with caplog.at_level("WARNING", logger="pathfinding.hipporag.safety"):
+        with caplog.at_level("WARNING", logger="pathfinding.hipporag.storage.safety"):
             call()
         assert not stale.exists() and "i.hippo.tmp-999999999" in caplog.text
         caplog.clear()

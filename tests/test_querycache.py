@@ -9,12 +9,12 @@ import pytest
 
 from pathfinding.cli import main
 from pathfinding.errors import FormatError
-from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.index.maintenance import delete_passages
 from pathfinding.hipporag.index.persistence import load_index, save_index
-from pathfinding.hipporag.querycache import cache_path, load_for_query
-from pathfinding.hipporag.retrieve import HippoRetriever
+from pathfinding.hipporag.retrieval.querycache import cache_path, load_for_query
+from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
+from pathfinding.hipporag.storage.datasets import fetch
 from tests.conftest import PASSAGES, Table
 
 
@@ -55,7 +55,7 @@ def test_query_cache_is_used_and_invalidated(tmp_path, capsys):
     load_for_query(idx, write=False).derived("fact_linker", _must_not_build)  # the cache was written again
     with pytest.raises(AssertionError, match="derived again"):  # a cache of another tokenizer is stale
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr("pathfinding.hipporag.querycache._PROBE", "another tokenizer, other tokens")
+            mp.setattr("pathfinding.hipporag.retrieval.querycache._PROBE", "another tokenizer, other tokens")
             load_for_query(idx, write=False).derived("fact_linker", _must_not_build)
 
     def refuse(*args, **kwargs):
@@ -63,12 +63,12 @@ def test_query_cache_is_used_and_invalidated(tmp_path, capsys):
 
     os.remove(cache_path(idx))
     with pytest.MonkeyPatch.context() as mp:  # a read-only folder: answers without writing a cache
-        mp.setattr("pathfinding.hipporag.querycache.write_cache", refuse)
+        mp.setattr("pathfinding.hipporag.retrieval.querycache.write_cache", refuse)
         assert load_for_query(idx).n_passages == 39 and not os.path.exists(cache_path(idx))
     load_for_query(idx)  # writes it again
     os.remove(cache_path(idx))
     with pytest.MonkeyPatch.context() as mp:  # the command line says why each query is slow
-        mp.setattr("pathfinding.hipporag.querycache.write_cache", refuse)
+        mp.setattr("pathfinding.hipporag.retrieval.querycache.write_cache", refuse)
         code = main(["hipporag", "query", str(idx), "Who founded the journal?", "-k", "1"])
         assert code == 0 and "could not write" in capsys.readouterr().err
     load_for_query(idx)

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from pathfinding.errors import InvalidValueError
-from pathfinding.hipporag.casing import casing_model
 from pathfinding.hipporag.index.build import build_index
+from pathfinding.hipporag.language.casing import casing_model
 from tests.test_casing import TEXTS, TRIPLES
 
 

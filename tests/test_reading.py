@@ -6,9 +6,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pathfinding.errors import InvalidTypeError
-from pathfinding.hipporag.casing import CasingModel
-from pathfinding.hipporag.query import capitalised_spans
-from pathfinding.hipporag.reading import read_question
+from pathfinding.hipporag.language.casing import CasingModel
+from pathfinding.hipporag.language.names import capitalised_spans
+from pathfinding.hipporag.language.reading import read_question
 from tests.test_casing import TEXTS
 
 

@@ -22,14 +22,14 @@ import scipy.sparse as sp
 
 from pathfinding.core import reference
 from pathfinding.errors import InvalidTypeError, InvalidValueError
-from pathfinding.hipporag.casing import CasingModel
-from pathfinding.hipporag.evaluate import recall_at_k, supporting_ids
+from pathfinding.hipporag.evaluation.metrics import recall_at_k, supporting_ids
 from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
 from pathfinding.hipporag.index.build import build_index, index_from_openie, synonymy_eligible
 from pathfinding.hipporag.io import Passage
-from pathfinding.hipporag.lexical import QUESTION_WORDS, BM25Ranker, FactLinker, top_k
-from pathfinding.hipporag.query import default_entities, link_entities
-from pathfinding.hipporag.retrieve import NO_MATCH, HippoRetriever
+from pathfinding.hipporag.language.casing import CasingModel
+from pathfinding.hipporag.retrieval.lexical import QUESTION_WORDS, BM25Ranker, FactLinker, top_k
+from pathfinding.hipporag.retrieval.linking import default_entities, link_entities
+from pathfinding.hipporag.retrieval.retrieve import NO_MATCH, HippoRetriever
 from tests.test_casing import TEXTS as CASING_TEXTS
 from tests.test_casing import TRIPLES as CASING_TRIPLES
 
@@ -107,7 +107,7 @@ def _order(scores):
 
 
 def _never_certified(monkeypatch):
-    import pathfinding.hipporag.retrieve as retrieve
+    import pathfinding.hipporag.retrieval.retrieve as retrieve
 
     real = retrieve.ppr_top_k
 
@@ -376,7 +376,7 @@ def test_no_seed_and_no_shared_word_is_an_empty_answer_that_says_so(index):
 
 def test_the_retrievers_tol_is_both_the_certified_walks_tolerance_and_margin(index, monkeypatch):
     """The certified top k must be separated by the same tol the full walk would run to."""
-    import pathfinding.hipporag.retrieve as retrieve
+    import pathfinding.hipporag.retrieval.retrieve as retrieve
 
     seen = {}
     real = retrieve.ppr_top_k
@@ -738,7 +738,7 @@ def test_hybrid_restart_puts_one_minus_beta_on_seeds_and_beta_on_passages_by_bm2
 
 @pytest.mark.parametrize("certified", [True, False], ids=["top-k certified", "full walk"])
 def test_hybrid_walk_ranks_passage_nodes_by_their_own_mass(index, certified, monkeypatch):
-    import pathfinding.hipporag.retrieve as retrieve
+    import pathfinding.hipporag.retrieval.retrieve as retrieve
 
     beta, question = 0.2, "Where was Plan 9 filmed?"
     ret = HippoRetriever(index, extractor=None, facts=0, passage_weight=beta, tol=1e-12)
@@ -848,7 +848,7 @@ def test_chosen_link_floor_is_the_highest_that_loses_nothing_on_musique():
 @pytest.mark.slow  # the default retriever at ten floors on both question sets (about half a minute)
 def test_min_link_cosine_is_what_the_stated_rule_chooses_on_musique():
     from pathfinding.experiments.sensitivity import chosen_link_floor, link_floor_grid
-    from pathfinding.hipporag.query import MIN_LINK_COSINE
+    from pathfinding.hipporag.retrieval.linking import MIN_LINK_COSINE
 
     assert chosen_link_floor(link_floor_grid()) == MIN_LINK_COSINE
 
@@ -924,7 +924,7 @@ def test_a_weak_link_is_said_and_seeds_nothing():
     """"Zorro" is nearest to "zoroastrianism" by a few shared trigrams, far below the floor: the
     entity is not in the index, the walk is not seeded from it and the answer is BM25's (no
     passage shares a word: no answer); with no floor it seeded the walk and Persia came back."""
-    from pathfinding.hipporag.query import MIN_LINK_COSINE
+    from pathfinding.hipporag.retrieval.linking import MIN_LINK_COSINE
 
     idx = _weak_index()
     hit = HippoRetriever(idx).retrieve("Where did Zorro live?", k=2)
@@ -949,7 +949,7 @@ def test_a_weak_capitalised_entity_is_not_a_named_seed():
 
 
 def test_min_link_cosine_is_validated_and_defaults_by_encoder():
-    from pathfinding.hipporag.query import MIN_LINK_COSINE
+    from pathfinding.hipporag.retrieval.linking import MIN_LINK_COSINE
 
     idx = _weak_index()
     assert HippoRetriever(idx).min_link_cosine == MIN_LINK_COSINE > 0

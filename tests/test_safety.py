@@ -15,7 +15,7 @@ import time
 import pytest
 
 from pathfinding.errors import FileBusyError, InvalidValueError
-from pathfinding.hipporag.safety import (
+from pathfinding.hipporag.storage.safety import (
     atomic_write,
     exclusive_lock,
     has_magic,
@@ -159,7 +159,7 @@ def test_stale_temps_removed_and_reported_live_ones_kept(tmp_path, caplog):
         names += [f"x.hippo.query-cache.tmp-{dead}", "x.hippo.tmp-abc", f"y.hippo.tmp-{dead}"]
         for name in names:
             (tmp_path / name).write_bytes(b"partial")
-        with caplog.at_level(logging.WARNING, logger="pathfinding.hipporag.safety"):
+        with caplog.at_level(logging.WARNING, logger="pathfinding.hipporag.storage.safety"):
             removed = remove_stale_temps(target)
         assert removed == [str(tmp_path / f"x.hippo.tmp-{dead}")]
         assert sorted(os.listdir(tmp_path)) == sorted(names[1:])

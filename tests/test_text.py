@@ -19,9 +19,7 @@ from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs, cooccur
 from pathfinding.hipporag.index.build import build_index, index_from_openie
 from pathfinding.hipporag.index.maintenance import add_passages
 from pathfinding.hipporag.io import Passage
-from pathfinding.hipporag.lexical import BM25Ranker
-from pathfinding.hipporag.retrieve import HippoRetriever
-from pathfinding.hipporag.text import (
+from pathfinding.hipporag.language.text import (
     fold,
     index_normalization,
     nfc,
@@ -31,6 +29,8 @@ from pathfinding.hipporag.text import (
     word_matches,
     words,
 )
+from pathfinding.hipporag.retrieval.lexical import BM25Ranker
+from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 
 
 @pytest.mark.parametrize("call", [normalize_phrase, segment_unspaced])

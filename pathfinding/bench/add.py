@@ -30,10 +30,10 @@ from tqdm.auto import tqdm
 
 from pathfinding._validation import check_int
 from pathfinding.errors import InvalidValueError
-from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.index.maintenance import add_passages
-from pathfinding.hipporag.io import load_openie
+from pathfinding.hipporag.io.loaders import load_openie
+from pathfinding.hipporag.storage.datasets import fetch
 
 __all__ = ["ADD_TARGET", "MODES", "MODE_LABELS", "benchmark_add", "format_add_benchmark"]
 

@@ -14,9 +14,9 @@ for. Two cases, on a copy of the index in a temporary folder:
 
 Where the time goes is measured the same way, each step a fresh process timed ``runs`` times:
 Python's start alone, then numpy and scipy.sparse, then every module a question imports, then the
-same question answered by :class:`~pathfinding.hipporag.retrieve.HippoRetriever` (the compiled
+same question answered by :class:`~pathfinding.hipporag.retrieval.retrieve.HippoRetriever` (the compiled
 walk: numba and its kernels loaded) instead of the command line's
-:class:`~pathfinding.hipporag.oneshot.OneShotRetriever`. The command's JSON output says which walk
+:class:`~pathfinding.hipporag.retrieval.oneshot.OneShotRetriever`. The command's JSON output says which walk
 answered.
 
 Wall time depends on what else the machine runs, so the CPU time (user + system) of each process
@@ -60,13 +60,13 @@ def _one_run(argv: list[str], env: dict) -> dict:
 
 
 _IMPORTS = (
-    "import pathfinding.cli, pathfinding.hipporag.cli.query, pathfinding.hipporag.querycache, "
-    "pathfinding.hipporag.oneshot, pathfinding.hipporag.extract.llm"
+    "import pathfinding.cli, pathfinding.hipporag.cli.query, pathfinding.hipporag.retrieval.querycache, "
+    "pathfinding.hipporag.retrieval.oneshot, pathfinding.hipporag.extract.llm"
 )
 _COMPILED = (
     "import sys\n"
-    "from pathfinding.hipporag.querycache import load_for_query\n"
-    "from pathfinding.hipporag.retrieve import HippoRetriever\n"
+    "from pathfinding.hipporag.retrieval.querycache import load_for_query\n"
+    "from pathfinding.hipporag.retrieval.retrieve import HippoRetriever\n"
     "print(HippoRetriever(load_for_query(sys.argv[1])).retrieve(sys.argv[2], k=5).passages)\n"
 )
 

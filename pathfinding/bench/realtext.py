@@ -9,8 +9,8 @@ import numpy as np
 from pathfinding._validation import check_int
 from pathfinding.experiments.realtext import load_realtext
 from pathfinding.hipporag.index.build import index_from_openie
-from pathfinding.hipporag.lexical import BM25Ranker
-from pathfinding.hipporag.retrieve import HippoRetriever
+from pathfinding.hipporag.retrieval.lexical import BM25Ranker
+from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 
 __all__ = ["benchmark"]
 

@@ -78,7 +78,7 @@ passages, median query milliseconds at 100k, recall of the exact tau = 0.8 edge 
 def _warm_kernels() -> None:
     """Compile (or load from cache) every kernel a build and a query use, outside the timings."""
     from pathfinding.hipporag.index.build import build_index
-    from pathfinding.hipporag.retrieve import HippoRetriever
+    from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
     from pathfinding.synthetic.corpus import synthetic_corpus
 
     c = synthetic_corpus(200, rng=1)
@@ -129,9 +129,9 @@ def measure_size(
     from pathfinding.core.ppr import ppr_top_k
     from pathfinding.hipporag.index import neighbours
     from pathfinding.hipporag.index.build import build_index
-    from pathfinding.hipporag.query import link_entities
-    from pathfinding.hipporag.retrieve import HippoRetriever
-    from pathfinding.hipporag.text import normalize_phrase
+    from pathfinding.hipporag.language.text import normalize_phrase
+    from pathfinding.hipporag.retrieval.linking import link_entities
+    from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
     from pathfinding.synthetic.corpus import synthetic_corpus
 
     n_passages = check_int("n_passages", n_passages, low=2)
@@ -271,14 +271,14 @@ def musique_synonymy_check(tau: float = 0.8) -> dict:
     import scipy.sparse as sp
 
     from pathfinding.experiments.realtext import load_realtext
-    from pathfinding.hipporag.evaluate import recall_at_k, supporting_ids
+    from pathfinding.hipporag.evaluation.metrics import recall_at_k, supporting_ids
     from pathfinding.hipporag.index.build import index_from_openie
     from pathfinding.hipporag.index.neighbours import (
         cosine_neighbours_allpairs,
         cosine_neighbours_prefix,
     )
-    from pathfinding.hipporag.lexical import BM25Ranker
-    from pathfinding.hipporag.retrieve import HippoRetriever
+    from pathfinding.hipporag.retrieval.lexical import BM25Ranker
+    from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 
     data = load_realtext()
     idx = index_from_openie(data["openie"], tau=tau)

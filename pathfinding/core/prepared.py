@@ -227,7 +227,7 @@ def prepare_graph(graph, *, reorder="auto", layout="auto") -> PPRGraph:
     if isinstance(graph, PPRGraph):
         return graph
     # imported here, as in every module a query reads: a prepared graph loaded from disk and walked
-    # without the compiled kernels (a command-line question, pathfinding.hipporag.oneshot) never
+    # without the compiled kernels (a command-line question, pathfinding.hipporag.retrieval.oneshot) never
     # loads numba
     from pathfinding.core import _kernels
 

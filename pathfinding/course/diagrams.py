@@ -48,12 +48,12 @@ OFFLINE_STEPS = (
 
 ONLINE_STEPS = (
     ("query", "the question", "-"),
-    ("NER", "query entities", "hipporag.query.EXTRACTORS"),
-    ("linking", "nearest node\nby cosine", "hipporag.query.link_entities"),
+    ("NER", "query entities", "hipporag.retrieval.linking.EXTRACTORS"),
+    ("linking", "nearest node\nby cosine", "hipporag.retrieval.linking.link_entities"),
     ("$R_q$, $s_i$", "restart vector", "core.specificity.restart_vector"),
     ("PPR", "walk from\nthe seeds", "core.ppr.personalized_pagerank"),
     ("$\\pi P$", "passage scores", "core.scoring.passage_scores"),
-    ("top-k", "passages to the\nreader LLM", "hipporag.retrieve.HippoRetriever"),
+    ("top-k", "passages to the\nreader LLM", "hipporag.retrieval.retrieve.HippoRetriever"),
 )
 """Online retrieval: (title, what it holds, module that implements it)."""
 
@@ -63,14 +63,14 @@ BRAIN_MAP = (
         # In the theory the neocortex holds the memories themselves; here that is the passage store.
         "LLM: OpenIE offline (NER, then triples),\nNER online; the passage store holds\n"
         "the content (the memories themselves)",
-        "hipporag.io.load_openie (released triples)\nhipporag.query.EXTRACTORS (offline NER)\n"
+        "hipporag.io.load_openie (released triples)\nhipporag.retrieval.linking.EXTRACTORS (offline NER)\n"
         "hipporag.io.load_corpus (the passage store)",
         "#c6dbef",
     ),
     (
         "parahippocampal regions",
         "retrieval encoder: synonymy edges\nand query-to-node linking",
-        "hipporag.index.encoder.CharNgramEncoder\nhipporag.index.build.cosine_neighbours\nhipporag.query.link_entities",
+        "hipporag.index.encoder.CharNgramEncoder\nhipporag.index.build.cosine_neighbours\nhipporag.retrieval.linking.link_entities",
         "#d9f0d3",
     ),
     (

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from pathfinding._validation import check_int
-from pathfinding.hipporag.evaluate import (
+from pathfinding.hipporag.evaluation.metrics import (
     bootstrap_indices,
     bootstrap_mean_ci,
     paired_difference_ci,
@@ -19,8 +19,8 @@ from pathfinding.hipporag.evaluate import (
 )
 from pathfinding.hipporag.extract.cooccurrence import RELATION, cooccurrence_docs
 from pathfinding.hipporag.index.build import index_from_openie
-from pathfinding.hipporag.lexical import BM25Ranker
-from pathfinding.hipporag.retrieve import HippoRetriever
+from pathfinding.hipporag.retrieval.lexical import BM25Ranker
+from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 
 __all__ = ["cooccurrence_findings_section"]
 

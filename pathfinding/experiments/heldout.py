@@ -1,8 +1,8 @@
 """The held-out check, FINDINGS rows H: the default retriever against BM25 on questions no default
 was chosen on. Every constant of
-:class:`~pathfinding.hipporag.retrieve.HippoRetriever` was chosen on the MuSiQue tuning set
+:class:`~pathfinding.hipporag.retrieval.retrieve.HippoRetriever` was chosen on the MuSiQue tuning set
 (:mod:`pathfinding.experiments.realtext`); the held-out set is HippoRAG's HotpotQA training subset
-(100 questions, their 994 context paragraphs; fetched by :mod:`pathfinding.hipporag.datasets` as
+(100 questions, their 994 context paragraphs; fetched by :mod:`pathfinding.hipporag.storage.datasets` as
 ``hotpotqa_questions`` and ``hotpotqa_corpus``). No OpenIE triples are released for it, so the index
 is built as a stranger without a model would build theirs: co-occurrence triples
 (:mod:`pathfinding.hipporag.extract.cooccurrence`), Unicode phrase normalisation, the
@@ -27,17 +27,17 @@ from pathfinding.experiments.realtext import (
     compare_methods,
     library_versions_line,
 )
-from pathfinding.hipporag.datasets import fetch
-from pathfinding.hipporag.evaluate import (
+from pathfinding.hipporag.evaluation.metrics import (
     KS,
 )
 from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
 from pathfinding.hipporag.index.build import index_from_openie
 from pathfinding.hipporag.index.model import HippoIndex
-from pathfinding.hipporag.io import load_corpus
 from pathfinding.hipporag.io.formats import load_hotpotqa_questions
-from pathfinding.hipporag.lexical import BM25Ranker
-from pathfinding.hipporag.retrieve import HippoRetriever
+from pathfinding.hipporag.io.loaders import load_corpus
+from pathfinding.hipporag.retrieval.lexical import BM25Ranker
+from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
+from pathfinding.hipporag.storage.datasets import fetch
 
 __all__ = [
     "heldout_findings_section",

@@ -6,10 +6,10 @@ musique_index`) and of the held-out HotpotQA set (no-model index, :func:`~pathfi
 heldout.heldout_index`) is asked in four forms (:func:`typed_forms`): as written, lower case, upper
 case, and *mixed* (each word kept or lower-cased by a fair coin, the first letter a capital: names
 typed with and without their capitals, "who is Thomas südhof"). The default retriever reads every
-question through the index's casing model (:mod:`pathfinding.hipporag.casing`).
+question through the index's casing model (:mod:`pathfinding.hipporag.language.casing`).
 
 Ways of reading a question's names (:func:`reading_models`), each a
-:class:`~pathfinding.hipporag.casing.CasingModel` the same reader uses:
+:class:`~pathfinding.hipporag.language.casing.CasingModel` the same reader uses:
 
 * ``off`` -- no reading: the question as typed (the retriever before the casing step);
 * ``words`` -- a token-level truecaser: each word gets its most frequent form in the corpus, from
@@ -30,8 +30,7 @@ from pathfinding._validation import check_int
 from pathfinding.errors import InvalidValueError
 from pathfinding.experiments import DEFAULT_BOOT
 from pathfinding.experiments.stats import format_ci
-from pathfinding.hipporag.casing import STRAY_MIN, CasingModel, casing_model, word_tokens
-from pathfinding.hipporag.evaluate import (
+from pathfinding.hipporag.evaluation.metrics import (
     bootstrap_indices,
     bootstrap_mean_ci,
     paired_difference_ci,
@@ -39,9 +38,10 @@ from pathfinding.hipporag.evaluate import (
     supporting_ids,
 )
 from pathfinding.hipporag.index.model import HippoIndex
-from pathfinding.hipporag.lexical import BM25Ranker
-from pathfinding.hipporag.retrieve import HippoRetriever
-from pathfinding.hipporag.text import index_normalization, normalize_phrase
+from pathfinding.hipporag.language.casing import STRAY_MIN, CasingModel, casing_model, word_tokens
+from pathfinding.hipporag.language.text import index_normalization, normalize_phrase
+from pathfinding.hipporag.retrieval.lexical import BM25Ranker
+from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 
 __all__ = [
     "FORMS",
@@ -335,7 +335,7 @@ def casing_findings_section(*, seed: int = 0, n_boot: int = DEFAULT_BOOT, comman
         "",
         "The default retriever trusts a walk seeded by a name its writer capitalised; a lower-cased "
         "question has no such name. Before the extractor, every question is now read through the "
-        "index's casing model (`pathfinding.hipporag.casing`): how the passages themselves write "
+        "index's casing model (`pathfinding.hipporag.language.casing`): how the passages themselves write "
         "each name (capitalised runs of words, counted apart where a sentence opens, against the "
         "same words in lower case). Runs of the question's words that the corpus writes as a name "
         "at least half the time get the corpus's form; the writer's capitals count only when the "

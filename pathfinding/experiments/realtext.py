@@ -1,7 +1,7 @@
 """The real-text experiment: HippoRAG vs BM25 on the MuSiQue tuning set (100 questions), offline.
 
 :func:`run_realtext` loads the released files (fetched and verified by
-:mod:`pathfinding.hipporag.datasets`), builds the index from the OpenIE triples, ranks the corpus
+:mod:`pathfinding.hipporag.storage.datasets`), builds the index from the OpenIE triples, ranks the corpus
 for every question, as written (``cased``) and lower-cased (``lower``), with BM25 and with each
 HippoRAG variant, and bootstraps R@k and AR@k. :func:`format_report` prints it,
 :func:`findings_section` writes the FINDINGS.md rows and :func:`benchmark` times the index build and
@@ -14,7 +14,7 @@ and the evaluation set, so every row is optimistic by that choice.
 Methods (all on the same index unless said):
 
 * ``bm25`` -- the lexical baseline (also the fallback of every HippoRAG variant);
-* ``default`` -- :class:`~pathfinding.hipporag.retrieve.HippoRetriever` with its defaults
+* ``default`` -- :class:`~pathfinding.hipporag.retrieval.retrieve.HippoRetriever` with its defaults
   (the question read through the index's casing model, capitalised entities, or multi-word node
   phrases for a question with no name, + the 5 best BM25 facts at weight 0.1, passage nodes with
   BM25 restart weight 0.2, and the walk fused with BM25 at weight 0.85 when the names were read
@@ -37,8 +37,7 @@ import numpy as np
 
 from pathfinding._validation import check_int
 from pathfinding.experiments import DEFAULT_BOOT
-from pathfinding.hipporag.datasets import fetch
-from pathfinding.hipporag.evaluate import (
+from pathfinding.hipporag.evaluation.metrics import (
     KS,
     all_recall_at_k,
     bootstrap_indices,
@@ -49,9 +48,10 @@ from pathfinding.hipporag.evaluate import (
 )
 from pathfinding.hipporag.index.build import index_from_openie
 from pathfinding.hipporag.index.model import HippoIndex
-from pathfinding.hipporag.io import load_corpus, load_openie, load_questions
-from pathfinding.hipporag.lexical import BM25Ranker
-from pathfinding.hipporag.retrieve import HippoRetriever
+from pathfinding.hipporag.io.loaders import load_corpus, load_openie, load_questions
+from pathfinding.hipporag.retrieval.lexical import BM25Ranker
+from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
+from pathfinding.hipporag.storage.datasets import fetch
 
 __all__ = [
     "CASES",

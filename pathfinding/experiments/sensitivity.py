@@ -17,7 +17,7 @@ print(chosen_fusion(fusion_grid()))"
 :func:`link_floor_grid` measures the default retriever at each floor of entity linking (the
 lowest cosine at which a query entity still names a node), on MuSiQue and on the held-out HotpotQA
 set, and :func:`chosen_link_floor` applies the rule that chose
-:data:`~pathfinding.hipporag.query.MIN_LINK_COSINE` to it::
+:data:`~pathfinding.hipporag.retrieval.linking.MIN_LINK_COSINE` to it::
 
     python -c "from pathfinding.experiments.sensitivity import *; \
 r = link_floor_grid(); print(format_link_floor_grid(r)); print(chosen_link_floor(r))"
@@ -33,9 +33,9 @@ from pathfinding._validation import check_int
 from pathfinding.errors import InvalidValueError
 from pathfinding.experiments.heldout import heldout_index, load_heldout
 from pathfinding.experiments.realtext import CASES, load_realtext, musique_index
-from pathfinding.hipporag.evaluate import KS, recall_at_k, supporting_ids
-from pathfinding.hipporag.lexical import BM25Ranker
-from pathfinding.hipporag.retrieve import HippoRetriever
+from pathfinding.hipporag.evaluation.metrics import KS, recall_at_k, supporting_ids
+from pathfinding.hipporag.retrieval.lexical import BM25Ranker
+from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 
 __all__ = [
     "FUSION_TARGET",
@@ -68,7 +68,7 @@ def weight_grid(
     n_questions : int, optional
         Only the first ``n_questions`` questions.
     k : int, default 5
-        One of :data:`~pathfinding.hipporag.evaluate.KS`.
+        One of :data:`~pathfinding.hipporag.evaluation.metrics.KS`.
 
     Returns
     -------
@@ -133,7 +133,7 @@ def fusion_grid(
     -------
     dict
         ``ks`` and ``grid``: a list of dicts with ``guess_weight``, ``fusion_c`` and ``gain`` (mean
-        R@k minus BM25's, one value per k of :data:`~pathfinding.hipporag.evaluate.KS`).
+        R@k minus BM25's, one value per k of :data:`~pathfinding.hipporag.evaluation.metrics.KS`).
     """
     data = load_realtext()
     questions = [q.question.lower() for q in data["questions"]]
@@ -196,7 +196,7 @@ def link_floor_grid(floors: Sequence[float] = LINK_FLOORS) -> dict:
         ``ks`` and ``sets``: per set (``"musique"``, ``"heldout"``), ``bm25`` (mean R@k) and
         ``grid``, a list of dicts with ``floor``, per case of
         :data:`~pathfinding.experiments.realtext.CASES` the mean R@k (one value per k of
-        :data:`~pathfinding.hipporag.evaluate.KS`), and ``weak``: per case, the
+        :data:`~pathfinding.hipporag.evaluation.metrics.KS`), and ``weak``: per case, the
         ``(entity, nearest phrase, cosine)`` links the floor removed.
     """
     floors = [float(f) for f in floors]
@@ -228,7 +228,7 @@ def link_floor_grid(floors: Sequence[float] = LINK_FLOORS) -> dict:
 
 
 def chosen_link_floor(result: dict) -> float:
-    """The rule that chose :data:`~pathfinding.hipporag.query.MIN_LINK_COSINE`, applied to a
+    """The rule that chose :data:`~pathfinding.hipporag.retrieval.linking.MIN_LINK_COSINE`, applied to a
     :func:`link_floor_grid` result: the highest floor at which the default loses nothing on the
     MuSiQue tuning set (R@k at every k, cased and lower-cased, at least its value with no floor).
 

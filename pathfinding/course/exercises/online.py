@@ -280,8 +280,8 @@ def check_missed_question(retriever, question, corpus, *, k: int = 5) -> Feedbac
     passage is outside the top ``k``; the feedback names the linked seeds and the missed gold titles,
     so the student can say why.
     """
-    from pathfinding.hipporag import supporting_ids
-    from pathfinding.hipporag.io import Question
+    from pathfinding.hipporag.evaluation.metrics import supporting_ids
+    from pathfinding.hipporag.io.records import Question
 
     if question is Ellipsis:
         return NOT_YET

@@ -2,7 +2,7 @@
 
 "Which Stanford professor works on the neuroscience of Alzheimer's?" (:data:`CHAPTER_QUESTION`:
 Figure 1, Table 7 and §5.3 of the paper, and the chapter) on the 43-passage university case study
-of the HippoRAG v1 release (fetched by :mod:`pathfinding.hipporag.datasets`). No OpenIE is released
+of the HippoRAG v1 release (fetched by :mod:`pathfinding.hipporag.storage.datasets`). No OpenIE is released
 for it, so the triples come from the caller: the no-model extractor
 (:mod:`~pathfinding.hipporag.extract.cooccurrence`) or triples written by hand. :func:`walk` builds
 the index, runs HippoRAG v1's retrieval and reports what the course asks of it: where the
@@ -22,12 +22,14 @@ from scipy.sparse.csgraph import shortest_path
 from pathfinding.core.ppr import personalized_pagerank
 from pathfinding.core.specificity import restart_vector
 from pathfinding.errors import InvalidValueError
-from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.index.model import HippoIndex
-from pathfinding.hipporag.io import Passage, Question, load_corpus, load_questions
-from pathfinding.hipporag.query import capitalised_spans, link_entities
-from pathfinding.hipporag.retrieve import HippoRetriever
+from pathfinding.hipporag.io.loaders import load_corpus, load_questions
+from pathfinding.hipporag.io.records import Passage, Question
+from pathfinding.hipporag.language.names import capitalised_spans
+from pathfinding.hipporag.retrieval.linking import link_entities
+from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
+from pathfinding.hipporag.storage.datasets import fetch
 
 __all__ = [
     "CHAPTER_QUESTION",
@@ -205,7 +207,7 @@ def bm25_ranks(question: str, corpus: Sequence[Passage]) -> np.ndarray:
     >>> sorted(ranks.tolist()) == list(range(1, len(corpus) + 1))
     True
     """
-    from pathfinding.hipporag.lexical import BM25Ranker
+    from pathfinding.hipporag.retrieval.lexical import BM25Ranker
 
     order = np.asarray(BM25Ranker([p.key for p in corpus]).rank(question, len(corpus)))
     ranks = np.empty(len(corpus), dtype=np.int64)

@@ -23,7 +23,7 @@ from pathfinding._validation import check_int
 from pathfinding.errors import InvalidValueError
 from pathfinding.experiments import DEFAULT_BOOT
 from pathfinding.experiments.realtext import V1, load_realtext, musique_index
-from pathfinding.hipporag.evaluate import (
+from pathfinding.hipporag.evaluation.metrics import (
     all_recall_at_k,
     bootstrap_indices,
     bootstrap_mean_ci,
@@ -34,8 +34,8 @@ from pathfinding.hipporag.evaluate import (
 from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
 from pathfinding.hipporag.index.build import index_from_openie
 from pathfinding.hipporag.index.model import HippoIndex
-from pathfinding.hipporag.lexical import BM25Ranker
-from pathfinding.hipporag.retrieve import HippoRetriever
+from pathfinding.hipporag.retrieval.lexical import BM25Ranker
+from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 
 __all__ = [
     "DISTRACTOR_SHARES",

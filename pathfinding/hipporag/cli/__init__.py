@@ -6,7 +6,7 @@
   OpenAI-compatible endpoint, resumable (:mod:`~pathfinding.hipporag.extract.cli`);
 * ``index CORPUS --openie FILE -o INDEX`` or ``index CORPUS --extractor cooccurrence -o INDEX`` (no
   model) -- build and save (:mod:`~pathfinding.hipporag.index.persistence`), with the query cache
-  beside it (:mod:`~pathfinding.hipporag.querycache`); ``--encoder URL`` embeds the phrases with an
+  beside it (:mod:`~pathfinding.hipporag.retrieval.querycache`); ``--encoder URL`` embeds the phrases with an
   OpenAI-compatible embeddings endpoint (:mod:`~pathfinding.hipporag.index.embeddings`);
 * ``query INDEX "question" -k 5`` (or ``--questions FILE``) and ``eval QUESTIONS --index INDEX``
   (:mod:`~pathfinding.hipporag.cli.query`);
@@ -20,7 +20,7 @@ folder of ``.txt``/``.md`` files (:func:`~pathfinding.hipporag.io.load_corpus`).
 ``--json`` for machine-readable output on stdout; progress bars go to stderr and only on a terminal.
 Every path is checked before any work (:mod:`~pathfinding.hipporag.cli.util`); an output never
 replaces what the user gave, and ``index``, ``add`` and ``delete`` hold an exclusive lock on the file
-they write for the whole read-modify-write (:mod:`~pathfinding.hipporag.safety`); output piped into
+they write for the whole read-modify-write (:mod:`~pathfinding.hipporag.storage.safety`); output piped into
 ``head`` stops quietly.
 """
 
@@ -104,7 +104,8 @@ def _passages_and_triples(args, corpus_path):
     (``--extractor cooccurrence``).
     """
     from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
-    from pathfinding.hipporag.io import LoadReport, load_corpus, load_openie
+    from pathfinding.hipporag.io.loaders import load_corpus, load_openie
+    from pathfinding.hipporag.io.records import LoadReport
 
     extractor = getattr(args, "extractor", None)
     if args.openie is not None and extractor is not None:
@@ -162,7 +163,7 @@ def _stats_dict(index) -> dict:
 def _save(index, path: str) -> None:
     """Write the index, then its query cache (so that the first question is quick too)."""
     from pathfinding.hipporag.index.persistence import save_index
-    from pathfinding.hipporag.querycache import write_cache
+    from pathfinding.hipporag.retrieval.querycache import write_cache
 
     save_index(index, path)
     try:

@@ -27,8 +27,8 @@ def _encoder(index) -> dict:
 
 def index_info(path: str, *, passages: bool = False) -> dict:
     """What ``info`` reports about the index file at ``path``, as a JSON-ready dict."""
-    from pathfinding.hipporag.querycache import cache_path, is_cache_file, load_for_query
-    from pathfinding.hipporag.retrieve import FACT_LINKER_KEY
+    from pathfinding.hipporag.retrieval.querycache import cache_path, is_cache_file, load_for_query
+    from pathfinding.hipporag.retrieval.retrieve import FACT_LINKER_KEY
 
     had_cache = is_cache_file(cache_path(path))
     index = load_for_query(path, write=False)

@@ -3,7 +3,7 @@
 ``query`` answers one question, or many in one run (``--questions FILE`` or ``-`` for stdin: one
 question per line, or JSON lines with ``"question"``; JSON lines out, one object per question), with
 the default retriever, BM25 or HippoRAG v1's walk (``--retriever``). The index is loaded through its
-query cache (:mod:`~pathfinding.hipporag.querycache`), so a question from the shell answers quickly.
+query cache (:mod:`~pathfinding.hipporag.retrieval.querycache`), so a question from the shell answers quickly.
 ``eval`` scores the retrievers on a question file with supporting titles
 (:mod:`~pathfinding.hipporag.io.questions`).
 """
@@ -35,7 +35,7 @@ walk over phrases (capitalised spans, no fact seeds, no passage nodes)."""
 
 
 def _load_for_query(path: str, args):
-    from pathfinding.hipporag.querycache import cache_path, load_for_query
+    from pathfinding.hipporag.retrieval.querycache import cache_path, load_for_query
 
     check_input_path(path, "an index file")
     index = load_for_query(path)
@@ -67,7 +67,7 @@ def _question_lines(source: str) -> list[dict]:
         name = "<stdin>"
     else:
         check_text_input(source, "a questions file")
-        from pathfinding.hipporag.io import read_text
+        from pathfinding.hipporag.io.loaders import read_text
 
         text, name = read_text(source)
     out = []
@@ -103,7 +103,7 @@ def check_question(question: str, where: str = "the question") -> str:
     tokens = re.findall(r"\w+", question.casefold())
     if not tokens:
         raise InvalidValueError(f"{where} is empty: {question!r} has no word to search for")
-    from pathfinding.hipporag.query import STOP_WORDS
+    from pathfinding.hipporag.language.names import STOP_WORDS
 
     if all(t in STOP_WORDS for t in tokens):
         raise InvalidValueError(
@@ -119,14 +119,14 @@ class Answerer:
     Passages with score 0 (no evidence: BM25 shares no word, the walk never reached them) are not
     listed, for every retriever alike, so that neither gets credit in ``eval`` for passages it
     placed by id. With ``one_shot`` (``query``: a process that answers a few questions and exits)
-    the default retriever is :class:`~pathfinding.hipporag.oneshot.OneShotRetriever`: the same
+    the default retriever is :class:`~pathfinding.hipporag.retrieval.oneshot.OneShotRetriever`: the same
     ranking, usually without loading the compiled kernels, and every walk score within ``tol``;
     ``eval``, which asks many questions and reads only rankings, keeps the compiled walk.
     """
 
     def __init__(self, index, name: str, extractor=None, *, one_shot: bool = False, min_link_cosine=None):
-        from pathfinding.hipporag.lexical import BM25Ranker
-        from pathfinding.hipporag.retrieve import BM25_KEY
+        from pathfinding.hipporag.retrieval.lexical import BM25Ranker
+        from pathfinding.hipporag.retrieval.retrieve import BM25_KEY
 
         self.index, self.name = index, name
         if name == "bm25":
@@ -140,9 +140,9 @@ class Answerer:
         if name == "v1":  # the library's v1 (experiments.realtext.V1): capitalised spans, the walk alone
             kw = {"extractor": "capitalised", "guess_weight": 1.0} | kw | {"facts": 0, "passage_weight": 0.0}
         if one_shot and name == "default":
-            from pathfinding.hipporag.oneshot import OneShotRetriever as Retriever
+            from pathfinding.hipporag.retrieval.oneshot import OneShotRetriever as Retriever
         else:
-            from pathfinding.hipporag.retrieve import HippoRetriever as Retriever
+            from pathfinding.hipporag.retrieval.retrieve import HippoRetriever as Retriever
         self.retriever = Retriever(index, **kw)
 
     def rank(self, question: str, k: int):
@@ -151,7 +151,7 @@ class Answerer:
 
     def answer(self, question: str, k: int, entities=None):
         """(ids, scores, Retrieval or None)."""
-        from pathfinding.hipporag.lexical import top_k
+        from pathfinding.hipporag.retrieval.lexical import top_k
 
         if self.name == "bm25":
             s = self.bm25.scores(question)
@@ -163,7 +163,7 @@ class Answerer:
         return hit.passages[keep], hit.scores[keep], hit
 
     def record(self, question: str, k: int, entities=None) -> dict:
-        from pathfinding.hipporag.retrieve import NO_MATCH
+        from pathfinding.hipporag.retrieval.retrieve import NO_MATCH
 
         ids, scores, hit = self.answer(question, k, entities)
         out = {"question": question, "retriever": self.name}
@@ -277,12 +277,8 @@ def _cmd_query(args) -> int:
 
 
 def _cmd_eval(args) -> int:
-    from pathfinding.hipporag.io.questions import (
-        evaluate_retrievers,
-        match_supporting,
-        read_eval_questions,
-        shared_titles,
-    )
+    from pathfinding.hipporag.evaluation.compare import evaluate_retrievers, match_supporting, shared_titles
+    from pathfinding.hipporag.io.questions import read_eval_questions
 
     check_text_input(args.questions, "a questions file")
     questions, shape = read_eval_questions(args.questions)

@@ -4,7 +4,7 @@ Paths are checked before any work, so that a typo does not cost a whole build fi
 problem is an :class:`~pathfinding.errors.InvalidValueError` naming the path and what was expected,
 which the command line prints as one line (status 2). An output never replaces what the user gave
 (:func:`guard_output`), and a command that rewrites a file holds its lock throughout
-(:func:`writer_lock`); both come from :mod:`~pathfinding.hipporag.safety`.
+(:func:`writer_lock`); both come from :mod:`~pathfinding.hipporag.storage.safety`.
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ def check_output_path(path: str, what: str = "the index file") -> str:
 
 def add_write_flags(p, *, lock: bool = True) -> None:
     """``--force`` (and ``--wait SECONDS`` for a command that rewrites a file under its lock)."""
-    from pathfinding.hipporag.safety import DEFAULT_WAIT
+    from pathfinding.hipporag.storage.safety import DEFAULT_WAIT
 
     p.add_argument(
         "--force",
@@ -122,7 +122,7 @@ _KINDS = {
 
 
 def _is_ours(kind: str):
-    from pathfinding.hipporag.safety import is_openie_output
+    from pathfinding.hipporag.storage.safety import is_openie_output
 
     if kind == "index":
         from pathfinding.hipporag.index.persistence import is_index_file
@@ -138,7 +138,7 @@ def guard_output(path: str, *, kind: str, inputs=(), force: bool = False) -> str
     input of the same command (``inputs``: pairs of what it is and its path), a path inside an
     input folder (both allowed with ``--force`` when the file is absent or ours).
     """
-    from pathfinding.hipporag.safety import refuse_foreign, refuse_inputs
+    from pathfinding.hipporag.storage.safety import refuse_foreign, refuse_inputs
 
     is_ours = _is_ours(kind)
     refuse_inputs(path, inputs, is_ours=is_ours, force=force)
@@ -153,7 +153,7 @@ def guard_output(path: str, *, kind: str, inputs=(), force: bool = False) -> str
 def writer_lock(path: str, args):
     """The exclusive lock on ``path`` for a whole read-modify-write, waiting up to ``--wait``
     seconds (and saying so on stderr) while another process holds it."""
-    from pathfinding.hipporag.safety import exclusive_lock
+    from pathfinding.hipporag.storage.safety import exclusive_lock
 
     return exclusive_lock(
         path, wait=args.wait, on_wait=note, hint=" (--wait SECONDS waits longer; nothing was written)"
@@ -164,7 +164,7 @@ def check_text_input(path: str, what: str, *, folder_ok: bool = False) -> str:
     """:func:`check_input_path` for a text input (a corpus, questions, an OpenIE file): a file this
     package wrote (an index, its query cache) given in its place is named for what it is."""
     from pathfinding.hipporag.index.persistence import is_index_file
-    from pathfinding.hipporag.querycache import is_cache_file
+    from pathfinding.hipporag.retrieval.querycache import is_cache_file
 
     check_input_path(path, what, folder_ok=folder_ok)
     if path == "-" or os.path.isdir(path):
@@ -186,7 +186,7 @@ def add_endpoint_flags(p, what: str, *, timeout: float) -> None:
     """``--timeout``, ``--retries`` and ``--backoff`` for a command that talks to ``what``.
 
     An endpoint that never answers costs at most ``(RETRIES + 1) x TIMEOUT`` plus the waits between
-    tries (:meth:`~pathfinding.hipporag.transport.Transport.max_wait`); every retry is reported on
+    tries (:meth:`~pathfinding.hipporag.transport.http.Transport.max_wait`); every retry is reported on
     stderr as it happens.
     """
     from pathfinding._argtypes import seconds, whole_number

@@ -1,7 +1,7 @@
 """Step 2, OpenIE: triples from passages, by an LLM (two calls per passage) or without a model.
 
 :mod:`~pathfinding.hipporag.extract.llm` is the OpenAI-compatible chat client (over the shared
-:mod:`~pathfinding.hipporag.transport`),
+:mod:`~pathfinding.hipporag.transport.http`),
 :mod:`~pathfinding.hipporag.extract.openie` the two-step extraction (named entities, then triples),
 :mod:`~pathfinding.hipporag.extract.parsing` reads what models answer,
 :mod:`~pathfinding.hipporag.extract.cooccurrence` is the no-model extractor, and

@@ -25,12 +25,12 @@ __all__ = ["add_openie_command", "run_openie_command"]
 def run_openie_command(args) -> int:
     """Run the subcommand for parsed ``args`` (see :func:`add_openie_command`); returns the exit status."""
     from pathfinding.errors import FormatError, LLMFatalError
-    from pathfinding.hipporag.cache import ResponseCache
     from pathfinding.hipporag.cli.util import check_output_path, check_text_input, guard_output
     from pathfinding.hipporag.extract.llm import ChatClient
     from pathfinding.hipporag.extract.openie import run_openie, write_openie
-    from pathfinding.hipporag.io import load_corpus
-    from pathfinding.hipporag.safety import refuse_inputs
+    from pathfinding.hipporag.io.loaders import load_corpus
+    from pathfinding.hipporag.storage.safety import refuse_inputs
+    from pathfinding.hipporag.transport.cache import ResponseCache
 
     check_text_input(args.corpus, "a corpus file or folder", folder_ok=True)
     check_output_path(args.output, "the OpenIE file")

@@ -1,7 +1,7 @@
 """A no-model extractor: named spans that share a sentence become triples.
 
 Without an LLM a corpus can still be indexed. Per passage, the *named spans* are its title, runs of
-capitalised words and numbers (:func:`pathfinding.hipporag.query.capitalised_spans`, applied per
+capitalised words and numbers (:func:`pathfinding.hipporag.language.names.capitalised_spans`, applied per
 sentence) and quoted text; two spans in the same sentence give one triple
 ``(span_a, "co-occurs with", span_b)``. The title counts as present in every sentence of its
 passage, since the passage is about it (so every span of a passage is one hop from its title, as the
@@ -16,7 +16,7 @@ capitals, the words of scripts without case in it (a Chinese or Arabic name besi
 give their content spans too (:func:`caseless_spans`). :func:`why_no_triples` says, per passage,
 why it gave no triple.
 
-What this can and cannot do, per script (sentences and words as :mod:`pathfinding.hipporag.text`
+What this can and cannot do, per script (sentences and words as :mod:`pathfinding.hipporag.language.text`
 reads them; words keep their combining marks):
 
 =========================  ======================  =============================================
@@ -55,9 +55,15 @@ import re
 from collections.abc import Sequence
 
 from pathfinding.errors import InvalidTypeError
-from pathfinding.hipporag.io import OpenIEPassage, Passage
-from pathfinding.hipporag.query import STOP_WORDS, capitalised_spans, has_capitals
-from pathfinding.hipporag.text import has_case, is_unspaced_char, normalize_phrase, sentences, word_matches
+from pathfinding.hipporag.io.records import OpenIEPassage, Passage
+from pathfinding.hipporag.language.names import STOP_WORDS, capitalised_spans, has_capitals
+from pathfinding.hipporag.language.text import (
+    has_case,
+    is_unspaced_char,
+    normalize_phrase,
+    sentences,
+    word_matches,
+)
 
 __all__ = [
     "RELATION",

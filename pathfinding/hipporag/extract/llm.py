@@ -2,8 +2,8 @@
 
 Hosted APIs, vLLM, Ollama and llama.cpp all answer ``POST {base_url}/chat/completions`` with the same
 JSON, so one client serves them all; no SDK is needed. Retries, backoff, timeouts and the counters
-are the shared :class:`~pathfinding.hipporag.transport.Transport`'s; responses are cached by
-:class:`~pathfinding.hipporag.cache.ResponseCache`, keyed by what was asked.
+are the shared :class:`~pathfinding.hipporag.transport.http.Transport`'s; responses are cached by
+:class:`~pathfinding.hipporag.transport.cache.ResponseCache`, keyed by what was asked.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from pathfinding._validation import check_float, check_int
 from pathfinding.errors import InvalidTypeError, InvalidValueError
-from pathfinding.hipporag.transport import Transport, UsageStats
+from pathfinding.hipporag.transport.http import Transport, UsageStats
 
 __all__ = ["ChatClient", "ChatResponse"]
 
@@ -54,7 +54,7 @@ class ChatClient:
     max_tokens : int, optional
         Completion budget per request; None leaves it to the server.
     timeout, max_retries, backoff, max_backoff, rng :
-        The :class:`~pathfinding.hipporag.transport.Transport`'s (timeout default 120 s here: a long
+        The :class:`~pathfinding.hipporag.transport.http.Transport`'s (timeout default 120 s here: a long
         completion takes a while).
 
     Examples

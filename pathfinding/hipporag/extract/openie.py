@@ -11,7 +11,7 @@ The prompts are this package's own (:data:`NER_SYSTEM`, :data:`TRIPLE_SYSTEM`, o
 each). Answers go through :mod:`pathfinding.hipporag.extract.parsing`; every repair and rejection is counted
 per passage and written beside the triples under ``openie_issues`` (a key the v1 loader ignores).
 
-Every successful answer is stored in a :class:`~pathfinding.hipporag.cache.ResponseCache` (one
+Every successful answer is stored in a :class:`~pathfinding.hipporag.transport.cache.ResponseCache` (one
 SQLite file) under a hash of the model and the full request, *before* it is parsed. A rerun -- or a
 run killed halfway -- sends only the requests that never succeeded; a rerun of a complete run sends
 none.
@@ -34,10 +34,10 @@ from dataclasses import dataclass, field
 
 from pathfinding._validation import check_int
 from pathfinding.errors import InvalidTypeError, LLMError, LLMFatalError
-from pathfinding.hipporag.cache import ResponseCache
 from pathfinding.hipporag.extract.llm import ChatClient, ChatResponse
 from pathfinding.hipporag.extract.parsing import parse_entities, parse_triples
-from pathfinding.hipporag.io import Passage
+from pathfinding.hipporag.io.records import Passage
+from pathfinding.hipporag.transport.cache import ResponseCache
 
 __all__ = [
     "NER_SYSTEM",
@@ -396,7 +396,7 @@ def write_openie(run: OpenIERun, path) -> None:
     """Write a run as a HippoRAG v1 OpenIE JSON file (``.gz`` compresses)."""
     import gzip
 
-    from pathfinding.hipporag.safety import atomic_write
+    from pathfinding.hipporag.storage.safety import atomic_write
 
     raw = json.dumps(run.to_json(), ensure_ascii=False).encode("utf-8")
     path = os.fspath(path)
@@ -408,7 +408,7 @@ def llm_query_ner(
 ) -> Callable[[str], list[str]]:
     """A query-entity extractor that asks the model (one cached call per distinct question).
 
-    The returned callable fits :class:`pathfinding.hipporag.retrieve.HippoRetriever`'s
+    The returned callable fits :class:`pathfinding.hipporag.retrieval.retrieve.HippoRetriever`'s
     ``extractor=`` (``question -> list of str``). Answers are parsed like passage NER; an answer
     with no usable list gives ``[]`` (the retriever then falls back to BM25, and
     ``extract.issues`` counts why).

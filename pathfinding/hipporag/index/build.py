@@ -5,7 +5,7 @@ Steps, as in HippoRAG v1 (``src/create_graph.py`` of the release), each a functi
 
 1. every subject and object is normalised with :func:`normalize_phrase` and becomes a node
    (:func:`clean_triples`); the rule is Unicode-aware by default and v1's ASCII rule on request
-   (``normalization="ascii"``, :mod:`pathfinding.hipporag.text`), and the index keeps it in
+   (``normalization="ascii"``, :mod:`pathfinding.hipporag.language.text`), and the index keeps it in
    ``settings`` so that queries and updates normalise the same way;
 2. each triple links its subject and object by an undirected *relation edge*; the weight of a pair is
    the number of triples that link it (over the whole corpus) (:func:`relation_and_mentions`);
@@ -39,7 +39,7 @@ from pathfinding.core.specificity import node_specificity
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.model import HippoIndex, IndexStats
-from pathfinding.hipporag.text import NORMALIZATIONS, normalize_phrase
+from pathfinding.hipporag.language.text import NORMALIZATIONS, normalize_phrase
 
 __all__ = [
     "build_index",
@@ -419,7 +419,7 @@ def build_index(
         text contains the phrase, which may be more (or fewer) than those it was extracted from.
         Such an index cannot be updated in place (add or delete passages by rebuilding it).
     normalization : {"unicode", "ascii"}, default "unicode"
-        Phrase normalisation (:func:`~pathfinding.hipporag.text.normalize_phrase`): ``"unicode"``
+        Phrase normalisation (:func:`~pathfinding.hipporag.language.text.normalize_phrase`): ``"unicode"``
         keeps the letters of every script; ``"ascii"`` is HippoRAG v1's rule, which deletes the
         others ("Südhof" -> "s dhof") and reproduces v1's node set from v1's triples.
 
@@ -512,8 +512,8 @@ def index_from_openie(openie_passages, **kwargs) -> HippoIndex:
 
     Examples
     --------
-    >>> from pathfinding.hipporag.datasets import fetch
-    >>> from pathfinding.hipporag.io import load_openie
+    >>> from pathfinding.hipporag.storage.datasets import fetch
+    >>> from pathfinding.hipporag.io.loaders import load_openie
     >>> docs, _ = load_openie(fetch("musique_openie"))
     >>> idx = index_from_openie(docs[:20])
     >>> idx.n_passages

@@ -6,9 +6,9 @@ llama.cpp, which all answer ``POST {base_url}/embeddings`` with
 ``{"data": [{"index": i, "embedding": [...]}, ...]}``. :class:`EmbeddingEncoder` turns such an
 endpoint into the index's encoder (phrases -> unit rows) for synonymy edges and entity linking.
 
-Requests go through the shared :class:`~pathfinding.hipporag.transport.Transport` (retries with
+Requests go through the shared :class:`~pathfinding.hipporag.transport.http.Transport` (retries with
 backoff on 429, 5xx, timeouts and dropped connections, each retry logged; a bad key, model or URL
-fails at once) and answers into a :class:`~pathfinding.hipporag.cache.ResponseCache`, keyed per text
+fails at once) and answers into a :class:`~pathfinding.hipporag.transport.cache.ResponseCache`, keyed per text
 and model, so that a rebuild, an update or a repeated query entity never asks the server twice. The
 vectors are cached exactly (float64), so an index built from the cache equals one built from the
 server. The index file records the endpoint, model and dimension
@@ -30,8 +30,8 @@ import numpy as np
 
 from pathfinding._validation import check_int
 from pathfinding.errors import InvalidTypeError, InvalidValueError
-from pathfinding.hipporag.cache import ResponseCache
-from pathfinding.hipporag.transport import Transport
+from pathfinding.hipporag.transport.cache import ResponseCache
+from pathfinding.hipporag.transport.http import Transport
 
 __all__ = ["EmbeddingEncoder"]
 
@@ -68,7 +68,7 @@ class EmbeddingEncoder:
     batch_size : int, default 64
         Texts per request.
     timeout, max_retries, backoff :
-        The :class:`~pathfinding.hipporag.transport.Transport`'s; an endpoint that never answers
+        The :class:`~pathfinding.hipporag.transport.http.Transport`'s; an endpoint that never answers
         costs at most ``transport.max_wait()`` seconds per request.
 
     Notes

@@ -16,7 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding.core.prepared import PPRGraph, prepare_graph
-from pathfinding.hipporag.text import index_normalization, normalize_phrase
+from pathfinding.hipporag.language.text import index_normalization, normalize_phrase
 
 __all__ = ["HippoIndex", "IndexStats", "Triple", "prepared_key"]
 
@@ -130,7 +130,7 @@ class HippoIndex:
     def normalize(self, text: str) -> str:
         """``text`` as a node key under this index's normalisation rule.
 
-        See :func:`~pathfinding.hipporag.text.normalize_phrase`; an index saved before the rule was
+        See :func:`~pathfinding.hipporag.language.text.normalize_phrase`; an index saved before the rule was
         a setting uses HippoRAG v1's ASCII rule.
         """
         return normalize_phrase(text, rule=index_normalization(self.settings))

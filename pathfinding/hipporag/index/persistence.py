@@ -1,6 +1,6 @@
 """Save a :class:`~pathfinding.hipporag.index.model.HippoIndex` to one file and load it back, without pickle.
 
-The file is a :mod:`~pathfinding.hipporag.container` (magic ``b"PFHIPIDX"``, ``FORMAT_VERSION`` 1):
+The file is a :mod:`~pathfinding.hipporag.storage.container` (magic ``b"PFHIPIDX"``, ``FORMAT_VERSION`` 1):
 a JSON header (settings, phrases, passages, triples, encoder state, the array table) and the
 matrices as raw little-endian arrays (float64, float32, int32, int64), sealed by a SHA-256. After
 the container's checks (kind, version, length, checksum) come those of the header and of every
@@ -11,7 +11,7 @@ list and IDF array) and rebuilt without refitting. Any other encoder is code, wh
 not store: the file records its class name, and :func:`load_index` needs it again as
 ``load_index(path, encoder=...)`` (checked against the stored embeddings).
 
-The index's casing model (:func:`~pathfinding.hipporag.casing.casing_model`, derived from the
+The index's casing model (:func:`~pathfinding.hipporag.language.casing.casing_model`, derived from the
 passages) is saved as its texts in the header and its counts in the array block, so a loaded index
 reads questions without counting its corpus again; a file written without one derives it on first
 use.
@@ -25,19 +25,19 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding.errors import FormatError, InvalidTypeError, InvalidValueError
-from pathfinding.hipporag.casing import CASING_KEY, CasingModel, casing_model
-from pathfinding.hipporag.container import ArrayBlock, Container, Layout, pack
 from pathfinding.hipporag.index.build import assemble_index, check_unit_rows
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.model import HippoIndex
-from pathfinding.hipporag.safety import (
+from pathfinding.hipporag.language.casing import CASING_KEY, CasingModel, casing_model
+from pathfinding.hipporag.language.text import index_normalization
+from pathfinding.hipporag.storage.container import ArrayBlock, Container, Layout, pack
+from pathfinding.hipporag.storage.safety import (
     atomic_write,
     exclusive_lock,
     has_magic,
     refuse_foreign,
     remove_stale_temps,
 )
-from pathfinding.hipporag.text import index_normalization
 
 __all__ = [
     "FORMAT_VERSION",
@@ -61,7 +61,7 @@ LAYOUT = Layout(
     frozenset({"<f8", "<f4", "<i4", "<i8"}),
     stale=" (rebuild the index with this version)",
 )
-"""The index file's :class:`~pathfinding.hipporag.container.Layout`."""
+"""The index file's :class:`~pathfinding.hipporag.storage.container.Layout`."""
 _SPARSE = ("relation_graph", "mentions", "pairs")
 
 
@@ -83,8 +83,8 @@ def save_index(index: HippoIndex, path, *, overwrite: bool = False) -> None:
 
     The file is written beside ``path`` and renamed over it, so an interrupted save never leaves a
     half-written index under the final name, under an exclusive lock on ``path``
-    (:func:`~pathfinding.hipporag.safety.exclusive_lock`), so two processes saving one file take turns.
-    Temporary files that a killed save left beside ``path`` are removed.
+    (:func:`~pathfinding.hipporag.storage.safety.exclusive_lock`), so two processes saving one file
+    take turns. Temporary files that a killed save left beside ``path`` are removed.
 
     Parameters
     ----------
@@ -102,7 +102,7 @@ def save_index(index: HippoIndex, path, *, overwrite: bool = False) -> None:
         If ``path`` holds a file that is not an index (a corpus, say) and ``overwrite`` is False.
     FileBusyError
         If another process keeps ``path`` locked for longer than
-        :data:`~pathfinding.hipporag.safety.DEFAULT_WAIT` seconds.
+        :data:`~pathfinding.hipporag.storage.safety.DEFAULT_WAIT` seconds.
 
     Examples
     --------

@@ -6,7 +6,7 @@ Both come as a JSON list of records ``{"_id", "question", "answer", "supporting_
 by title (a retrieved passage counts when its title is a supporting title), so these loaders match
 each supporting title to the corpus passage with that title and store its key
 (``title + "\\n" + text``) in :attr:`~pathfinding.hipporag.io.records.Question.supporting`, which
-:func:`~pathfinding.hipporag.evaluate.supporting_ids` then finds as for MuSiQue.
+:func:`~pathfinding.hipporag.evaluation.metrics.supporting_ids` then finds as for MuSiQue.
 
 The corpora are read by :func:`pathfinding.hipporag.io.load_corpus`: HotpotQA's is an object
 ``{title: [sentence, ...]}``, 2WikiMultihopQA's a list of ``{"title", "text"}``.
@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pathfinding.errors import FormatError, InvalidTypeError
-from pathfinding.hipporag.io import LoadReport, Passage, Question, need, read_json
-from pathfinding.hipporag.text import nfc
+from pathfinding.hipporag.io.loaders import need, read_json
+from pathfinding.hipporag.io.records import LoadReport, Passage, Question
+from pathfinding.hipporag.language.text import nfc
 
 __all__ = ["load_2wiki_questions", "load_hotpotqa_questions"]
 

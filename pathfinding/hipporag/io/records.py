@@ -2,7 +2,7 @@
 loader found wrong inside a well-formed file.
 
 Every string that enters the package through one of these records is put in Unicode normal form C
-once, here (:func:`~pathfinding.hipporag.text.nfc`): a passage, title or question read from a
+once, here (:func:`~pathfinding.hipporag.language.text.nfc`): a passage, title or question read from a
 decomposed (NFD) file equals the same one composed.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from pathfinding.hipporag.text import nfc
+from pathfinding.hipporag.language.text import nfc
 
 __all__ = ["LoadReport", "OpenIEPassage", "Passage", "QueryNER", "Question"]
 

@@ -5,9 +5,9 @@ with its retrieval encoder. Offline, without a model, this module offers:
 
 * user-supplied entities (a list of strings), or the query-NER TSV of the release
   (:func:`pathfinding.hipporag.io.load_query_ner`, then :func:`ner_lookup`);
-* :func:`capitalised_spans` -- runs of capitalised words (and numbers) in the question, allowing
-  lower-case connectors inside ("Journal of Psychotherapy Integration"); the question word that
-  opens a sentence is not an entity;
+* :func:`~pathfinding.hipporag.language.names.capitalised_spans` -- runs of capitalised words (and
+  numbers) in the question, allowing lower-case connectors inside ("Journal of Psychotherapy
+  Integration"); the question word that opens a sentence is not an entity;
 * :func:`node_ngrams` -- word n-grams of the normalised question that *are* node phrases, longest
   first and non-overlapping, skipping stop words;
 * :func:`default_entities` -- the retriever's default: capitalised spans, and for a question written
@@ -20,7 +20,6 @@ that equals a node phrase after normalisation links to that node directly).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -33,7 +32,7 @@ from pathfinding.hipporag.index.build import check_unit_rows
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.index.nearest import NearestRows
-from pathfinding.hipporag.text import name_tokens
+from pathfinding.hipporag.language.names import STOP_WORDS, capitalised_spans, has_capitals
 
 __all__ = [
     "EXTRACTORS",
@@ -41,122 +40,16 @@ __all__ = [
     "Linked",
     "MIN_LINK_COSINE",
     "NEAREST_ROWS_KEY",
-    "STOP_WORDS",
-    "capitalised_spans",
     "default_entities",
     "default_min_link_cosine",
-    "has_capitals",
     "link_entities",
     "ner_lookup",
     "node_ngrams",
 ]
 
-STOP_WORDS = frozenset(
-    """a about above after again against all also am an and any are as at be because been before being
-    below between both but by can could did do does doing down during each few for from further had has
-    have having he her here hers herself him himself his how i if in into is it its itself just me more
-    most my myself no nor not now of off on once only or other our ours ourselves out over own same she
-    should so some such than that the their theirs them themselves then there these they this those
-    through to too under until up very was we were what when where which while who whom whose why will
-    with would you your yours yourself yourselves""".split()
-)
-"""English stop words: sklearn's ENGLISH_STOP_WORDS plus question words, a fixed list kept here so
-the extractors do not change when a library updates its list."""
-# "and" and "&" are not connectors: "Forbidden Ground and Black Hawk Down" names two films, and a
-# joined span links to neither (a name with "and" in it, "Pride and Prejudice", loses its tail to a
-# second span, which the linker still finds).
-_CONNECTORS = frozenset({"of", "the", "de", "del", "la", "le", "von", "van", "der", "du", "da", "for"})
-_POSSESSIVE = re.compile(r"['’]s$|(?<=s)['’]$", re.IGNORECASE)
-
-
 # A phrase encoded against itself can score 1 - 1e-16 (rounding of a unit-norm product): a floor of
 # 1.0 must still keep exact matches.
 _ROUNDING = 1e-12
-
-
-def capitalised_spans(question: str) -> list[str]:
-    """Named-entity-like spans: maximal runs of capitalised or numeric tokens.
-
-    A lower-case connector (``of``, ``the``, ``de`` ...) may sit *inside* a span; a span never
-    starts or ends with one. Names are split at ``and``, ``&``, commas and other punctuation, and a
-    possessive ends its name ("Nolan's Inception" -> "Nolan's", "Inception"; the possessive stays,
-    so "Alzheimer's" is still the disease's name). The question's first word is skipped
-    when it is a stop word ("Who", "The", "In"); elsewhere a leading stop word other than "The" is
-    stripped from a span ("In Paris" -> "Paris"), and a span that is a lone stop word is dropped.
-
-    Parameters
-    ----------
-    question : str
-
-    Returns
-    -------
-    list of str
-        Distinct spans in order of appearance.
-
-    Examples
-    --------
-    >>> capitalised_spans("Who was the first president of the association which published "
-    ...                   "Journal of Psychotherapy Integration?")
-    ['Journal of Psychotherapy Integration']
-    >>> capitalised_spans("When did the Beatles play in New York in 1964?")
-    ['Beatles', 'New York', '1964']
-    >>> capitalised_spans("What county borders Johnnycake, West Virginia?")
-    ['Johnnycake', 'West Virginia']
-    >>> capitalised_spans("Were Forbidden Ground and Black Hawk Down filmed by Ridley Scott's crew?")
-    ['Forbidden Ground', 'Black Hawk Down', "Ridley Scott's"]
-    >>> capitalised_spans("Was Christopher Nolan's Inception a hit?")
-    ["Christopher Nolan's", 'Inception']
-    """
-    if not isinstance(question, str):
-        raise InvalidTypeError(f"question must be a string, got {type(question).__name__}")
-    # Each token remembers whether punctuation (a comma, a bracket) separates it from the previous
-    # one: "Johnnycake, West Virginia" is two entities. A token
-    # (:func:`~pathfinding.hipporag.text.name_tokens`) starts with a letter or digit of any script
-    # and keeps its combining marks; scripts without case never open a span, since only an
-    # upper-case letter or a digit does. A question is one sentence: "Harris W. Fawell" is one name.
-    tokens = []
-    prev_end = 0
-    possessive = False
-    for m in name_tokens(question):
-        gap = question[prev_end : m.start()]
-        # a possessive ends its name: the next word starts a new one ("Nolan's Inception"). A token
-        # starts with a letter or digit, so stripping its trailing marks never empties it.
-        tokens.append((m.group().rstrip(".'’-"), bool(gap.strip()) or possessive))
-        possessive = bool(_POSSESSIVE.search(m.group().rstrip(".-")))
-        prev_end = m.end()
-    spans: list[list[str]] = []
-    cur: list[str] = []
-
-    def close():
-        while cur and cur[-1].lower() in _CONNECTORS:
-            cur.pop()
-        if cur:
-            spans.append(list(cur))
-        cur.clear()
-
-    for pos, (tok, after_punct) in enumerate(tokens):
-        if after_punct:
-            close()
-        is_cap = tok[0].isupper() or tok[0].isdigit()
-        if is_cap and pos == 0 and tok.lower() in STOP_WORDS:
-            continue  # "Who", "What", "The" opening the question
-        if is_cap:
-            cur.append(tok)
-        elif cur and tok.lower() in _CONNECTORS:
-            cur.append(tok)
-        else:
-            close()
-    close()
-    out = []
-    for span in spans:
-        while span and span[0].lower() in STOP_WORDS and len(span) > 1 and span[0] not in ("The",):
-            span = span[1:]
-        text = " ".join(span)
-        if len(span) == 1 and span[0].lower() in STOP_WORDS:
-            continue
-        if text not in out:
-            out.append(text)
-    return out
 
 
 def node_ngrams(question: str, index: HippoIndex, *, max_words: int = 8) -> list[str]:
@@ -203,29 +96,18 @@ def node_ngrams(question: str, index: HippoIndex, *, max_words: int = 8) -> list
     return [p for _, p in sorted(found)]
 
 
-def has_capitals(text: str) -> bool:
-    """Whether ``text`` has an upper-case letter (of any script), i.e. its writer marked names.
-
-    Examples
-    --------
-    >>> has_capitals("who directed plan 9?"), has_capitals("Who?"), has_capitals("東京はどこ?")
-    (False, True, False)
-    """
-    return any(ch.isupper() for ch in text)
-
-
 def default_entities(question: str, index: HippoIndex) -> list[str]:
     """Capitalised spans; for a question without capitals, also its node phrases of two or more words.
 
     A lower-cased question has no capitalised span (at most a number), so the names it contains are
     looked up among the index's phrases instead: multi-word node phrases only, since a one-word
     match is mostly a common noun ("film", "city") and was a poor seed on the MuSiQue tuning set.
-    These are guesses, and :class:`~pathfinding.hipporag.retrieve.HippoRetriever` weighs a walk
+    These are guesses, and :class:`~pathfinding.hipporag.retrieval.retrieve.HippoRetriever` weighs a walk
     seeded by guesses against BM25.
 
     Examples
     --------
-    >>> from pathfinding.hipporag.index import build_index
+    >>> from pathfinding.hipporag.index.build import build_index
     >>> idx = build_index([[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "filmed in", "Burbank")]])
     >>> default_entities("Where did Ed Wood film?", idx), default_entities("where did ed wood film?", idx)
     (['Ed Wood'], ['ed wood'])
@@ -248,7 +130,7 @@ def ner_lookup(rows) -> Callable[[str], list[str]]:
 
     Examples
     --------
-    >>> from pathfinding.hipporag.io import QueryNER
+    >>> from pathfinding.hipporag.io.records import QueryNER
     >>> ner_lookup([QueryNER("Who is Ed Wood?", ("Ed Wood",))])("Who is Ed Wood?")
     ['Ed Wood']
     """
@@ -275,7 +157,7 @@ EXTRACTORS: dict[str, Callable] = {
 
 
 MIN_LINK_COSINE = 0.55
-"""The lowest cosine at which :class:`~pathfinding.hipporag.retrieve.HippoRetriever` links a query
+"""The lowest cosine at which :class:`~pathfinding.hipporag.retrieval.retrieve.HippoRetriever` links a query
 entity to a node with the offline character-trigram encoder; below it the entity is "not in the
 index" (see :func:`default_min_link_cosine`).
 

@@ -4,7 +4,7 @@ Loading numba and its compiled kernels costs a one-question process more than th
 :class:`OneShotRetriever` walks with scipy instead (:func:`~pathfinding.core.ppr.ppr_solve`,
 ``method="scipy"``) and keeps that answer only when it can prove that the compiled walk ranks the
 passages the same way; otherwise it runs the compiled walk. Either way the ranking is
-:class:`~pathfinding.hipporag.retrieve.HippoRetriever`'s and every walk score is within ``tol`` of
+:class:`~pathfinding.hipporag.retrieval.retrieve.HippoRetriever`'s and every walk score is within ``tol`` of
 the exact one.
 
 The proof: any difference of two passages' walk scores moves by at most ``d = tol + e + r`` from one
@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 
 from pathfinding.core.ppr import ppr_solve
-from pathfinding.hipporag.lexical import top_k
-from pathfinding.hipporag.retrieve import HippoRetriever
+from pathfinding.hipporag.retrieval.lexical import top_k
+from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 
 __all__ = ["OneShotRetriever", "rounding_slack"]
 
@@ -47,7 +47,7 @@ def rounding_slack(max_degree: int) -> float:
 
 
 class OneShotRetriever(HippoRetriever):
-    """:class:`~pathfinding.hipporag.retrieve.HippoRetriever`'s rankings, walked without compiled
+    """:class:`~pathfinding.hipporag.retrieval.retrieve.HippoRetriever`'s rankings, walked without compiled
     kernels wherever that ranking can be certified (see the module docstring).
 
     Takes the same parameters. After each :meth:`retrieve`, :attr:`walked_by` says which walk

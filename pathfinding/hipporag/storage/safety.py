@@ -12,7 +12,7 @@ Every file the engine writes (the index, its query cache, an OpenIE run) goes th
   interrupted write never leaves a half-written file under the final name; an ``OSError`` (a full
   disk, a permission) names the target;
 * :func:`remove_stale_temps` -- a temporary file left by a process that was killed mid-write is
-  removed by the next save or load of that target, and reported on the ``pathfinding.hipporag.safety``
+  removed by the next save or load of that target, and reported on the ``pathfinding.hipporag.storage.safety``
   logger (one line on stderr when logging is not configured).
 """
 

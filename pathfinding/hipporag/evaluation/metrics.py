@@ -16,7 +16,7 @@ import numpy as np
 
 from pathfinding._validation import check_int
 from pathfinding.errors import InvalidValueError
-from pathfinding.hipporag.io import Passage, Question
+from pathfinding.hipporag.io.records import Passage, Question
 
 __all__ = [
     "KS",

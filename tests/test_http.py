@@ -14,8 +14,8 @@ import pytest
 from scripted_server import LocalServer, ScriptedServer, SilentServer, statuses
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError, LLMError, LLMFatalError
-from pathfinding.hipporag import transport
-from pathfinding.hipporag.transport import RETRY_STATUS, Transport, UsageStats
+from pathfinding.hipporag.transport import http as transport
+from pathfinding.hipporag.transport.http import RETRY_STATUS, Transport, UsageStats
 
 
 def _parse(raw: bytes):
@@ -91,7 +91,7 @@ def test_each_retry_is_reported_with_the_attempt_the_reason_and_the_wait(caplog)
         t = _transport(srv.base_url, max_retries=2, backoff=0.001, max_backoff=0.001)
         with caplog.at_level(logging.INFO, logger="pathfinding"), pytest.raises(LLMError):
             t.post({}, _parse)
-    lines = [r.getMessage() for r in caplog.records if r.name == "pathfinding.hipporag.transport"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "pathfinding.hipporag.transport.http"]
     assert [r.levelno for r in caplog.records] == [logging.WARNING] * 2
     assert lines[0].startswith("things: attempt 1/3 failed (HTTP 503: ")
     assert lines[1].startswith("things: attempt 2/3 failed (HTTP 429: ")

@@ -29,7 +29,7 @@ from http.client import HTTPException
 from pathlib import Path
 
 from pathfinding.errors import DataDownloadError, DataNotFoundError, InvalidTypeError, InvalidValueError
-from pathfinding.hipporag.safety import remove_stale_temps, temp_path
+from pathfinding.hipporag.storage.safety import remove_stale_temps, temp_path
 
 __all__ = ["DataFile", "REGISTRY", "UPSTREAM", "UPSTREAM_COMMIT", "entry", "fetch", "get_data_home", "locate"]
 

@@ -1,7 +1,7 @@
 """Reading a question's names from the corpus: lower-case, all-capitals and stray-capital questions.
 
 :func:`read_question` gives the retriever a question as its corpus would have written it, from the
-index's :class:`~pathfinding.hipporag.casing.CasingModel`:
+index's :class:`~pathfinding.hipporag.language.casing.CasingModel`:
 
 1. *Whose capitals count.* The writer's capitals are evidence only when the question has a capital
    after its first word and a lower-case word after it too (``who is Thomas südhof``, ``Who
@@ -14,13 +14,13 @@ index's :class:`~pathfinding.hipporag.casing.CasingModel`:
    be seen so :data:`OPENING_MIN` times.
 3. *The writer's capitals.* Where they count, they are kept, except a stray one: a capitalised word
    standing alone that the corpus writes in lower case (at least
-   :data:`~pathfinding.hipporag.casing.STRAY_MIN` times) and almost never as a name (share below
+   :data:`~pathfinding.hipporag.language.casing.STRAY_MIN` times) and almost never as a name (share below
    :data:`STRAY_SHARE`), "Who Directed the film".
 
 The capitals of the read question then go through the default extractor. Each entity remembers
 where its capitals came from (:meth:`Reading.origin`): the writer's (``"typed"``), which the
 retriever trusts as before, or the corpus's (``"corpus"``), which it weighs against BM25 with its
-own weight (``restored_weight`` of :class:`~pathfinding.hipporag.retrieve.HippoRetriever`).
+own weight (``restored_weight`` of :class:`~pathfinding.hipporag.retrieval.retrieve.HippoRetriever`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pathfinding.errors import InvalidTypeError
-from pathfinding.hipporag.casing import (
+from pathfinding.hipporag.language.casing import (
     CONNECTORS,
     MAX_WORDS,
     STRAY_MIN,
@@ -37,7 +37,7 @@ from pathfinding.hipporag.casing import (
     WordToken,
     word_tokens,
 )
-from pathfinding.hipporag.query import STOP_WORDS, has_capitals
+from pathfinding.hipporag.language.names import STOP_WORDS, has_capitals
 
 __all__ = ["OPENING_MIN", "SHARE", "STRAY_SHARE", "TRUSTED_SHARE", "Reading", "Span", "read_question"]
 
@@ -52,7 +52,7 @@ OPENING_MIN = 2
 often (once is what any word opening a sentence looks like)."""
 STRAY_SHARE = 0.1
 """A lone capitalised word is a stray capital when the corpus writes it as a name less often than
-this, and in lower case at least :data:`~pathfinding.hipporag.casing.STRAY_MIN` times."""
+this, and in lower case at least :data:`~pathfinding.hipporag.language.casing.STRAY_MIN` times."""
 
 
 @dataclass(frozen=True)

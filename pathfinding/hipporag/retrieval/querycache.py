@@ -3,21 +3,22 @@
 A question from the shell starts a new process, which must load the index and then derive what
 retrieval needs (BM25 over the passages and over the facts, the walk's prepared graphs); on a few
 thousand passages that costs several times the load. :func:`load_for_query` keeps
-``INDEX.query-cache`` beside ``INDEX``: a :mod:`~pathfinding.hipporag.container` of everything a
+``INDEX.query-cache`` beside ``INDEX``: a :mod:`~pathfinding.hipporag.storage.container` of everything a
 query reads, as raw arrays viewed through a private memory map; the triples are read from the index
 only if something asks for them.
 
 The cache is derived data and never trusted blindly. It is keyed to the index file's size and
 SHA-256 (the index's last 32 bytes), its own version, the ``bm25s`` version and the BM25 tokens of a
 probe text, all read without importing ``bm25s`` (so a question can be answered without numba,
-:mod:`~pathfinding.hipporag.oneshot`), and every index array is checked against its bounds before a
+:mod:`~pathfinding.hipporag.retrieval.oneshot`), and every index array is checked against its bounds before a
 kernel sees it. A stale, damaged or foreign cache means a full load and a new cache; one that cannot
 be written (a read-only folder) is skipped. Each loaded object is handed to the index under the key
-its owner names (:data:`~pathfinding.hipporag.retrieve.FACT_LINKER_KEY`,
-:data:`~pathfinding.hipporag.retrieve.BM25_KEY`, :func:`~pathfinding.hipporag.retrieve.passage_graph_key`,
+its owner names (:data:`~pathfinding.hipporag.retrieval.retrieve.FACT_LINKER_KEY`,
+:data:`~pathfinding.hipporag.retrieval.retrieve.BM25_KEY`,
+:func:`~pathfinding.hipporag.retrieval.retrieve.passage_graph_key`,
 :func:`~pathfinding.hipporag.index.model.prepared_key`,
-:data:`~pathfinding.hipporag.query.NEAREST_ROWS_KEY`,
-:data:`~pathfinding.hipporag.casing.CASING_KEY`); anything the cache lacks is derived on
+:data:`~pathfinding.hipporag.retrieval.linking.NEAREST_ROWS_KEY`,
+:data:`~pathfinding.hipporag.language.casing.CASING_KEY`); anything the cache lacks is derived on
 first use.
 """
 
@@ -32,14 +33,19 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding.errors import FormatError, InvalidValueError
-from pathfinding.hipporag.casing import CASING_KEY
-from pathfinding.hipporag.container import DIGEST, ArrayBlock, Container, Layout, pack
 from pathfinding.hipporag.index.model import HippoIndex, IndexStats, prepared_key
-from pathfinding.hipporag.lexical import BM25Ranker, FactLinker
-from pathfinding.hipporag.query import NEAREST_ROWS_KEY
-from pathfinding.hipporag.retrieve import BM25_KEY, FACT_LINKER_KEY, HippoRetriever, passage_graph_key
-from pathfinding.hipporag.safety import atomic_write, has_magic, refuse_foreign, remove_stale_temps
-from pathfinding.hipporag.text import words
+from pathfinding.hipporag.language.casing import CASING_KEY
+from pathfinding.hipporag.language.text import words
+from pathfinding.hipporag.retrieval.lexical import BM25Ranker, FactLinker
+from pathfinding.hipporag.retrieval.linking import NEAREST_ROWS_KEY
+from pathfinding.hipporag.retrieval.retrieve import (
+    BM25_KEY,
+    FACT_LINKER_KEY,
+    HippoRetriever,
+    passage_graph_key,
+)
+from pathfinding.hipporag.storage.container import DIGEST, ArrayBlock, Container, Layout, pack
+from pathfinding.hipporag.storage.safety import atomic_write, has_magic, refuse_foreign, remove_stale_temps
 
 __all__ = ["CACHE_SUFFIX", "CACHE_VERSION", "cache_path", "is_cache_file", "load_for_query", "write_cache"]
 
@@ -51,7 +57,7 @@ LAYOUT = Layout(
     "query cache",
     frozenset({"|b1", "|u1", "|i1", "<i2", "<u2", "<i4", "<u4", "<i8", "<u8", "<f4", "<f8"}),
 )
-"""The query cache's :class:`~pathfinding.hipporag.container.Layout`: numeric and boolean arrays."""
+"""The query cache's :class:`~pathfinding.hipporag.storage.container.Layout`: numeric and boolean arrays."""
 
 
 def cache_path(index_path) -> str:
@@ -141,9 +147,9 @@ def write_cache(index: HippoIndex, index_path, *, key: dict | None = None) -> st
     Returns the cache's path. The file is written beside it and renamed, as the index is; a file
     at that path that is not a query cache is left alone (InvalidValueError).
     """
-    from pathfinding.hipporag.casing import casing_model
     from pathfinding.hipporag.index.nearest import NearestRows
     from pathfinding.hipporag.index.persistence import encoder_spec
+    from pathfinding.hipporag.language.casing import casing_model
 
     key = _index_key(index_path) if key is None else key
     # Everything is derived through the index, under the keys the retriever and the linker use,

@@ -4,7 +4,7 @@ HippoRAG 2 links a query to *facts* rather than to named-entity spans: it scores
 relation, object) triple against the query and seeds the walk with the phrases of the best few. Its
 scorer is a dense encoder; :class:`FactLinker` is a lexical stand-in that needs no model: BM25 over
 the index's relation edges, each read as the text "subject object". BM25 case-folds both sides
-(:func:`~pathfinding.hipporag.text.words`), so the seeds it finds do not depend on how the question
+(:func:`~pathfinding.hipporag.language.text.words`), so the seeds it finds do not depend on how the question
 is capitalised, which capitalised spans do.
 """
 
@@ -18,7 +18,7 @@ import scipy.sparse as sp
 from pathfinding._validation import check_float, check_int
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.model import HippoIndex
-from pathfinding.hipporag.text import fold, words
+from pathfinding.hipporag.language.text import fold, words
 
 __all__ = ["BM25Ranker", "FactLinker", "QUESTION_WORDS", "top_k"]
 
@@ -72,7 +72,7 @@ def top_k(scores, k: int) -> np.ndarray:
 class BM25Ranker:
     """Lexical BM25 over texts (``bm25s``, English stop words, no stemming, case-folded).
 
-    Texts and questions are tokenized alike by :func:`~pathfinding.hipporag.text.words`: case
+    Texts and questions are tokenized alike by :func:`~pathfinding.hipporag.language.text.words`: case
     folded, words with their combining marks, scripts written without spaces (Chinese, Japanese,
     Thai) as overlapping character bigrams.
 
@@ -166,7 +166,7 @@ class BM25Ranker:
         """The fitted state as data: (parameters, vocabulary in id order, score arrays).
 
         :meth:`from_state` rebuilds a ranker that gives the same scores bit for bit, without
-        tokenizing the texts again (:mod:`~pathfinding.hipporag.querycache` keeps it on disk).
+        tokenizing the texts again (:mod:`~pathfinding.hipporag.retrieval.querycache` keeps it on disk).
         """
         return dict(self._params), sorted(self._vocab, key=self._vocab.__getitem__), dict(self._arrays)
 
@@ -225,7 +225,7 @@ class FactLinker:
     @classmethod
     def from_state(cls, heads: np.ndarray, tails: np.ndarray, bm25: BM25Ranker | None) -> FactLinker:
         """A linker from its parts (the facts' node ids and their BM25), as saved by
-        :mod:`~pathfinding.hipporag.querycache`."""
+        :mod:`~pathfinding.hipporag.retrieval.querycache`."""
         self = cls.__new__(cls)
         self.heads, self.tails, self._bm25 = heads, tails, bm25
         return self

@@ -3,7 +3,7 @@
 Standard library only. Retried, with exponential backoff and jitter: 429 (honouring ``Retry-After``),
 408, 5xx, timeouts, dropped connections and bodies the caller cannot use. Raised at once as
 :class:`~pathfinding.errors.LLMFatalError`: any other status (a wrong key, model or URL). Every
-failed attempt that will be retried is logged (logger ``pathfinding.hipporag.transport``, level
+failed attempt that will be retried is logged (logger ``pathfinding.hipporag.transport.http``, level
 WARNING) with the endpoint's name, the attempt, the reason and the wait, so a dead endpoint is never
 silence; the command line prints these lines on stderr.
 """

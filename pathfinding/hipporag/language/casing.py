@@ -1,16 +1,17 @@
 """How a corpus writes its names: the casing model behind reading a question's names.
 
 The default retriever finds a question's names by their capitals
-(:func:`~pathfinding.hipporag.query.capitalised_spans`) and trusts a walk seeded by a capitalised name.
+(:func:`~pathfinding.hipporag.language.names.capitalised_spans`) and trusts a walk seeded by a
+capitalised name.
 People type ``who directed plan 9 from outer space`` or ``WHO DIRECTED PLAN 9 ...`` or ``who is
 Thomas südhof``: the capitals that mark the names are missing, everywhere, or in places. The corpus
 knows how it writes its names, so this module learns that from the passages, with no outside data;
-:mod:`~pathfinding.hipporag.reading` then gives the retriever the question as the corpus would have
+:mod:`~pathfinding.hipporag.language.reading` then gives the retriever the question as the corpus would have
 written it.
 
 :class:`CasingModel` counts, over every passage (:meth:`CasingModel.from_passages`), each *name*: a
 maximal run of capitalised words, by the rules of
-:func:`~pathfinding.hipporag.query.capitalised_spans` (connectors such as "of" inside, split at
+:func:`~pathfinding.hipporag.language.names.capitalised_spans` (connectors such as "of" inside, split at
 punctuation and after a possessive), keyed by its normalised text (the index's rule), with its most
 frequent written form. A run that opens a sentence (or a line, a quotation or a bracket) is counted
 apart, since its first capital may be grammar; a stop word opening one is dropped ("The film", "In
@@ -37,8 +38,8 @@ from typing import NamedTuple
 import numpy as np
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError
-from pathfinding.hipporag.query import STOP_WORDS
-from pathfinding.hipporag.text import NORMALIZATIONS, index_normalization, normalize_phrase
+from pathfinding.hipporag.language.names import STOP_WORDS
+from pathfinding.hipporag.language.text import NORMALIZATIONS, index_normalization, normalize_phrase
 
 __all__ = [
     "CASING_KEY",
@@ -58,7 +59,7 @@ CASING_KEY = "casing"
 
 STRAY_MIN = 3
 """A word written in lower case at least this many times is kept even if never a name: a capital
-typed on it can then be told apart as a stray one (:mod:`~pathfinding.hipporag.reading`)."""
+typed on it can then be told apart as a stray one (:mod:`~pathfinding.hipporag.language.reading`)."""
 MAX_WORDS = 8
 """Longest name, in words, the model keeps and a reading tries."""
 
@@ -87,7 +88,7 @@ class WordToken(NamedTuple):
 def word_tokens(text: str) -> list[WordToken]:
     """The words of a text with what a reading needs to know of each (see :class:`WordToken`).
 
-    Words are cut by the token rule of :func:`~pathfinding.hipporag.query.capitalised_spans`; a
+    Words are cut by the token rule of :func:`~pathfinding.hipporag.language.names.capitalised_spans`; a
     possessive and trailing dots are not part of the word.
 
     Examples
@@ -178,7 +179,7 @@ class CasingModel:
     capitalised, initial, lower : array-like of int
         The counts of :class:`Evidence`, one per key.
     normalization : {"unicode", "ascii"}, default "unicode"
-        The rule the keys were normalised with (:func:`~pathfinding.hipporag.text.normalize_phrase`).
+        The rule the keys were normalised with (:func:`~pathfinding.hipporag.language.text.normalize_phrase`).
 
     Examples
     --------

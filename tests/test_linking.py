@@ -16,38 +16,12 @@ import pytest
 import scipy.sparse as sp
 
 from pathfinding.errors import InvalidValueError
-from pathfinding.hipporag.datasets import fetch
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.io import load_query_ner
-from pathfinding.hipporag.query import EXTRACTORS, capitalised_spans, link_entities, ner_lookup, node_ngrams
-from pathfinding.hipporag.text import normalize_phrase
-
-
-@pytest.mark.parametrize(
-    ("question", "spans"),
-    [
-        ("Paris is where?", ["Paris"]),  # an opening word that is no stop word is an entity
-        ("The Beatles played where?", ["Beatles"]),  # an opening stop word is skipped
-        ("Who met The Beatles?", ["The Beatles"]),  # "The" inside the question stays
-        ("They met In Paris?", ["Paris"]),  # another leading stop word is stripped
-        ("They met In The Hague?", ["The Hague"]),  # ... up to "The"
-        ("What did He say about Paris?", ["Paris"]),  # a lone stop word is dropped, later spans kept
-        ("Who is the King of the island?", ["King"]),  # a span never ends with a connector
-        ("Who shot Malcolm X?", ["Malcolm X"]),
-        ("Is a song of the Beatles' from 1964.", ["Beatles", "1964"]),  # trailing ' and . go
-        ("Is a film by Ed Wood?", ["Ed Wood"]),  # one-letter lower-case words are not entities
-        # a possessive ends its name even before a full stop or a dash
-        ("It was Nolan's. Inception grossed how much?", ["Nolan's", "Inception"]),
-        ("Was the Jones'- Smith deal signed?", ["Jones", "Smith"]),
-    ],
-)
-def test_capitalised_spans_rules(question, spans):
-    assert capitalised_spans(question) == spans
-
-
-def test_capitalised_spans_names_a_bad_question():
-    with pytest.raises(TypeError, match="question must be a string, got int"):
-        capitalised_spans(3)
+from pathfinding.hipporag.language.names import capitalised_spans
+from pathfinding.hipporag.language.text import normalize_phrase
+from pathfinding.hipporag.retrieval.linking import EXTRACTORS, link_entities, ner_lookup, node_ngrams
+from pathfinding.hipporag.storage.datasets import fetch
 
 
 @pytest.fixture(scope="module")
@@ -155,7 +129,7 @@ def test_the_floor_keeps_only_links_that_reach_it(dense_index, top_k):
 
 
 def test_no_default_floor_for_an_encoder_it_was_not_chosen_for(dense_index):
-    from pathfinding.hipporag.query import MIN_LINK_COSINE, default_min_link_cosine
+    from pathfinding.hipporag.retrieval.linking import MIN_LINK_COSINE, default_min_link_cosine
 
     assert default_min_link_cosine(dense_index) == 0.0
     assert default_min_link_cosine(build_index([[("Ed Wood", "directed", "Plan 9")]])) == MIN_LINK_COSINE
@@ -183,27 +157,6 @@ def test_linking_names_the_encoder_when_it_breaks_its_contract():
         link_entities(idx, ["Edd Woods"])
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        (
-            "Were Forbidden Ground and Black Hawk Down filmed in Morocco?",
-            ["Forbidden Ground", "Black Hawk Down", "Morocco"],
-        ),
-        ("Who owned Procter & Gamble?", ["Procter", "Gamble"]),
-        ("Is Paris, France older than Rome?", ["Paris", "France", "Rome"]),
-        ("Who was Christopher Nolan's brother?", ["Christopher Nolan's"]),
-        ("Was Christopher Nolan's Inception a hit?", ["Christopher Nolan's", "Inception"]),
-        ("What did the Beatles' Abbey Road sell?", ["Beatles", "Abbey Road"]),
-        ("Was Lev Tolstoy’s Anna Karenina long?", ["Lev Tolstoy’s", "Anna Karenina"]),
-        ("When was Łódź founded?", ["Łódź"]),
-        ("и Лев Толстой, и Фёдор Достоевский", ["Лев Толстой", "Фёдор Достоевский"]),
-    ],
-)
-def test_capitalised_spans_split_names(text, expected):
-    assert capitalised_spans(text) == expected
-
-
 def test_sample_extractors(sample):
     _, idx, questions = sample
     q = questions[0].question
@@ -229,13 +182,6 @@ def test_ner_lookup_from_tsv():
     assert extract(rows[0].query) == ["Scott Derrickson", "Ed Wood"]
     with pytest.raises(InvalidValueError, match="no query-NER row"):
         extract("unknown")
-
-
-def test_capitalised_spans_literals():
-    # "and" splits names (two films are more common in questions than a name with "and" in it)
-    assert capitalised_spans("Who founded the Center for Science and Law?") == ["Center for Science", "Law"]
-    assert capitalised_spans("In which year was Karl Deisseroth born?") == ["Karl Deisseroth"]
-    assert capitalised_spans("what is this?") == []
 
 
 @pytest.fixture(scope="module")

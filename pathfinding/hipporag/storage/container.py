@@ -1,7 +1,7 @@
 """The package's one binary file layout: a prefix, a JSON header, raw arrays, a SHA-256.
 
 The index file (:mod:`~pathfinding.hipporag.index.persistence`) and the query cache
-(:mod:`~pathfinding.hipporag.querycache`) are both, in order::
+(:mod:`~pathfinding.hipporag.retrieval.querycache`) are both, in order::
 
     8 bytes   magic (which kind of file)
     4 bytes   format version, uint32 little-endian

@@ -2,23 +2,23 @@
 
 Seeds are the question's entities, each linked to its nearest node (weight 1) when their cosine
 reaches ``min_link_cosine`` (a weaker match is not in the index and seeds nothing), and the nodes of
-its best-matching facts (:class:`~pathfinding.hipporag.lexical.FactLinker`, at most ``fact_weight``);
-each weight is multiplied by the node's specificity s_i = 1/|P_i|. The walk is HippoRAG v1's over
-the phrases with passages scored pi . P (``passage_weight=0``), or HippoRAG 2's shape, with the
-passages as nodes and a share ``passage_weight`` of the restart on them by BM25 score.
+its best-matching facts (:class:`~pathfinding.hipporag.retrieval.lexical.FactLinker`, at most
+``fact_weight``); each weight is multiplied by the node's specificity s_i = 1/|P_i|. The walk is
+HippoRAG v1's over the phrases with passages scored pi . P (``passage_weight=0``), or HippoRAG 2's
+shape, with the passages as nodes and a share ``passage_weight`` of the restart on them by BM25 score.
 
 Per question: no seed gives BM25's ranking (``fell_back``); a seed linked from a capitalised span (a
 name its writer marked) gives the walk's; otherwise the seeds are guesses, and the walk is fused with
 BM25 by weighted reciprocal rank, ``lam / (c + rank_walk) + (1 - lam) / (c + rank_bm25)`` with
 ``c = fusion_c``, and ``lam = restored_weight`` when a seed is a name whose capitals were read from
-the corpus (:mod:`~pathfinding.hipporag.reading`: a question typed in lower case, in capitals or with
+the corpus (:mod:`~pathfinding.hipporag.language.reading`: a question typed in lower case, in capitals or with
 stray capitals), else ``lam = guess_weight``. A ranking has ``min(k, n_passages)`` passages, equal
 scores by increasing id; a question that matches nothing gets none, and :data:`NO_MATCH`. How the
 constants were chosen, and where this departs from v1: the README, "HippoRAG on real text".
 
 Before the default extractor, the question is read through the index's casing model
-(:func:`~pathfinding.hipporag.reading.read_question`; ``casing=False`` skips it); :attr:`Retrieval.reading`
-shows what was read.
+(:func:`~pathfinding.hipporag.language.reading.read_question`; ``casing=False`` skips it);
+:attr:`Retrieval.reading` shows what was read.
 """
 
 from __future__ import annotations
@@ -34,18 +34,18 @@ from pathfinding.core.ppr import ppr_top_k
 from pathfinding.core.prepared import PPRGraph, prepare_graph
 from pathfinding.core.scoring import NODE_SCORERS, passage_scores
 from pathfinding.errors import InvalidTypeError, InvalidValueError
-from pathfinding.hipporag.casing import CasingModel, casing_model
 from pathfinding.hipporag.index.model import HippoIndex
-from pathfinding.hipporag.lexical import BM25Ranker, FactLinker, top_k
-from pathfinding.hipporag.query import (
+from pathfinding.hipporag.language.casing import CasingModel, casing_model
+from pathfinding.hipporag.language.names import has_capitals
+from pathfinding.hipporag.language.reading import Reading, read_question
+from pathfinding.hipporag.language.text import nfc
+from pathfinding.hipporag.retrieval.lexical import BM25Ranker, FactLinker, top_k
+from pathfinding.hipporag.retrieval.linking import (
     EXTRACTORS,
     EntityLink,
     default_min_link_cosine,
-    has_capitals,
     link_entities,
 )
-from pathfinding.hipporag.reading import Reading, read_question
-from pathfinding.hipporag.text import nfc
 
 __all__ = [
     "BM25_KEY",
@@ -58,7 +58,7 @@ __all__ = [
 ]
 
 FACT_LINKER_KEY = "fact_linker"
-"""Where an index keeps its :class:`~pathfinding.hipporag.lexical.FactLinker`
+"""Where an index keeps its :class:`~pathfinding.hipporag.retrieval.lexical.FactLinker`
 (:meth:`~pathfinding.hipporag.index.model.HippoIndex.derived`)."""
 BM25_KEY = "bm25"
 """Where an index keeps the BM25 over its passages."""
@@ -110,7 +110,7 @@ class Retrieval:
         span the writer capitalised, the retriever's ``restored_weight`` when a seed is a name read
         from the corpus, its ``guess_weight`` when the seeds were guesses, 0 for the BM25 fallback.
     reading : Reading or None
-        The question as the extractor read it (:func:`~pathfinding.hipporag.reading.read_question`);
+        The question as the extractor read it (:func:`~pathfinding.hipporag.language.reading.read_question`);
         None when the entities were given, the extractor is not the default, or casing is off.
     links : tuple of EntityLink
         Each entity's nearest node, its cosine and whether it reached the retriever's
@@ -136,10 +136,10 @@ class HippoRetriever:
     ----------
     index : HippoIndex
     extractor : str or callable or None, default "default"
-        Name in :data:`~pathfinding.hipporag.query.EXTRACTORS` (``"default"``, ``"capitalised"``,
-        ``"node_ngrams"``, ``"union"``), or ``question -> list of str`` (e.g. from
-        :func:`~pathfinding.hipporag.query.ner_lookup`), or None for no extractor (seeds from facts
-        and ``entities=`` only).
+        Name in :data:`~pathfinding.hipporag.retrieval.linking.EXTRACTORS` (``"default"``,
+        ``"capitalised"``, ``"node_ngrams"``, ``"union"``), or ``question -> list of str`` (e.g. from
+        :func:`~pathfinding.hipporag.retrieval.linking.ner_lookup`), or None for no extractor (seeds
+        from facts and ``entities=`` only).
     facts : int, default 5
         Best-matching facts whose nodes join the seeds (HippoRAG 2 keeps 5); 0 turns fact seeds off.
     fact_weight : float, default 0.1
@@ -168,7 +168,7 @@ class HippoRetriever:
         The floor of entity linking (in [0, 1]): an entity whose nearest node is less similar is
         not in the index, seeds nothing, and the question is answered as one without that entity
         (:attr:`Retrieval.links` says so). Default:
-        :func:`~pathfinding.hipporag.query.default_min_link_cosine` (the floor chosen on the
+        :func:`~pathfinding.hipporag.retrieval.linking.default_min_link_cosine` (the floor chosen on the
         MuSiQue tuning set for the offline encoder, none for another encoder); 0 links every
         entity, as v1 does.
     guess_weight : float, default 0.65
@@ -181,8 +181,8 @@ class HippoRetriever:
         but one is a name read from the corpus (in [0, 1]).
     casing : bool or CasingModel, default True
         Read the question through the index's casing model
-        (:func:`~pathfinding.hipporag.casing.casing_model`) before the default extractor; a
-        :class:`~pathfinding.hipporag.casing.CasingModel` reads it through that one; False reads
+        (:func:`~pathfinding.hipporag.language.casing.casing_model`) before the default extractor; a
+        :class:`~pathfinding.hipporag.language.casing.CasingModel` reads it through that one; False reads
         the question as typed (and every capitalised entity counts as typed). The other
         extractors, named or yours, always read the question as typed.
     bm25 : BM25Ranker, optional
@@ -332,7 +332,7 @@ class HippoRetriever:
 
         Examples
         --------
-        >>> from pathfinding.hipporag.index import build_index
+        >>> from pathfinding.hipporag.index.build import build_index
         >>> ret = HippoRetriever(build_index([[("Ed Wood", "directed", "Plan 9")]]), fusion_c=1.0)
         >>> ret.fuse([0.0, 0.2, 0.9], [3.0, 1.0, 0.0], 0.5)
         array([0.25      , 0.33333333, 0.25      ])

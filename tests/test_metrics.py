@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from pathfinding.hipporag.evaluate import (
+from pathfinding.hipporag.evaluation.metrics import (
     all_recall_at_k,
     bootstrap_indices,
     bootstrap_mean_ci,
