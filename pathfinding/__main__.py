@@ -2,6 +2,6 @@
 
 import sys
 
-from pathfinding.cli import main
+from pathfinding.cli.entry import main
 
 sys.exit(main())

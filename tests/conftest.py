@@ -190,3 +190,22 @@ def built(tmp_path_factory):
         main(["hipporag", "index", str(folder), "--extractor", "cooccurrence", "-o", str(d / "i.hippo")]) == 0
     )
     return d
+
+
+# The released MuSiQue OpenIE, its corpus and its records, for the replayed-endpoint tests of the
+# extraction and of its command. SUBSET: every 23rd passage, plus passages whose released triples
+# include wrong-length ones and the two passages with no triples at all (86 passages, 172 requests).
+SUBSET = sorted(set(range(0, 1890, 23)) | {21, 24, 67} | {752, 1285})
+
+
+@pytest.fixture(scope="module")
+def released():
+    import json
+
+    from pathfinding.hipporag.io.loaders import load_corpus, load_openie
+    from pathfinding.hipporag.storage.datasets import fetch
+
+    raw = json.loads(fetch("musique_openie").read_bytes())["docs"]
+    corpus, _ = load_corpus(fetch("musique_corpus"))
+    docs, _ = load_openie(fetch("musique_openie"))
+    return {"raw": raw, "corpus": corpus, "docs": docs}

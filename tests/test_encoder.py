@@ -5,6 +5,9 @@ scikit-learn's, for every analyzer, n-gram range and ``sublinear_tf``; a state s
 the same rows; and every bad parameter or state is refused by name.
 """
 
+import random
+import string
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -217,3 +220,22 @@ def test_encoder_state_round_trip():
         CharNgramEncoder.from_state(params, [grams[0]] * len(grams), idf)
     with pytest.raises(ValueError, match="not fitted"):
         CharNgramEncoder().get_state()
+
+
+def test_char_ngrams_match_scikit_learn():
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    rng = random.Random(0)
+    alphabet = string.ascii_letters + "  \t\nÉéüßł東京-'.0"
+    texts = ["", " ", "a", "ab", "Ed  Wood", "Thomas Südhof", "x\ty\n z"]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randrange(12))) for _ in range(300)]
+    for analyzer in ("char_wb", "char"):
+        for ngram_range in ((3, 3), (1, 3), (2, 4)):
+            sk = TfidfVectorizer(analyzer=analyzer, ngram_range=ngram_range).build_analyzer()
+            for t in texts:
+                assert char_ngrams(t, analyzer=analyzer, ngram_range=ngram_range) == sk(t), (analyzer, t)
+    enc = CharNgramEncoder().fit(texts[7:])
+    loaded = CharNgramEncoder.from_state(*enc.get_state())
+    many = loaded(texts * 2)  # scikit-learn's path
+    few = loaded(texts[:20])  # our own analyzer
+    assert (many[:20] != few).nnz == 0

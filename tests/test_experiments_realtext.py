@@ -6,8 +6,8 @@ import json
 import numpy as np
 import pytest
 
-from pathfinding.bench import cli as bench_cli
-from pathfinding.experiments import cli as experiments_cli
+from pathfinding.cli import bench as bench_cli
+from pathfinding.cli import experiments as experiments_cli
 from pathfinding.experiments.realtext import format_report, run_realtext
 
 
@@ -48,8 +48,8 @@ def test_deterministic_for_a_seed(slice10):
 def test_cli_registers_and_runs(tmp_path, capsys):
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="command", required=True)
-    experiments_cli.add_parser(sub)
-    bench_cli.add_parser(sub)
+    experiments_cli.add_commands(sub)
+    bench_cli.add_commands(sub)
     out = tmp_path / "rt.json"
     args = parser.parse_args(["realtext", "--quick", "--boot", "50", "--seed", "3", "--json", str(out)])
     assert args.func(args) == 0

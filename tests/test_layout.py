@@ -61,6 +61,7 @@ LAYERS = {
     "experiments": {"core", "synthetic", "hipporag", "experiments"},
     "course": {"core", "synthetic", "hipporag", "experiments", "course"},
     "bench": {"core", "synthetic", "hipporag", "experiments", "bench"},
+    "cli": {"core", "synthetic", "hipporag", "experiments", "course", "bench", "cli"},
 }
 SHARED = {"errors", "_validation", "_lazy", "_argtypes"}  # plain helpers every layer may use
 
@@ -120,6 +121,43 @@ def test_no_import_cycle():
         if m not in state:
             visit(m, [])
     assert cycles == []
+
+
+# The engine's rooms, from the bottom up: each imports only the rooms before it and itself (the
+# package docstring of ``pathfinding.hipporag`` says each one's job).
+HIPPORAG_ROOMS = ["language", "storage", "transport", "io", "index", "extract", "retrieval", "evaluation"]
+
+
+def _room(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) >= 3 and parts[:2] == ["pathfinding", "hipporag"] else None
+
+
+def test_every_engine_module_lives_in_a_room():
+    loose = sorted(m for m in MODULES if m.startswith("pathfinding.hipporag.") and _room(m) is None)
+    assert loose == [], "a module of the engine belongs in one of its rooms"
+    rooms = {p.name for p in (ROOT / "pathfinding" / "hipporag").iterdir() if (p / "__init__.py").exists()}
+    assert rooms == set(HIPPORAG_ROOMS)
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _room(m)))
+def test_engine_rooms_import_only_the_rooms_below_them(module):
+    rank = HIPPORAG_ROOMS.index(_room(module))
+    above = sorted(d for d in _imports(MODULES[module]) if _room(d) and HIPPORAG_ROOMS.index(_room(d)) > rank)
+    assert above == [], f"{module} ({_room(module)}) imports from a room above it"
+
+
+@pytest.mark.parametrize("room", HIPPORAG_ROOMS)
+def test_a_room_face_only_describes_and_re_exports(room):
+    """A package face holds its docstring and, at most, the lazy exports of its own modules."""
+    tree = ast.parse((ROOT / "pathfinding" / "hipporag" / room / "__init__.py").read_text())
+    doc = ast.get_docstring(tree)
+    assert doc and doc.splitlines()[0].strip(), f"{room}: say the room's job in its first line"
+    for node in tree.body[1:]:
+        if isinstance(node, ast.ImportFrom):
+            assert node.module == "pathfinding._lazy"
+        else:
+            assert isinstance(node, ast.Assign), f"{room}/__init__.py does work: {ast.unparse(node)[:60]}"
 
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("pathfinding.hipporag.index")))
@@ -353,8 +391,8 @@ def test_no_module_has_two_test_files():
     names = _test_file_names()
     shared = {n: sorted(m for m in names if names[m] == n) for n in set(names.values())}
     assert {n: ms for n, ms in shared.items() if len(ms) > 1} == {}
-    assert (names["pathfinding.cli"], names["pathfinding.hipporag.extract.cli"]) == (
-        "test_cli.py",
-        "test_extract_cli.py",
+    assert (names["pathfinding.cli.openie"], names["pathfinding.hipporag.extract.openie"]) == (
+        "test_cli_openie.py",
+        "test_extract_openie.py",
     )
     assert names["pathfinding.hipporag.io"] == "test_io.py"

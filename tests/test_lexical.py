@@ -8,6 +8,7 @@ edges, and the default numbers of facts and passages were all unpinned.
 """
 
 
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -206,3 +207,9 @@ def test_turkish_suffixes_and_capitals_match():
     bm = BM25Ranker(passages)
     assert bm.rank("istanbul", 1).tolist() == [0] and bm.rank("İSTANBUL", 1).tolist() == [0]
     assert bm.rank("türkiye", 1).tolist() == [1]
+
+
+def test_bm25_over_texts_without_words():
+    bm = BM25Ranker(["", ""])
+    assert bm.scores("anything at all").tolist() == [0.0, 0.0]
+    assert BM25Ranker(["B met C.", "E saw F."]).scores("who met").argmax() == 0

@@ -24,6 +24,7 @@ from pathfinding.hipporag.io import (
     read_text,
 )
 from pathfinding.hipporag.storage.datasets import fetch
+from tests.conftest import PASSAGES
 
 
 def _write(tmp_path, name, obj, *, gz=False):
@@ -676,3 +677,36 @@ def test_a_decomposed_file_name_is_a_composed_title(tmp_path):
     assert rep.issues == {"duplicate_title": 2}
 
 
+def test_corpus_shapes_give_the_same_passages(tmp_path):
+    want = [Passage(t, x) for t, x in PASSAGES]
+    (tmp_path / "c.json").write_text(json.dumps([{"title": t, "text": x} for t, x in PASSAGES]))
+    lines = "".join(json.dumps({"title": t, "text": x}) + "\n" for t, x in PASSAGES)
+    (tmp_path / "c.jsonl").write_text(lines)
+    (tmp_path / "c.jsonl.gz").write_bytes(gzip.compress(lines.encode()))
+    (tmp_path / "lines.txt").write_text(lines)  # JSON lines under any name
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for t, x in PASSAGES:
+        (folder / f"{t}.{'md' if t.startswith('B') else 'txt'}").write_text(x + "\n\n")
+    (folder / "notes.pdf").write_bytes(b"%PDF")
+    for path in ("c.json", "c.jsonl", "c.jsonl.gz", "lines.txt"):
+        corpus, report = load_corpus(tmp_path / path)
+        assert corpus == want and report.n_issues == 0, path
+    corpus, report = load_corpus(folder)
+    assert sorted(corpus, key=lambda p: p.title) == sorted(want, key=lambda p: p.title)
+    assert report.issues == {"skipped_file": 1}
+    (tmp_path / "ids.jsonl").write_text('{"id": 7, "text": "x"}\n{"id": "b", "text": "y"}\n')
+    ids = load_corpus(tmp_path / "ids.jsonl")[0]  # ids are ids: no title, not text
+    assert ids == [Passage("", "x"), Passage("", "y")] and [p.doc_id for p in ids] == ["7", "b"]
+
+
+def test_corpus_shape_errors(tmp_path):
+    (tmp_path / "bad.jsonl").write_text('{"title": "a", "text": "x"}\n{"title": "b"\n')
+    with pytest.raises(FormatError, match="line 2 is not a JSON object"):
+        load_corpus(tmp_path / "bad.jsonl")
+    (tmp_path / "no_text.jsonl").write_text('{"title": "a", "text": "x"}\n{"title": "b"}\n')
+    with pytest.raises(FormatError, match="line 2 has no key 'text'"):
+        load_corpus(tmp_path / "no_text.jsonl")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(FormatError, match="needs at least one .txt or .md file"):
+        load_corpus(tmp_path / "empty")

@@ -4,7 +4,7 @@ One file per job: :mod:`~pathfinding.bench.peers` (the scipy power iteration, ig
 scikit-network calls), :mod:`~pathfinding.bench.probes` (memory bandwidth, RSS, machine, JIT
 compile cost), :mod:`~pathfinding.bench.timing` (one thread, round robin), :mod:`~pathfinding.bench.run`
 (the measurements), :mod:`~pathfinding.bench.targets` (PASS/FAIL), :mod:`~pathfinding.bench.report`
-(tables, Markdown, figure) and :mod:`~pathfinding.bench.cli` (``python -m pathfinding bench``).
+(tables, Markdown, figure); the command is :mod:`pathfinding.cli.bench` (``python -m pathfinding bench``).
 The graphs come from :mod:`pathfinding.synthetic.graphs`.
 
 Everything runs on one thread (numba, OpenMP and BLAS pools are limited to 1), methods are timed
@@ -16,7 +16,6 @@ round-robin inside each repeat after a warm-up, and the median over repeats is r
 from pathfinding._lazy import lazy_exports
 
 _EXPORTS = {
-    "add_parser": "pathfinding.bench.cli",
     **dict.fromkeys(["scipy_power_iteration", "scipy_prepare"], "pathfinding.bench.peers"),
     "stream_bandwidth": "pathfinding.bench.probes",
     **dict.fromkeys(

@@ -60,7 +60,7 @@ def _one_run(argv: list[str], env: dict) -> dict:
 
 
 _IMPORTS = (
-    "import pathfinding.cli, pathfinding.hipporag.cli.query, pathfinding.hipporag.retrieval.querycache, "
+    "import pathfinding.cli, pathfinding.cli.query, pathfinding.hipporag.retrieval.querycache, "
     "pathfinding.hipporag.retrieval.oneshot, pathfinding.hipporag.extract.llm"
 )
 _COMPILED = (

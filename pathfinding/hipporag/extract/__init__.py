@@ -3,9 +3,9 @@
 :mod:`~pathfinding.hipporag.extract.llm` is the OpenAI-compatible chat client (over the shared
 :mod:`~pathfinding.hipporag.transport.http`),
 :mod:`~pathfinding.hipporag.extract.openie` the two-step extraction (named entities, then triples),
-:mod:`~pathfinding.hipporag.extract.parsing` reads what models answer,
-:mod:`~pathfinding.hipporag.extract.cooccurrence` is the no-model extractor, and
-:mod:`~pathfinding.hipporag.extract.cli` the ``openie`` command.
+:mod:`~pathfinding.hipporag.extract.parsing` reads what models answer, and
+:mod:`~pathfinding.hipporag.extract.cooccurrence` is the no-model extractor. The ``openie`` command is
+:mod:`pathfinding.cli.openie`.
 """
 
 from pathfinding._lazy import lazy_exports

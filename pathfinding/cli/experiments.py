@@ -1,4 +1,5 @@
-"""The ``realtext`` command: HippoRAG against BM25 on the MuSiQue tuning set of the HippoRAG release."""
+"""``pathfinding findings`` and ``realtext``: every FINDINGS.md row regenerated or checked, and HippoRAG
+against BM25 on the MuSiQue tuning set of the HippoRAG release."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import json
 
 from pathfinding._argtypes import positive_int, whole_number
 
-__all__ = ["add_parser"]
+__all__ = ["add_commands"]
 
 QUICK_QUESTIONS = 20
 
@@ -25,8 +26,8 @@ def _cmd_realtext(args) -> int:
     return 0
 
 
-def add_parser(sub) -> None:
-    """Register ``findings`` and ``realtext`` on argparse subparsers."""
+def add_commands(sub) -> None:
+    """Register ``findings`` and ``realtext`` on the top-level subparsers."""
     _add_findings(sub)
     from pathfinding.experiments import DEFAULT_BOOT
 

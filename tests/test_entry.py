@@ -13,21 +13,6 @@ def test_module_help_runs():
     assert proc.returncode == 0 and "instance" in proc.stdout and "rank" in proc.stdout
 
 
-def test_instance_prints_passages(capsys):
-    assert main(["instance", "--hops", "2", "--seed", "3"]) == 0
-    out = capsys.readouterr().out
-    assert "Query entities (seeds):" in out and "Answer:" in out
-    assert out.count("\n  [") == 36
-
-
-@pytest.mark.parametrize(("method", "rank"), [("ppr", "1"), ("mention_count", "9")])
-def test_rank_marks_the_answer(capsys, method, rank):
-    assert main(["rank", "--hops", "2", "--method", method]) == 0
-    out = capsys.readouterr().out
-    assert f"answer at rank {rank} of 17" in out
-    assert out.count("<- answer") == 1
-
-
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -88,13 +73,6 @@ def test_a_closed_pipe_ends_quietly():
     assert proc.wait(timeout=60) == 141
     assert first.startswith(b"Path-finding instance:")
     assert err == b""
-
-
-def test_rank_method_choices_are_the_rankers():
-    from pathfinding.cli import RANKER_NAMES
-    from pathfinding.synthetic.rankers import RANKERS
-
-    assert sorted(RANKER_NAMES) == sorted(RANKERS)
 
 
 def test_building_the_command_line_loads_no_numerical_library():

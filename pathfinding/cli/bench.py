@@ -1,4 +1,10 @@
-"""The ``bench`` subcommand."""
+"""``pathfinding bench``: every timing. PPR against its peers (the default), and ``bench realtext``,
+``bench add`` and ``bench query`` on real text.
+
+The old spellings keep working and are left out of the lists ``--help`` shows: ``pathfinding
+realtext-bench`` is ``bench realtext``, ``pathfinding hipporag bench-add`` and ``bench-query`` are
+``bench add`` and ``bench query``.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +14,9 @@ import sys
 from pathlib import Path
 
 from pathfinding._argtypes import positive_int
+from pathfinding.cli.common import add_json_flag
 
-__all__ = ["add_hipporag_commands", "add_parser"]
+__all__ = ["add_commands", "add_old_spellings"]
 
 
 def _cmd_bench(args) -> int:
@@ -48,8 +55,8 @@ def _cmd_bench(args) -> int:
     return 0
 
 
-def add_parser(sub) -> argparse.ArgumentParser:
-    """Register the ``bench`` subcommand on an argparse subparsers object."""
+def add_commands(sub) -> argparse.ArgumentParser:
+    """Register ``bench`` (and its old spelling ``realtext-bench``) on the top-level subparsers."""
     p = sub.add_parser(
         "bench",
         help="time our PPR against scipy, igraph and scikit-network",
@@ -92,10 +99,24 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true", help="exit with status 1 if a target FAILs")
     p.set_defaults(func=_cmd_bench)
 
-    rb = sub.add_parser("realtext-bench", help="time the index build and one query on the MuSiQue set")
+    bsub = p.add_subparsers(dest="bench_command", metavar="SUBCOMMAND", required=False)
+    _realtext_parser(
+        bsub.add_parser, "realtext", help="time the index build and one query on the MuSiQue set"
+    )
+    _add_parser(bsub.add_parser, "add", help="time adding one passage against a rebuild (MuSiQue)")
+    _query_parser(
+        bsub.add_parser, "query",
+        help="time one question from the shell (fresh processes), with and without the query cache",
+    )  # fmt: skip
+    # the old spelling, left out of --help's list (a parser added without help= is not listed)
+    _realtext_parser(sub.add_parser, "realtext-bench")
+    return p
+
+
+def _realtext_parser(add, name, **kw) -> None:
+    rb = add(name, description="Time the index build and one query on the MuSiQue tuning set.", **kw)
     rb.add_argument("--builds", type=positive_int, default=3, help="index builds to time (default 3)")
     rb.set_defaults(func=_cmd_realtext_bench)
-    return p
 
 
 def _cmd_realtext_bench(args) -> int:
@@ -136,20 +157,18 @@ def _cmd_bench_query(args) -> int:
     return 0
 
 
-def add_hipporag_commands(gsub) -> None:
-    """Register ``hipporag bench-add`` and ``bench-query`` on the ``hipporag`` group's subparsers."""
-
-    def json_flag(p):
-        p.add_argument("--json", action="store_true", help="machine-readable output on stdout")
-
-    p = gsub.add_parser("bench-add", help="time adding one passage against a rebuild (MuSiQue)")
+def _add_parser(add, name, **kw) -> None:
+    p = add(name, description="Time adding one held-out MuSiQue passage against a rebuild.", **kw)
     p.add_argument("--trials", type=positive_int, default=3, help="held-out passages (default 3)")
-    json_flag(p)
+    add_json_flag(p)
     p.set_defaults(func=_cmd_bench_add)
 
-    p = gsub.add_parser(
-        "bench-query", help="time one question from the shell (fresh processes), with and without the cache"
-    )
+
+def _query_parser(add, name, **kw) -> None:
+    p = add(
+        name, description="Time one question from the shell in fresh processes, on a copy of INDEX, "
+        "without its query cache (once) and with it (--runs times).", **kw,
+    )  # fmt: skip
     p.add_argument("index", help="index file (copied; the original is not touched)")
     p.add_argument(
         "--question",
@@ -157,5 +176,12 @@ def add_hipporag_commands(gsub) -> None:
         help="the question (default: one about Plan 9 from Outer Space)",
     )
     p.add_argument("--runs", type=positive_int, default=5, help="processes timed with the cache (default 5)")
-    json_flag(p)
+    add_json_flag(p)
     p.set_defaults(func=_cmd_bench_query)
+
+
+def add_old_spellings(gsub) -> None:
+    """``hipporag bench-add`` and ``bench-query``, the old spellings of ``bench add`` and ``bench
+    query``, on the ``hipporag`` group's subparsers, where ``--help`` does not list them."""
+    _add_parser(gsub.add_parser, "bench-add")
+    _query_parser(gsub.add_parser, "bench-query")

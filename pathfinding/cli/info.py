@@ -11,7 +11,7 @@ import dataclasses
 import json
 import os
 
-from pathfinding.hipporag.cli.util import check_input_path, emit, quiet_pipe
+from pathfinding.cli.common import add_json_flag, check_input_path, emit
 
 __all__ = ["add_info_command", "index_info"]
 
@@ -73,7 +73,7 @@ def _cmd_info(args) -> int:
     return 0
 
 
-def add_info_command(gsub, json_flag) -> None:
+def add_info_command(gsub) -> None:
     """Register ``info`` on the ``hipporag`` group's subparsers."""
     p = gsub.add_parser(
         "info",
@@ -83,5 +83,5 @@ def add_info_command(gsub, json_flag) -> None:
     )
     p.add_argument("index", help="an index file")
     p.add_argument("--passages", action="store_true", help="list every passage's id and title")
-    json_flag(p)
-    p.set_defaults(func=quiet_pipe(_cmd_info))
+    add_json_flag(p)
+    p.set_defaults(func=_cmd_info)

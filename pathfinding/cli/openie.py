@@ -17,15 +17,15 @@ import os
 import sys
 
 from pathfinding._argtypes import positive_int
-from pathfinding.hipporag.cli.util import add_endpoint_flags, add_write_flags
+from pathfinding.cli.common import add_endpoint_flags, add_write_flags
 
 __all__ = ["add_openie_command", "run_openie_command"]
 
 
 def run_openie_command(args) -> int:
     """Run the subcommand for parsed ``args`` (see :func:`add_openie_command`); returns the exit status."""
+    from pathfinding.cli.common import check_output_path, check_text_input, guard_output
     from pathfinding.errors import FormatError, LLMFatalError
-    from pathfinding.hipporag.cli.util import check_output_path, check_text_input, guard_output
     from pathfinding.hipporag.extract.llm import ChatClient
     from pathfinding.hipporag.extract.openie import run_openie, write_openie
     from pathfinding.hipporag.io.loaders import load_corpus

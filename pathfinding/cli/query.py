@@ -16,16 +16,16 @@ import re
 import sys
 
 from pathfinding._argtypes import positive_int, unit_interval, whole_number
-from pathfinding.errors import InvalidValueError
-from pathfinding.hipporag.cli.util import (
+from pathfinding.cli.common import (
     add_endpoint_flags,
+    add_json_flag,
     check_input_path,
     check_text_input,
     configure_endpoint,
     emit,
     note,
-    quiet_pipe,
 )
+from pathfinding.errors import InvalidValueError
 
 __all__ = ["RETRIEVERS", "Answerer", "add_query_commands", "check_question"]
 
@@ -364,7 +364,7 @@ def _floor_flag(p) -> None:
     )
 
 
-def add_query_commands(gsub, json_flag) -> None:
+def add_query_commands(gsub) -> None:
     """Register ``query`` and ``eval`` on the ``hipporag`` group's subparsers."""
     p = gsub.add_parser(
         "query",
@@ -395,8 +395,8 @@ def add_query_commands(gsub, json_flag) -> None:
         "address recorded in the index)",
     )
     add_endpoint_flags(p, "the index's embeddings endpoint (if it has one)", timeout=60.0)
-    json_flag(p)
-    p.set_defaults(func=quiet_pipe(_cmd_query))
+    add_json_flag(p)
+    p.set_defaults(func=_cmd_query)
 
     p = gsub.add_parser(
         "eval", help="R@k and AR@k of the default and BM25 on your questions, with paired intervals"
@@ -420,5 +420,5 @@ def add_query_commands(gsub, json_flag) -> None:
     p.add_argument("--seed", type=whole_number(0), default=0, help="bootstrap seed (default 0)")
     add_endpoint_flags(p, "the index's embeddings endpoint (if it has one)", timeout=60.0)
     _floor_flag(p)
-    json_flag(p)
-    p.set_defaults(func=quiet_pipe(_cmd_eval))
+    add_json_flag(p)
+    p.set_defaults(func=_cmd_eval)

@@ -1,4 +1,4 @@
-"""What every ``pathfinding hipporag`` command shares: output, quiet pipes, and paths checked first.
+"""What the commands share: output lines, ``--json``, progress bars, and paths checked first.
 
 Paths are checked before any work, so that a typo does not cost a whole build first: each
 problem is an :class:`~pathfinding.errors.InvalidValueError` naming the path and what was expected,
@@ -16,8 +16,8 @@ from pathfinding._argtypes import seconds
 from pathfinding.errors import InvalidValueError
 
 __all__ = [
-    "PIPE_CLOSED",
     "add_endpoint_flags",
+    "add_json_flag",
     "add_write_flags",
     "check_input_path",
     "check_output_path",
@@ -27,12 +27,8 @@ __all__ = [
     "guard_output",
     "note",
     "progress",
-    "quiet_pipe",
     "writer_lock",
 ]
-
-PIPE_CLOSED = 141  # 128 + SIGPIPE: what `yes | head` reports for `yes`
-
 
 def emit(text: str) -> None:
     """One line on stdout, flushed (so that a closed pipe is found at once)."""
@@ -52,19 +48,9 @@ def progress(total: int, desc: str):
     return tqdm(total=total, desc=desc, unit="step", file=sys.stderr, disable=None, leave=False)
 
 
-def quiet_pipe(func):
-    """Run a command; when stdout's reader has gone (``| head``), stop without a traceback."""
-
-    def run(args) -> int:
-        try:
-            return func(args)
-        except BrokenPipeError:
-            # Point stdout at /dev/null so the interpreter's final flush does not fail again.
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            return PIPE_CLOSED
-
-    return run
+def add_json_flag(p) -> None:
+    """``--json``: the command's result as one JSON document on stdout, in place of its lines."""
+    p.add_argument("--json", action="store_true", help="machine-readable output on stdout")
 
 
 def check_input_path(path: str, what: str, *, folder_ok: bool = False) -> str:

@@ -1,27 +1,12 @@
-"""The ``hipporag`` command group: index a corpus, query it, add and delete passages, score questions.
+"""``pathfinding hipporag index``, ``add`` and ``delete``: build an index file, grow it, shrink it.
 
-``pathfinding hipporag`` works on a user's own corpus and one index file:
-
-* ``openie CORPUS --base-url URL --model NAME -o OPENIE.json`` -- two-step LLM OpenIE through any
-  OpenAI-compatible endpoint, resumable (:mod:`~pathfinding.hipporag.extract.cli`);
-* ``index CORPUS --openie FILE -o INDEX`` or ``index CORPUS --extractor cooccurrence -o INDEX`` (no
-  model) -- build and save (:mod:`~pathfinding.hipporag.index.persistence`), with the query cache
-  beside it (:mod:`~pathfinding.hipporag.retrieval.querycache`); ``--encoder URL`` embeds the phrases with an
-  OpenAI-compatible embeddings endpoint (:mod:`~pathfinding.hipporag.index.embeddings`);
-* ``query INDEX "question" -k 5`` (or ``--questions FILE``) and ``eval QUESTIONS --index INDEX``
-  (:mod:`~pathfinding.hipporag.cli.query`);
-* ``add INDEX --corpus FILE --openie FILE`` and ``delete INDEX IDS...`` -- update the file in place
-  (or write ``-o``), equal to a rebuild (:mod:`~pathfinding.hipporag.index.maintenance`);
-* ``info INDEX`` -- counts and settings, ``--passages`` lists ids and titles
-  (:mod:`~pathfinding.hipporag.cli.info`).
-
-A corpus is a JSON list of ``{title, text}``, JSON lines, HotpotQA's title -> sentences object, or a
-folder of ``.txt``/``.md`` files (:func:`~pathfinding.hipporag.io.load_corpus`). Every command takes
-``--json`` for machine-readable output on stdout; progress bars go to stderr and only on a terminal.
-Every path is checked before any work (:mod:`~pathfinding.hipporag.cli.util`); an output never
-replaces what the user gave, and ``index``, ``add`` and ``delete`` hold an exclusive lock on the file
-they write for the whole read-modify-write (:mod:`~pathfinding.hipporag.storage.safety`); output piped into
-``head`` stops quietly.
+``index CORPUS --openie FILE -o INDEX`` or ``index CORPUS --extractor cooccurrence -o INDEX`` (no
+model) builds and saves (:mod:`~pathfinding.hipporag.index.persistence`), with the query cache beside
+it (:mod:`~pathfinding.hipporag.retrieval.querycache`); ``--encoder URL`` embeds the phrases with an
+OpenAI-compatible embeddings endpoint (:mod:`~pathfinding.hipporag.index.embeddings`). ``add INDEX
+--corpus FILE --openie FILE`` and ``delete INDEX IDS...`` update the file in place (or write ``-o``),
+equal to a rebuild (:mod:`~pathfinding.hipporag.index.maintenance`), holding an exclusive lock on it
+from the read to the write (:mod:`~pathfinding.hipporag.storage.safety`).
 """
 
 from __future__ import annotations
@@ -32,9 +17,9 @@ import os
 import time
 
 from pathfinding._argtypes import positive_int, whole_number
-from pathfinding.errors import InvalidValueError
-from pathfinding.hipporag.cli.util import (
+from pathfinding.cli.common import (
     add_endpoint_flags,
+    add_json_flag,
     add_write_flags,
     check_input_path,
     check_output_path,
@@ -44,11 +29,11 @@ from pathfinding.hipporag.cli.util import (
     guard_output,
     note,
     progress,
-    quiet_pipe,
     writer_lock,
 )
+from pathfinding.errors import InvalidValueError
 
-__all__ = ["add_parser"]
+__all__ = ["add_index_command", "add_update_commands"]
 
 _nonneg_int = whole_number(0)
 
@@ -316,18 +301,8 @@ _CORPUS_HELP = (
 )
 
 
-def _add_hipporag_group(sub):
-    from pathfinding.hipporag.cli.info import add_info_command
-    from pathfinding.hipporag.cli.query import add_query_commands
-    from pathfinding.hipporag.extract.cli import add_openie_command
-
-    group = sub.add_parser("hipporag", help="index your own corpus, query it, add and delete passages")
-    gsub = group.add_subparsers(dest="hipporag_command", required=True, metavar="SUBCOMMAND")
-    add_openie_command(gsub)
-
-    def json_flag(p):
-        p.add_argument("--json", action="store_true", help="machine-readable output on stdout")
-
+def add_index_command(gsub) -> None:
+    """Register ``index`` on the ``hipporag`` group's subparsers."""
     p = gsub.add_parser(
         "index",
         help="build an index from a corpus and its triples, save it to one file",
@@ -348,11 +323,18 @@ def _add_hipporag_group(sub):
     )
     _encoder_flags(p)
     add_write_flags(p)
-    json_flag(p)
-    p.set_defaults(func=quiet_pipe(_cmd_index))
-    add_query_commands(gsub, json_flag)
+    add_json_flag(p)
+    p.set_defaults(func=_cmd_index)
 
-    p = gsub.add_parser("add", help="append a corpus's passages to an index file")
+
+def add_update_commands(gsub) -> None:
+    """Register ``add`` and ``delete`` on the ``hipporag`` group's subparsers."""
+    p = gsub.add_parser(
+        "add",
+        help="append a corpus's passages to an index file",
+        description="Append the passages of a corpus, with their triples, to an index file (rewritten "
+        "in place unless -o); the result equals a fresh build over all the passages.",
+    )
     p.add_argument("index", help="index file (rewritten unless -o)")
     p.add_argument("--corpus", required=True, help=_CORPUS_HELP + " (the new passages)")
     p.add_argument("--openie", metavar="FILE", help="HippoRAG OpenIE JSON with their triples")
@@ -361,19 +343,22 @@ def _add_hipporag_group(sub):
     _refit_flag(p)
     add_endpoint_flags(p, "the index's embeddings endpoint (if it has one)", timeout=60.0)
     add_write_flags(p)
-    json_flag(p)
-    p.set_defaults(func=quiet_pipe(_cmd_add))
+    add_json_flag(p)
+    p.set_defaults(func=_cmd_add)
 
-    p = gsub.add_parser("delete", help="delete passages by id from an index file")
+    p = gsub.add_parser(
+        "delete",
+        help="delete passages by id from an index file",
+        description="Delete passages by id (the ids `info --passages` lists) from an index file, "
+        "rewritten in place unless -o; the result equals a fresh build over the passages left.",
+    )
     p.add_argument("index", help="index file (rewritten unless -o)")
     p.add_argument("ids", nargs="+", type=_nonneg_int, metavar="ID", help="passage ids")
     p.add_argument("-o", "--output", metavar="INDEX", help="write here instead of over the input")
     _refit_flag(p)
     add_write_flags(p)
-    json_flag(p)
-    p.set_defaults(func=quiet_pipe(_cmd_delete))
-    add_info_command(gsub, json_flag)
-    return gsub
+    add_json_flag(p)
+    p.set_defaults(func=_cmd_delete)
 
 
 def _refit_flag(p) -> None:
@@ -383,8 +368,3 @@ def _refit_flag(p) -> None:
         help="refit the TF-IDF encoder on the new phrase set (costs about a rebuild; by default the "
         "encoder stays as fitted and only the new phrases are encoded)",
     )
-
-
-def add_parser(sub):
-    """Register the ``hipporag`` group on argparse subparsers; return the group's own subparsers."""
-    return _add_hipporag_group(sub)

@@ -1,0 +1,68 @@
+"""``pathfinding data``: list the data files from elsewhere (HippoRAG's release) and fetch them."""
+
+from __future__ import annotations
+
+import os
+
+from pathfinding._argtypes import positive_seconds
+
+__all__ = ["add_commands"]
+
+
+def _cmd_data_list(args) -> int:
+    import json
+
+    from pathfinding.hipporag.storage.datasets import REGISTRY, get_data_home, locate
+
+    rows = []
+    for f in REGISTRY.values():
+        path = locate(f.name)
+        rows.append({"name": f.name, "file": f.filename, "size": f.size, "sha256": f.sha256,
+                     "url": f.url, "licence": f.licence, "path": None if path is None else str(path)})
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    width = max(len(r["name"]) for r in rows)
+    for r in rows:
+        size = f"{r['size'] / 1e6:.1f} MB" if r["size"] >= 1e5 else f"{r['size'] / 1e3:.1f} kB"
+        print(f"{r['name']:<{width}}  {size:>8}  {r['path'] or 'missing'}")
+        print(f"{'':<{width}}  {r['licence']}")
+    missing = [r["name"] for r in rows if r["path"] is None]
+    total = sum(r["size"] for r in rows)
+    print(f"{len(rows)} files, {total / 1e6:.1f} MB; cache {get_data_home()}, "
+          f"local copy $PATHFINDING_DATA={os.environ.get('PATHFINDING_DATA') or '(not set)'}")
+    if missing:
+        print(f"missing: {len(missing)} (get them with `pathfinding data fetch`)")
+    return 0
+
+
+def _cmd_data_fetch(args) -> int:
+    from pathfinding.hipporag.storage.datasets import REGISTRY, entry, fetch
+
+    files = [entry(name) for name in args.names] if args.names else list(REGISTRY.values())
+    for f in files:
+        path = fetch(f.name, source=args.source, timeout=args.timeout)
+        print(f"{f.name}: {path}")
+    return 0
+
+
+def add_commands(sub) -> None:
+    """Register ``data list`` and ``data fetch`` on the top-level subparsers."""
+    p = sub.add_parser("data", help="list and fetch the data files from elsewhere (HippoRAG's release)")
+    data = p.add_subparsers(dest="data_command", required=True, metavar="SUBCOMMAND")
+    q = data.add_parser("list", help="each file: size, licence, where it is or that it is missing")
+    q.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    q.set_defaults(func=_cmd_data_list)
+    q = data.add_parser(
+        "fetch", help="download and verify files into the cache (all of them by default)",
+        description="Copy each file into the cache (pathfinding.hipporag.storage.datasets.get_data_home), "
+        "checked against its size and SHA-256; files already in $PATHFINDING_DATA or the cache are "
+        "only checked.",
+    )
+    q.add_argument("names", nargs="*", metavar="NAME", help="file names from `pathfinding data list`")
+    q.add_argument(
+        "--from", dest="source", metavar="DIR_OR_URL", default=None,
+        help="take the files from a folder or a mirror URL instead of upstream",
+    )
+    q.add_argument("--timeout", type=positive_seconds, default=30.0, help="seconds per read (default 30)")
+    q.set_defaults(func=_cmd_data_fetch)
