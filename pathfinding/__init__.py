@@ -48,6 +48,8 @@ _EXPORTS = {
         "pathfinding.core.ppr",
     ),
     **dict.fromkeys(["prepare_graph", "PPRGraph"], "pathfinding.core.prepared"),
+    # which seed's mass made each node rank
+    "seed_contributions": "pathfinding.core.contributions",
     # Step 5: node specificity and the restart vector
     **dict.fromkeys(
         ["node_specificity", "passage_counts", "restart_vector", "specificity_from_counts"],

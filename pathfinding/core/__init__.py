@@ -5,6 +5,9 @@
   :mod:`~pathfinding.core.prepared`; the compiled kernels are in ``_kernels``, ``_power`` and ``_push``;
 * :mod:`~pathfinding.core.specificity` -- Step 5, s_i = 1/|P_i| and the restart vector;
   :mod:`~pathfinding.core.incremental` keeps it current as passages arrive;
+* :mod:`~pathfinding.core.contributions` -- which seed's mass made each node rank: the PPR vector
+  split exactly by source (:func:`~pathfinding.core.contributions.seed_contributions`) or by any
+  grouping of the restart vector (:func:`~pathfinding.core.contributions.restart_contributions`);
 * :mod:`~pathfinding.core.scoring` -- Step 7, passage scores pi . P, the Table 5 alternatives, ranks;
 * :mod:`~pathfinding.core.reference` -- slow, obviously correct twins of every fast kernel.
 
@@ -19,6 +22,10 @@ _EXPORTS = {
         "pathfinding.core.ppr",
     ),
     **dict.fromkeys(["PPRGraph", "prepare_graph"], "pathfinding.core.prepared"),
+    **dict.fromkeys(
+        ["ContributionsResult", "restart_contributions", "seed_contributions"],
+        "pathfinding.core.contributions",
+    ),
     **dict.fromkeys(
         ["node_specificity", "passage_counts", "restart_matrix", "restart_vector", "specificity_from_counts"],
         "pathfinding.core.specificity",

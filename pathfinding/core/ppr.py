@@ -10,9 +10,11 @@ then PPR is linear in the restart vector, ``pi(w r1 + (1 - w) r2) = w pi(r1) + (
 dangling node's mass goes back to the restart vector, and that feedback bends the sum: in general
 ``pi(w r1 + (1 - w) r2)`` is proportional to ``w pi(r1) / c1 + (1 - w) pi(r2) / c2`` with
 ``c = restart_prob + (1 - restart_prob) * (mass of pi on dangling nodes)``, so a seed whose walk
-falls into dead ends counts for more. The generated instances are undirected with no isolated seed,
-so no dangling node is reachable there; on the Langville–Meyer graph (node 2 dangling) the seeds
-{1, 4} at restart 0.5 miss superposition by 0.078 in L1 (``tests/test_ppr.py``).
+falls into dead ends counts for less (its walks end early and restart on any seed;
+:mod:`pathfinding.core.contributions` splits pi exactly by seed). The generated instances are
+undirected with no isolated seed, so no dangling node is reachable there; on the Langville–Meyer
+graph (node 2 dangling) the seeds {1, 4} at restart 0.5 miss superposition by 0.078 in L1
+(``tests/test_ppr.py``).
 
 :func:`~pathfinding.core.prepared.prepare_graph` does the per-graph work once (in
 :mod:`pathfinding.core.prepared`; re-exported here);

@@ -9,6 +9,7 @@ kernel                      twin
 ``ppr_power``               :func:`ppr_power_iteration` (and :func:`ppr_linear_solve`)
 ``ppr_power_block``         :func:`ppr_power_iteration_block`
 ``ppr_gauss_seidel``        :func:`gauss_seidel_sweeps`
+``seed_contributions``      :func:`seed_contributions_dense`
 ``_push.ppr_push``          :func:`forward_push`
 ``pull``                    :func:`matvec_loops`
 ``is_symmetric``            :func:`is_symmetric_dense`
@@ -28,6 +29,7 @@ __all__ = [
     "ppr_linear_solve",
     "ppr_power_iteration",
     "ppr_power_iteration_block",
+    "seed_contributions_dense",
     "gauss_seidel_sweeps",
     "forward_push",
     "matvec_loops",
@@ -91,6 +93,35 @@ def ppr_power_iteration_block(graph, restart_block, restart_prob=0.5, n_iter=30)
     R = np.asarray(restart_block, dtype=np.float64)
     columns = [ppr_power_iteration(graph, R[:, c], restart_prob, n_iter) for c in range(R.shape[1])]
     return np.column_stack(columns)
+
+
+def seed_contributions_dense(graph, restart, restart_prob=0.5) -> tuple[np.ndarray, np.ndarray]:
+    """The PPR vector split by source, one dense linear solve per source.
+
+    Part j is the stationary mass of the walks whose most recent restart landed on source j. The
+    walk's mass that reaches a node without edges restarts like any other restart, so the restart
+    probability each step is c = a + (1 - a) (d . pi), and part j solves
+
+        (I - (1 - a) W^T) x = c r_j e_j.
+
+    ``restart`` is a non-negative weight vector (scaled to sum 1 here). Returns ``(sources, parts)``:
+    the nodes with weight > 0, ascending, and one row per source; the rows sum to
+    :func:`ppr_linear_solve`.
+    """
+    W, dangling = transition_matrix(graph)
+    r = np.asarray(restart, dtype=np.float64)
+    r = r / r.sum()
+    a = restart_prob
+    n = W.shape[0]
+    pi = ppr_linear_solve(graph, r, a)
+    c = a + (1 - a) * pi[dangling].sum()
+    sources = np.flatnonzero(r > 0)
+    parts = np.zeros((sources.size, n))
+    for row, j in enumerate(sources):
+        e_j = np.zeros(n)
+        e_j[j] = 1.0
+        parts[row] = np.linalg.solve(np.eye(n) - (1 - a) * W.T, c * r[j] * e_j)
+    return sources, parts
 
 
 def gauss_seidel_sweeps(graph, restart, restart_prob=0.5, n_sweeps=1) -> np.ndarray:
