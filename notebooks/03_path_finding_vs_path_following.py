@@ -580,10 +580,12 @@ chance_with_5 = ...
 exercises.check_chance_rank(5, chance_with_5)
 
 # %% [markdown]
-# **3.2 The answer's passage at four hops.** The table above stops at three hops. Predict, without running
-# anything, the rank of the answer's best passage under $\pi \cdot P$ on a default four-hop instance,
-# exactly (a whole number, or the mean rank of a tie). Then check.
+# **3.2 How far behind is the answer's passage at four hops?** The table above stops at three hops.
+# Predict first, without running anything, where the answer's best passage lands under $\pi \cdot P$
+# on a default four-hop instance (`make_instance(4, rng=0)`). Then measure how far behind it is: the
+# answer's best passage score as a share of the top passage's score, $(\pi P)_{\text{answer}} /
+# \max_j (\pi P)_j$, to 3 significant digits (HippoRAG's walk: restart 0.5, run to convergence).
 
 # %%
-passage_rank_at_4 = ...
-exercises.check_passage_rank(4, passage_rank_at_4)
+passage_share_at_4 = ...
+exercises.check_passage_share(passage_share_at_4)

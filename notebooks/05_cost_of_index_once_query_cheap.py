@@ -301,10 +301,11 @@ exercises.check_break_even(50_000, 30, break_even_at_30x)
 
 # %% [markdown]
 # **5.2 When is the index half the bill?** With the same 50,000 passages, suppose each query makes
-# **two** LLM calls instead of one (NER, plus a second call that filters the linked facts). After
-# how many queries is the offline bill exactly half of HippoRAG's total? Does the answer depend on
-# the 10-30× ratio? Answer with a whole number of queries.
+# **three** LLM calls instead of one (NER, a call that filters the linked facts, and a call that
+# rewrites the question). After how many queries is the offline bill exactly half of HippoRAG's
+# total? Does the answer depend on the 10-30× ratio? Answer with a whole number of queries (the
+# exact value rounded down or up).
 
 # %%
 half_share_queries = ...
-exercises.check_half_share(50_000, half_share_queries, calls_per_query=2)
+exercises.check_half_share(50_000, half_share_queries, calls_per_query=3)
