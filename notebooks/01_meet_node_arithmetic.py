@@ -128,7 +128,7 @@ check(
 # end's area in every panel from k = 1 on (each title gives the ratio), while all of them swing.
 
 # %%
-fig, axes = plt.subplots(2, 3, figsize=(13, 7.5), layout="constrained")
+fig, axes = plt.subplots(3, 2, figsize=(9.5, 10.5), layout="constrained")
 draw_mass_spreading(toy, ks=(0, 1, 2, 3, 5), axes=axes.ravel())
 show(fig, "01_mass_spreading")
 

@@ -49,7 +49,7 @@ from pathfinding.synthetic.rankers import RANKERS
 show(draw_pipeline_position(["PPR", "scores"]).figure, "03_pipeline_position")
 drawn = make_instance(2, rng=0)
 scores = {"PPR with specificity": RANKERS["ppr"](drawn), "mention count": RANKERS["mention_count"](drawn)}
-fig, axes = plt.subplots(1, 2, figsize=(13, 5), layout="constrained")
+fig, axes = plt.subplots(1, 2, figsize=(10.5, 4.6), layout="constrained")
 draw_scores_side_by_side(drawn, scores, axes=axes)
 show(fig, "03_ppr_vs_mention_count")
 
@@ -59,14 +59,14 @@ show(fig, "03_ppr_vs_mention_count")
 # reaches the star from both sides. How the mass gets there, step by step:
 
 # %%
-fig, axes = plt.subplots(2, 3, figsize=(15, 8.5), layout="constrained")
+fig, axes = plt.subplots(3, 2, figsize=(10.5, 12), layout="constrained")
 draw_mass_spreading(drawn, ks=(0, 1, 2, 3, 5), axes=axes.ravel())
 show(fig, "03_mass_spreading")
 
 # %% [markdown]
 # After one step only the seeds' neighbours hold mass; the star and the dead ends are two steps
 # away and receive their first mass at $k = 2$, the star from both seeds at once. At $k = 3$ the
-# star holds *half* of what it held at $k = 2$, and at $k = 4$ it swings back up: the graph is
+# star holds *half* of what it held at $k = 2$, and then it swings back up: the graph is
 # bipartite (every fact joins a node at an even depth to one at an odd depth), so at each step the
 # star passes its mass on and is refilled by the bridge nodes, whose mass came from the seeds one
 # step before — and after step 1 the seeds held only their restart share, half of their starting
@@ -391,7 +391,7 @@ check(
     idea="the introduction quotes this instance's generated question",
 )
 
-fig, (ax_follow, ax_find) = plt.subplots(1, 2, figsize=(13, 6.2), layout="constrained")
+fig, (ax_follow, ax_find) = plt.subplots(1, 2, figsize=(10.5, 5.4), layout="constrained")
 for ax, shown, title in (
     (ax_follow, following, "path-following: one seed, relations name the chain"),
     (ax_find, finding, "path-finding: two seeds meet at the answer"),

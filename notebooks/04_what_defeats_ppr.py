@@ -87,7 +87,7 @@ shapes = {
 }
 from scipy.sparse.csgraph import shortest_path  # noqa: E402
 
-fig, axes = plt.subplots(3, 2, figsize=(14, 15), layout="constrained")
+fig, axes = plt.subplots(3, 2, figsize=(10.5, 13), layout="constrained")
 decoys = {}
 for ax, (title, (inst, ranker)) in zip(axes.ravel(), shapes.items(), strict=True):
     # a decoy is another candidate that every seed reaches, and sooner than the answer
@@ -199,7 +199,7 @@ check(
 )
 
 # %%
-fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 3.8))
+fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10.5, 3.8))
 for h in depths:
     ax1.plot(branchings, [branch_margin[b, h] for b in branchings], "o-", label=f"hops = {h} (measured)")
     ax1.plot(branchings, [estimate[b, h] for b in branchings], ":", color=ax1.lines[-1].get_color())

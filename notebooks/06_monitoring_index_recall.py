@@ -95,7 +95,7 @@ check(
 check(unlinked.max() < 0.05, idea="the 'unlinked entity' alarm barely fires even at 50% loss")
 
 # %%
-fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
+fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10.5, 4))
 x = np.array(fractions)
 ax1.plot(x, hit, "o-", color="k", lw=2, label="hit@1 (needs labels)")
 ax1.plot(x, connected, "s--", label="seeds connected (label-free)")
@@ -110,7 +110,7 @@ ax1.set(
 ax1.legend(fontsize=8)
 ax2.plot(connected, hit, "o-")
 for f, c, h in zip(fractions, connected, hit, strict=True):
-    ax2.annotate(f"{f:.2f}", (c, h), xytext=(4, -10), textcoords="offset points", fontsize=7)
+    ax2.annotate(f"{f:.2f}", (c, h), xytext=(4, -10), textcoords="offset points", fontsize=8)
 ax2.plot([0, 1], [0, 1], ":", color="grey")
 ax2.set(
     xlabel="seeds-connected rate (label-free)",
