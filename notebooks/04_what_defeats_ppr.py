@@ -408,8 +408,11 @@ show(fig, "04_figure_3")
 # their own (through no other seed), and no node standing between every seed and the answer (that
 # node, where the walks meet first, would be the question's real meet node). Cutting the answer off
 # from a seed does not count, and neither does a tie: an exact twin of the answer (rank 1.5) is
-# not a defeat. `make_instance` has knobs; `pathfinding.synthetic.instances.instance_from_facts`
-# builds any graph you can write as a list of facts.
+# not a defeat. The candidates are the exercise's too: the answer and the dead ends at its depth
+# (and a decoy meet node, if you build one); a bridge node, or a node nearer the seeds than the
+# answer, listed as a candidate outranks the answer by distance, whatever the shape.
+# `make_instance` has knobs; `pathfinding.synthetic.instances.instance_from_facts` builds any graph
+# you can write as a list of facts.
 
 # %%
 from pathfinding.course import exercises

@@ -177,7 +177,10 @@ exercises.check_connected_probability(36, 4, 4, p_connected)
 # keeps one entity of the fact it replaces and links it to a wrong node, the graph stays connected).
 # A system logs the mean over batches of 10 queries; the alarm range is set on the intact index so
 # that 5% of its batches alarm (false alarms), and the monitor passes when at least 80% of the
-# damaged index's batches leave that range.
+# damaged index's batches leave that range. First it asks a few queries again, shuffled and twice in
+# a row: a monitor must give a query the same number every time, since one that counts its own
+# calls (or draws at random) could tell the intact index from the damaged one by the order of the
+# calls alone.
 #
 # The damaged index has exactly as many facts, passages, nodes, mentions and components as the
 # intact one, so a monitor that counts the index (its edges, its passages, its components) never

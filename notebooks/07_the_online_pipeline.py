@@ -250,7 +250,9 @@ exercises.check_restart(real.mentions, seeds, my_real_restart)
 # **7.2 Where the offline extractor fails.** Find a question among the 100 whose supporting passages
 # v1 (`retriever`, capitalised-span entities) misses in its top 5, then say in a sentence *why*: what
 # did the extractor find, what did it link to, and what would have been needed? Give the check the
-# question itself, `questions[i]` (it carries the gold passages), not its text.
+# question itself, `questions[i]` (it carries the gold passages), not its text, and leave
+# `retriever`, `corpus` and the question as this notebook made them: the check refuses another
+# index, other settings, a reordered corpus or an edited question.
 
 # %%
 missed_question = ...  # one of `questions`

@@ -2,7 +2,8 @@
 
 At a 1280 px window no output or code cell of any page may scroll sideways or stick out of the
 content column, every notebook page must show typeset maths, a solution opens with one click, no
-``assert`` is shown, and an explorer's slider changes its picture and its numbers with no kernel.
+``assert``, ``check(...)`` or ``expect(...)`` is shown, and an explorer's slider changes its picture
+and its numbers with no kernel.
 The book carries one BokehJS for every page and weighs less than half of what it did with a copy
 per page; served over HTTP (``make course-serve``) its search shows a snippet of every hit.
 
@@ -307,7 +308,7 @@ def test_every_notebook_page_typesets_its_maths(browser):
     assert not untypeset, f"no typeset maths on: {untypeset}"
 
 
-def test_every_solution_opens_with_one_toggle_and_no_page_shows_an_assert(browser):
+def test_every_solution_opens_with_one_toggle_and_no_page_shows_an_assert_or_a_check(browser):
     for page in sorted(BOOK.glob("solutions/*.html")):
         _loaded(browser, page.as_uri())
         code_in_dropdowns = browser.execute_script(
@@ -323,7 +324,8 @@ def test_every_solution_opens_with_one_toggle_and_no_page_shows_an_assert(browse
             "return [...document.querySelectorAll('article div.highlight')]"
             ".map(e => e.textContent).join('\\n')"
         )
-        assert not re.search(r"^\s*assert\b", code, re.M), f"{page.name} shows an assert"
+        shown = re.search(r"^\s*(assert\b|check\(|expect\()", code, re.M)
+        assert not shown, f"{page.name} shows the check plumbing {shown.group(1)!r}" if shown else ""
 
 
 # Every element under ``root`` that matches ``selector``, looking inside Bokeh's shadow roots too.

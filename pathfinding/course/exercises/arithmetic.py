@@ -64,6 +64,18 @@ def _stationary(d: int, alpha: float) -> tuple[float, float, float]:
     return seed, 2 * (1 - alpha) * seed / d, (1 - alpha) * seed / d
 
 
+def _fixed_walk_models(masses) -> tuple[WrongModel, ...]:
+    """The confusions that ignore the exercise's restart_prob or its scale, for a ``masses(d, alpha)``:
+    networkx's fixed 0.85 (as the probability to continue, or read as the restart) and percentages."""
+    return (
+        WrongModel("networkx's fixed 0.85", NETWORKX_HINT, value=lambda d, a: masses(d, 1 - NETWORKX_ALPHA)),
+        WrongModel(
+            "networkx's 0.85 read as the restart", NETWORKX_HINT, value=lambda d, a: masses(d, NETWORKX_ALPHA)
+        ),
+        percent_model(masses, "a PPR mass (the masses of all nodes sum to 1)"),
+    )
+
+
 ONE_STEP_WRONG = (
     WrongModel(
         "restart vs damping",
@@ -92,17 +104,7 @@ ONE_STEP_WRONG = (
         "the answer is adjacent to both seeds, so it receives one inflow from each.",
         value=lambda d, a: (_one_step(d, a)[1],) * 2,
     ),
-    WrongModel(
-        "networkx's fixed 0.85",
-        NETWORKX_HINT,
-        value=lambda d, a: _one_step(d, 1 - NETWORKX_ALPHA),
-    ),
-    WrongModel(
-        "networkx's 0.85 read as the restart",
-        NETWORKX_HINT,
-        value=lambda d, a: _one_step(d, NETWORKX_ALPHA),
-    ),
-    percent_model(_one_step, "a PPR mass (the masses of all nodes sum to 1)"),
+    *_fixed_walk_models(_one_step),
 )
 """Exercise 1.1's confusions, each ``(d, restart_prob) -> (answer mass, dead-end mass)``."""
 
@@ -156,17 +158,7 @@ STATIONARY_WRONG = (
         "restart_prob is the share that restarts at the seeds; the walking share is 1 - restart_prob.",
         value=lambda d, a: _stationary(d, 1 - a),
     ),
-    WrongModel(
-        "networkx's fixed 0.85",
-        NETWORKX_HINT,
-        value=lambda d, a: _stationary(d, 1 - NETWORKX_ALPHA),
-    ),
-    WrongModel(
-        "networkx's 0.85 read as the restart",
-        NETWORKX_HINT,
-        value=lambda d, a: _stationary(d, NETWORKX_ALPHA),
-    ),
-    percent_model(_stationary, "a PPR mass (the masses of all nodes sum to 1)"),
+    *_fixed_walk_models(_stationary),
     WrongModel(
         "the answer is not twice a dead end",
         "the answer receives from both seeds at every step: it holds twice a dead end.",

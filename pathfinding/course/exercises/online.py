@@ -27,18 +27,20 @@ from pathfinding.course.exercises.answers import (
 from pathfinding.errors import InvalidTypeError
 
 __all__ = [
-    "MISSED_K",
-    "V1_SETTINGS",
     "BREAK_EVEN_INPUTS",
     "BREAK_EVEN_WRONG",
     "CONNECTED_INPUTS",
     "CONNECTED_PROBABILITY_WRONG",
     "HALF_SHARE_INPUTS",
     "HALF_SHARE_WRONG",
+    "MISSED_K",
     "MONITOR_DAMAGE",
     "MONITOR_DETECTION",
+    "MONITOR_QUERIES",
+    "MONITOR_SEED",
     "PROBABILITY_PRECISION",
     "QUERIES_PRECISION",
+    "V1_SETTINGS",
     "check_break_even",
     "check_connected_probability",
     "check_half_share",
@@ -131,9 +133,8 @@ def check_break_even(n_passages, ratio, value) -> Feedback:
 
 
 HALF_SHARE_INPUTS = (50_000, 3)
-"""Exercise 5.2's corpus size and LLM calls per query: with three calls no other confusion's count
-is a simple fraction of the corpus that a slip could also give (with two, the break-even at 10x is
-N/4)."""
+"""Exercise 5.2's corpus size and LLM calls per query. Three calls, not two: with two, the break-even
+at 10x is N/4, a count that other slips give too, so its hint went to answers it did not explain."""
 
 
 def _other_break_even(n: int, calls: int, ratio: int) -> str:

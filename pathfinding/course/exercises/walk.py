@@ -30,8 +30,8 @@ from pathfinding.course.exercises.answers import (
 from pathfinding.errors import InvalidTypeError
 
 __all__ = [
-    "CHANCE_RANK_WRONG",
     "CHANCE_DISTRACTORS",
+    "CHANCE_RANK_WRONG",
     "HUB_THRESHOLD_WRONG",
     "PASSAGE_SHARE_HOPS",
     "PASSAGE_SHARE_PRECISION",
