@@ -13,7 +13,7 @@ MATHJAX := $(VENV)/npm/node_modules/mathjax/es5/tex-chtml.js
 # downloads them into the cache on first use. Set PATHFINDING_DATA yourself to point at another copy.
 export PATHFINDING_DATA ?= $(if $(wildcard ../shared/data/hipporag),$(abspath ../shared/data/hipporag))
 
-.PHONY: test findings data bench lint course course-test clean
+.PHONY: test findings data bench lint course course-serve course-test clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -55,8 +55,16 @@ $(MATHJAX):
 course: $(COURSE_STAMP) $(MATHJAX)
 	$(BIN)/python tools/build_course.py --mathjax $(dir $(MATHJAX))
 
+# The book over HTTP on this machine only (127.0.0.1), where its search shows a snippet under each
+# hit: from file:// a browser does not let the search read the pages the snippets come from.
+PORT ?= 8000
+course-serve: course
+	@echo "the course: http://127.0.0.1:$(PORT)/ (Ctrl-C stops the server)"
+	$(BIN)/python -m http.server --bind 127.0.0.1 --directory build/course $(PORT)
+
 # The built book in headless Chromium (Debian's chromium and chromium-driver): links, images,
-# console, search, a solution toggle, overflow at 1280 px, typeset maths, an in-page explorer. pytest
+# console, search (and its snippets, served as course-serve serves it), a solution toggle, overflow at
+# 1280 px, typeset maths, an in-page explorer and its one BokehJS, the book's weight. pytest
 # comes with the `test` extra, so that is installed too.
 course-test: course $(STAMP)
 	$(BIN)/python -m pytest -m browser tests/test_book.py

@@ -34,7 +34,8 @@ import numpy as np
 from pathfinding.core.ppr import personalized_pagerank, ppr_solve
 from pathfinding.course.diagrams import draw_pipeline_position
 from pathfinding.course.draw import show
-from pathfinding.course.teaching import check
+from pathfinding.course.quotes import finding
+from pathfinding.course.teaching import check, expect
 from pathfinding.synthetic.toy import star_pair
 
 show(draw_pipeline_position("PPR").figure, "01_pipeline_position")
@@ -127,7 +128,7 @@ check(
 # end's area in every panel from k = 1 on (each title gives the ratio), while all of them swing.
 
 # %%
-fig, axes = plt.subplots(2, 3, figsize=(13, 7.5), layout="constrained")
+fig, axes = plt.subplots(3, 2, figsize=(9.5, 10.5), layout="constrained")
 draw_mass_spreading(toy, ks=(0, 1, 2, 3, 5), axes=axes.ravel())
 show(fig, "01_mass_spreading")
 
@@ -146,8 +147,9 @@ show(fig, "01_mass_spreading")
 #
 # **The chapter is wrong about the level.** Its Step 6 says the full stationary values are *larger*
 # than one step's. They are smaller: at the stationary distribution the answer holds
-# $\pi_a = 1/27 \approx 0.0370$, against $\pi^{(1)}_a \approx 0.0556$ after one step (FINDINGS F16
-# and F17), because after the first step the seeds keep getting mass back from their neighbours.
+# $\pi_a = 1/27$, 0.0370<!--F17/measured/1-->, against $\pi^{(1)}_a$ = 0.0556<!--F16/measured/1-->
+# after one step (FINDINGS F16 and F17), because after the first step the seeds keep getting mass
+# back from their neighbours.
 # Only the ratio 2 carries over.
 
 # %%
@@ -177,6 +179,12 @@ check(
     idea="the stationary answer mass is 1/27, smaller than after one step (the chapter says larger)",
 )
 check(abs(pi.sum() - 1.0) < 1e-12, idea="PPR mass is a probability distribution: it sums to 1")
+expect(
+    (one_step[a], one_step[d1], pi[a], pi[d1]),
+    (finding("F16", "measured", 1), finding("F16", "measured", 2), finding("F17", "measured", 1),
+     finding("F17", "measured", 2)),
+    atol=5e-5, idea="one step and the stationary masses are FINDINGS rows F16 and F17, to 4 decimals",
+)  # fmt: skip
 
 # %%
 fig, (ax_mass, ax_ratio) = plt.subplots(1, 2, figsize=(10, 3.6))

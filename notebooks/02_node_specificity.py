@@ -349,18 +349,18 @@ check(
 # not hold, and a wrong answer that a common confusion produces ($|P_i|$ for $1/|P_i|$, weights not
 # renormalised, ...) gets a hint that names it.
 #
-# **2.1 A restart vector by hand.** `P` below is a count matrix: node 0 is in 20 passages, node 1
-# in 5 (the chapter's example). Compute the specificity-weighted restart vector for seeds 0 and 1
-# without calling `restart_vector`: one entry per node, each to 3 decimal places (the exact value
-# rounded to 3 decimals, or more digits; a list, a tuple, an array or fractions all pass). Then make
-# a count matrix of your own (three seeds in 2, 4 and 8 passages, say, with `passage_count_matrix`)
-# and check that one too.
+# **2.1 A restart vector by hand.** `P` below is a count matrix: node 0 is in 15 passages, node 1
+# in 6 (the chapter's example, 20 and 5, is worked above). Compute the specificity-weighted restart
+# vector for seeds 0 and 1 without calling `restart_vector`: one entry per node, each to 3 decimal
+# places (the exact value rounded to 3 decimals, or more digits; a list, a tuple, an array or
+# fractions all pass). Then make a count matrix of your own (three seeds in 2, 4 and 8 passages,
+# say, with `passage_count_matrix`) and check that one too.
 
 # %%
 from pathfinding.course import exercises
 from pathfinding.synthetic.toy import passage_count_matrix
 
-P = passage_count_matrix((20, 5))
+P = passage_count_matrix((15, 6))
 my_restart = ...  # one number per node
 exercises.check_restart(P, [0, 1], my_restart)
 

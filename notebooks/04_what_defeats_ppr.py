@@ -87,7 +87,7 @@ shapes = {
 }
 from scipy.sparse.csgraph import shortest_path  # noqa: E402
 
-fig, axes = plt.subplots(3, 2, figsize=(14, 15), layout="constrained")
+fig, axes = plt.subplots(3, 2, figsize=(10.5, 13), layout="constrained")
 decoys = {}
 for ax, (title, (inst, ranker)) in zip(axes.ravel(), shapes.items(), strict=True):
     # a decoy is another candidate that every seed reaches, and sooner than the answer
@@ -199,7 +199,7 @@ check(
 )
 
 # %%
-fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 3.8))
+fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10.5, 3.8))
 for h in depths:
     ax1.plot(branchings, [branch_margin[b, h] for b in branchings], "o-", label=f"hops = {h} (measured)")
     ax1.plot(branchings, [estimate[b, h] for b in branchings], ":", color=ax1.lines[-1].get_color())
@@ -408,8 +408,11 @@ show(fig, "04_figure_3")
 # their own (through no other seed), and no node standing between every seed and the answer (that
 # node, where the walks meet first, would be the question's real meet node). Cutting the answer off
 # from a seed does not count, and neither does a tie: an exact twin of the answer (rank 1.5) is
-# not a defeat. `make_instance` has knobs; `pathfinding.synthetic.instances.instance_from_facts`
-# builds any graph you can write as a list of facts.
+# not a defeat. The candidates are the exercise's too: the answer and the dead ends at its depth
+# (and a decoy meet node, if you build one); a bridge node, or a node nearer the seeds than the
+# answer, listed as a candidate outranks the answer by distance, whatever the shape.
+# `make_instance` has knobs; `pathfinding.synthetic.instances.instance_from_facts` builds any graph
+# you can write as a list of facts.
 
 # %%
 from pathfinding.course import exercises

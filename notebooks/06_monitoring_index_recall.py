@@ -95,7 +95,7 @@ check(
 check(unlinked.max() < 0.05, idea="the 'unlinked entity' alarm barely fires even at 50% loss")
 
 # %%
-fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
+fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10.5, 4))
 x = np.array(fractions)
 ax1.plot(x, hit, "o-", color="k", lw=2, label="hit@1 (needs labels)")
 ax1.plot(x, connected, "s--", label="seeds connected (label-free)")
@@ -110,7 +110,7 @@ ax1.set(
 ax1.legend(fontsize=8)
 ax2.plot(connected, hit, "o-")
 for f, c, h in zip(fractions, connected, hit, strict=True):
-    ax2.annotate(f"{f:.2f}", (c, h), xytext=(4, -10), textcoords="offset points", fontsize=7)
+    ax2.annotate(f"{f:.2f}", (c, h), xytext=(4, -10), textcoords="offset points", fontsize=8)
 ax2.plot([0, 1], [0, 1], ":", color="grey")
 ax2.set(
     xlabel="seeds-connected rate (label-free)",
@@ -177,7 +177,10 @@ exercises.check_connected_probability(36, 4, 4, p_connected)
 # keeps one entity of the fact it replaces and links it to a wrong node, the graph stays connected).
 # A system logs the mean over batches of 10 queries; the alarm range is set on the intact index so
 # that 5% of its batches alarm (false alarms), and the monitor passes when at least 80% of the
-# damaged index's batches leave that range.
+# damaged index's batches leave that range. First it asks a few queries again, shuffled and twice in
+# a row: a monitor must give a query the same number every time, since one that counts its own
+# calls (or draws at random) could tell the intact index from the damaged one by the order of the
+# calls alone.
 #
 # The damaged index has exactly as many facts, passages, nodes, mentions and components as the
 # intact one, so a monitor that counts the index (its edges, its passages, its components) never

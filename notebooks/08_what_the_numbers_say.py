@@ -31,6 +31,7 @@ import numpy as np
 
 from pathfinding.course.diagrams import draw_pipeline_position
 from pathfinding.course.draw import show
+from pathfinding.course.quotes import finding
 from pathfinding.course.tables import show_paper_table
 from pathfinding.course.teaching import check, expect
 from pathfinding.experiments.realtext import load_realtext, musique_index
@@ -45,6 +46,7 @@ from pathfinding.experiments.step9.casestudy import (
 )
 from pathfinding.experiments.step9.readings import chapter_readings
 from pathfinding.experiments.step9.rows import (
+    FINDINGS_ROWS,
     PACKAGE_ROWS,
     distractor_rows,
     package_row,
@@ -159,6 +161,8 @@ for name, s in summary.items():
 print("in %, mean over questions; the difference: paired bootstrap 95% interval, 2,000 resamples, seed 0")
 
 v1_r5 = summary["v1"]["mean"][1, 0]
+expect([summary[n]["mean"][1, 0] for n in FINDINGS_ROWS], [finding(r, "R@5") for r in FINDINGS_ROWS.values()],
+       atol=0.05, idea="every row here that FINDINGS also measures has its FINDINGS row's R@5")  # fmt: skip
 check(
     summary["BM25"]["minus_base"][1][2] < 0,
     idea="HippoRAG v1 beats BM25 on R@5 on these questions, with the paired interval above zero",
@@ -266,10 +270,8 @@ paper_only = paper.TABLE_5["PPR alternative: R_q nodes only"]["MuSiQue R@5"]
 our_nbr, our_only = (summary[n]["mean"][1, 0] for n in ("v1 R_q nodes & neighbors", "v1 R_q nodes only"))
 print(f"MuSiQue R@5, neighbours minus nodes only: paper {paper_nbr - paper_only:+.1f},", end=" ")
 print(f"ours {our_nbr - our_only:+.1f}")
-check(
-    paper_nbr < paper_only and our_nbr > our_only,
-    idea="the paper's neighbours row is below its nodes-only row on MuSiQue; ours is above",
-)
+check(paper_nbr < paper_only and our_nbr > our_only,
+      idea="the paper's neighbours row is below its nodes-only row on MuSiQue; ours is above")  # fmt: skip
 
 # %% [markdown]
 # ## Question 5: specificity for MuSiQue and HotpotQA, synonymy for 2Wiki?
@@ -294,6 +296,8 @@ for metric, c in (("R@2", 0), ("R@5", 1)):
             f"{row:<22}" + "".join(f"{x:10.1f}" for x in costs) + f"   {d[0]:+.1f} [{d[2]:+.1f}, {d[1]:+.1f}]"
         )
 spec5, syn5 = our_cost["w/o node specificity", "R@5"], our_cost["w/o synonymy edges", "R@5"]
+expect([spec5[0], syn5[0]], [finding("C12", "measured"), finding("C13", "measured")], atol=0.05,
+       idea="our two ablation costs are FINDINGS rows C12 and C13")  # fmt: skip
 check(
     spec5[2] <= 0 <= spec5[1] and syn5[2] > 0,
     idea="on our questions the specificity cost's R@5 interval includes zero, the synonymy cost's does not",
@@ -340,10 +344,8 @@ for kind, pairs in kinds.items():
 n_edges = sum(map(len, kinds.values()))
 expect(n_edges, index.stats.n_synonymy_edges, idea="every synonymy edge falls in exactly one kind")
 biggest = max(kinds, key=lambda k: len(kinds[k]))
-check(
-    biggest == "one phrase inside the other",
-    idea="most trigram synonymy edges join a phrase to a longer phrase containing it",
-)
+check(biggest == "one phrase inside the other",
+      idea="most trigram synonymy edges join a phrase to a longer phrase containing it")  # fmt: skip
 nodes_paper = paper.TABLE_1["unique nodes"]["MuSiQue"]
 for enc_name in ("Contriever", "ColBERTv2"):
     theirs = paper.TABLE_1[f"{enc_name} synonym edges"]["MuSiQue"]
@@ -394,8 +396,9 @@ print(f"AR@5: {d[3][0]:+.1f} [{d[3][1]:+.1f}, {d[3][2]:+.1f}] points")
 # from and where your copy is): 43 passages about Stanford professors and about Alzheimer's
 # researchers elsewhere. (Its question file words the question "Which Stanford University
 # professor works on Alzheimer's?"; we ask it as the chapter does.) No passage says "Stanford" and
-# "Alzheimer's" together; Thomas Südhof's two passages say one each. Table 7 lists what each
-# method returned first:
+# "Alzheimer's" together. Thomas Südhof has three passages, printed below: two under the title
+# "Thomas C. Südhof" (the first says "Stanford", the second "Alzheimer's") and one under "Thomas C.
+# Sudhof" (it says "Alzheimer's"). Table 7 lists what each method returned first:
 
 # %%
 question, corpus = load_university()
@@ -407,10 +410,8 @@ for j in sudhof:
     print(f"p{j} [{corpus[j].title}] {corpus[j].text[:150]!r}...")
 both = [j for j, p in enumerate(corpus) if "Stanford" in p.key and "Alzheimer" in p.key]
 check(not both, idea="no passage names both Stanford and Alzheimer's: this is a path-finding question")
-check(
-    paper.TABLE_7["question"] == CHAPTER_QUESTION,
-    idea="the notebook asks the question as the paper's Table 7 and the chapter word it",
-)
+check(paper.TABLE_7["question"] == CHAPTER_QUESTION,
+      idea="the notebook asks the question as the paper's Table 7 and the chapter word it")  # fmt: skip
 
 # %% [markdown]
 # **The per-passage baseline: BM25.** A retriever that scores each passage on its own sees
@@ -484,10 +485,8 @@ for j in sudhof:
 
 # %%
 meet = "thomas c  s dhof"
-check(
-    by_hand.hops[meet] == (1.0, 1.0),
-    idea="with the hand-written triples Südhof's node is one hop from each query node: the meet",
-)
+check(by_hand.hops[meet] == (1.0, 1.0),
+      idea="with the hand-written triples Südhof's node is one hop from each query node, the meet")
 check(
     "stanford university" in by_hand.seeds and "stanford university" not in no_model.seeds,
     idea="'Stanford' links to 'stanford university' among the hand-written phrases, to another node "

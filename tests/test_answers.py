@@ -143,3 +143,25 @@ def test_a_check_turns_an_unreadable_answer_into_feedback():
     assert check(0.5)
     fb = check("0.5")
     assert not fb and fb.message.startswith("cannot read this answer: x is the text '0.5'")
+
+
+def test_precision_reads_in_the_singular_for_one():
+    assert str(ex.Precision(decimals=1)) == "to 1 decimal place"
+    assert str(ex.Precision(sig=1)) == "to 1 significant digit"
+    assert str(ex.Precision(decimals=3)) == "to 3 decimal places"
+
+
+def test_feedback_quotes_an_answer_with_the_digits_that_make_it_wrong():
+    from pathfinding.course.exercises.answers import verdict_feedback
+
+    near_whole = verdict_feedback("wrong", "h", shown=5.0000001, precision=ex.EXACT, right="", fallback="")
+    assert near_whole.message.startswith("5.0000001; hint")
+    plain = verdict_feedback("wrong", "h", shown=0.61047123, precision=ex.EXACT, right="", fallback="")
+    assert plain.message.startswith("0.610471;")  # six digits when they do not hide a difference
+
+
+def test_a_slip_model_comes_before_close_even_when_its_value_is_a_rounding():
+    # 1 is 1.25 rounded to one digit; a listed confusion that gives 1 is named instead of "close"
+    forgot = ex.WrongModel("one inflow", "count every inflow", value=lambda: 1.0)
+    assert diagnose(1.0, 1.25, ex.Precision(sig=3), [forgot]) == ("wrong model", "count every inflow")
+    assert diagnose(1.0, 1.25, ex.Precision(sig=3), []) == ("close", None)

@@ -61,6 +61,32 @@ def test_one_step_restart_and_damping_differ_where_restart_is_not_one_half():
     assert "one_step(3, 0.15)" in swapped.message and "only 1 - restart_prob" in swapped.message
 
 
+def test_one_step_networkx_and_percent_slips_are_named():
+    # networkx's pagerank(alpha=0.85) continues with 0.85: restart 0.15, whatever restart_prob says
+    fixed = ex.check_one_step(lambda d, a: _one_step_measured(d, 0.15))
+    _rejected_with(fixed, "networkx's fixed 0.85")
+    assert fixed.message.startswith("at one_step(9, 0.5):")
+    _rejected_with(ex.check_one_step(lambda d, a: _one_step_measured(d, 0.85)), "networkx's fixed 0.85")
+    percent = ex.check_one_step(lambda d, a: tuple(100 * m for m in _one_step_measured(d, a)))
+    _rejected_with(percent, "that is a percentage")
+
+
+def test_margin_forgetting_an_inflow_is_named_not_close():
+    # 1 is 1.25 rounded to one digit, but it is the slip of counting one inflow into the answer
+    fb = ex.check_margin(lambda r1, r2: 1)
+    _rejected_with(fb, "an inflow from EVERY seed")
+    assert "close" not in fb.message
+    _rejected_with(ex.check_margin(lambda r1, r2: _margin_stationary(r1, r2)), "the margin at convergence")
+
+
+def _margin_stationary(r1, r2):
+    toy = star_pair(9)
+    r = np.zeros(toy.n_nodes)
+    r[toy.seeds] = r1, r2
+    pi = personalized_pagerank(toy.graph, r, tol=1e-12)
+    return pi[toy.answer] / pi[np.setdiff1d(toy.candidates, [toy.answer])].max()
+
+
 def test_one_step_wrong_shapes_are_feedback():
     fb = ex.check_one_step(lambda d, a: 0.1)
     assert not fb and "2 numbers (answer mass, dead-end mass)" in fb.message
@@ -92,6 +118,11 @@ def test_stationary_property_models():
     _rejected_with(
         ex.check_stationary(lambda d, a: tuple(3 * m for m in _stationary_measured(d, a))),
         "sums to 1 over 2 seeds",
+    )
+    _rejected_with(ex.check_stationary(lambda d, a: _stationary_measured(d, 0.15)), "networkx's fixed 0.85")
+    _rejected_with(
+        ex.check_stationary(lambda d, a: tuple(100 * m for m in _stationary_measured(d, a))),
+        "that is a percentage",
     )
 
 
@@ -126,7 +157,19 @@ def test_specificity_margin_measured_and_its_models_differ():
     by_count = restart_vector(2, [0, 1], specificity=1 / node_specificity(two))
     assert math.isclose(1 + spec.min() / spec.max(), 1 + by_count.min() / by_count.max())
     assert ex.check_specificity_margin(2).message.startswith("2; hint:")  # the naive factor 2 is no rounding
-    assert ex.check_specificity_margin(1).message.startswith("close — keep more digits")
+    # 1 is 1.3 to one digit, but it is what forgetting the other seeds' inflows gives: the slip is named
+    _rejected_with(ex.check_specificity_margin(1), "an inflow from EVERY seed")
+    _rejected_with(ex.check_specificity_margin(1 + 1 / 10), "you left out the seed in the middle")
+
+
+def test_specificity_margin_at_convergence_is_named():
+    counts = passage_count_matrix(arithmetic.SPECIFICITY_COUNTS)
+    inst = make_instance(1, seeds=3, rng=0)
+    r = np.zeros(inst.n_nodes)
+    r[inst.seeds] = restart_vector(3, [0, 1, 2], specificity=node_specificity(counts))
+    pi = personalized_pagerank(inst.graph, r, tol=1e-12)
+    stationary = pi[inst.answer] / pi[np.setdiff1d(inst.candidates, [inst.answer])].max()
+    _rejected_with(ex.check_specificity_margin(stationary), "the margin at convergence")
 
 
 def test_three_seeds_measured_at_one_step_and_the_hint_is_true():

@@ -110,3 +110,39 @@ def test_a_solution_folds_its_code_and_output_into_one_dropdown(tmp_path):
     assert "assert" not in text
     (image,) = tmp_path.glob("*.png")
     assert f"![output]({image.name})" in text and image.read_bytes() == b"\x89PNG fake"
+
+
+def test_the_books_findings_states_a_column_every_row_shares_once_above_its_table():
+    text = (
+        "intro\n\n| # | claim | value | command | seed | trials |\n|---|---|---|---|---|---|\n"
+        "| F1 | a | 1.0 | `python -m pathfinding findings` | 0 | 100 |\n"
+        "| F2 | b | 2.0 | `python -m pathfinding findings` | 0 | 200 |\n\nafter\n"
+    )
+    shown = build_course.findings_for_the_book(text)
+    assert "*Every row of this table: command `python -m pathfinding findings`; seed 0.*" in shown
+    assert "| # | claim | value | trials |" in shown  # trials differ between rows: kept per row
+    assert "| F2 | b | 2.0 | 200 |" in shown and shown.endswith("after\n")
+    real = (ROOT / "FINDINGS.md").read_text(encoding="utf-8")
+    book = build_course.findings_for_the_book(real)
+    from pathfinding.course.quotes import parse_findings
+
+    rows, book_rows = parse_findings(real), parse_findings(book)
+    assert set(rows) == set(book_rows)  # every row is still there, with every cell that differs
+    assert all(book_rows[r].items() <= rows[r].items() for r in rows)
+
+
+def test_a_widget_a_cell_left_behind_is_dropped_from_the_page():
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("build()")
+    bar = {"text/plain": "synonymy pairs:   0%|          | 0/64", build_course.WIDGET_VIEW: {"model_id": "x"}}
+    cell.outputs = [
+        nbformat.v4.new_output("display_data", data=bar),
+        nbformat.v4.new_output("stream", name="stdout", text="43 passages\n"),
+    ]
+    nb.cells.append(cell)
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {}}
+    shown = build_course.drop_widgets(nb)
+    assert [out.output_type for out in shown.cells[0].outputs] == ["stream"]
+    assert "widgets" not in shown.metadata

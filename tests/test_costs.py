@@ -63,6 +63,14 @@ def test_time_ppr_reports_graph_and_iterations():
     assert time_ppr(star_pair(9).graph, [0, 1], repeats=1, tol=1e-2).iterations < t.iterations
 
 
+def test_time_ppr_runs_exactly_max_iter_iterations_when_asked():
+    # the chapter's reference times a query at 30 power iterations, not at a tolerance
+    t = time_ppr(star_pair(9).graph, [0, 1], repeats=1, max_iter=30)
+    assert t.iterations == 30 and t.seconds > 0
+    with pytest.raises(ValueError, match="max_iter"):
+        time_ppr(star_pair(3).graph, [0, 1], max_iter=0)
+
+
 def test_time_ppr_reports_the_median_of_its_runs(monkeypatch):
     """A fake clock: the timed prepares take 2, 9 and 3 s (median 3, mean 4.7), the timed queries 1, 5
     and 6 s (median 5, mean 4); the warm-up runs read no clock."""

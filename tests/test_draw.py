@@ -233,3 +233,25 @@ def test_the_pipeline_position_highlights_what_it_is_told():
         diagrams.draw_pipeline_position("pagerank")
     with pytest.raises(InvalidValueError, match="step must be"):
         diagrams.draw_pipeline_position([])
+
+
+def test_show_refuses_a_figure_whose_text_the_book_would_shrink_below_reading(monkeypatch, tmp_path):
+    """A figure wider than the book's column is shrunk to it: a 15-inch grid of panels with 8-point
+    labels showed them at 6 px. show() checks the smallest text, and strict mode makes it fail."""
+    from pathfinding.course.marks import MIN_TEXT_PX, smallest_text_px
+    from pathfinding.errors import CheckFailed
+
+    show = draw.show
+    monkeypatch.setenv("PATHFINDING_STRICT", "1")
+    wide, ax = plt.subplots(figsize=(15, 5))
+    ax.set_title("a panel", fontsize=8)
+    assert smallest_text_px(wide) < MIN_TEXT_PX
+    with pytest.raises(CheckFailed, match="smallest text"):
+        show(wide, "wide", directory=tmp_path)
+    plt.close(wide)
+    narrow, ax = plt.subplots(figsize=(8, 4))
+    ax.set_title("a panel", fontsize=8)
+    ax.plot([0, 1], [0, 1])
+    # an 8-inch figure fits the column unshrunk: its smallest text (title or ticks) at 100 dpi
+    assert MIN_TEXT_PX <= smallest_text_px(narrow) <= 8 * 100 / 72
+    assert show(narrow, "narrow", directory=tmp_path).is_file()

@@ -12,6 +12,7 @@ import pytest
 from pathfinding.course.exercises import step9 as ex
 from pathfinding.experiments.step9 import paper
 from pathfinding.experiments.step9.casestudy import hand_triples, load_university, walk
+from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
 
 DATASETS = ("MuSiQue", "2Wiki", "HotpotQA")
 
@@ -110,12 +111,45 @@ def test_threshold_right_answer_in_any_type(case_index):
 
 def test_threshold_typical_mistakes(case_index):
     cos = _cosine(case_index)
+    floor3 = math.floor(cos * 1000) / 1000
     up = math.ceil(cos * 1000) / 1000
     assert "rounded up" in ex.check_synonymy_threshold(case_index, A, B, up).message
     assert "not the largest" in ex.check_synonymy_threshold(case_index, A, B, 0.5).message
+    # four decimals that join them but round down below the largest three-decimal tau: not right
+    below = floor3 - 0.0009
+    assert not ex.check_synonymy_threshold(case_index, A, B, below)
+    assert "not the largest" in ex.check_synonymy_threshold(case_index, A, B, below).message
+    assert ex.check_synonymy_threshold(case_index, A, B, cos)  # the cosine itself rounds down to it
     fewer = ex.check_synonymy_threshold(case_index, A, B, math.floor(cos * 10) / 10)
     assert not fewer and fewer.message.startswith("close — keep more digits")
-    assert "not joined" in ex.check_synonymy_threshold(case_index, A, B, 0.8).message
+    assert "not joined" in ex.check_synonymy_threshold(case_index, A, B, 0.9).message
     assert "no answer yet" in ex.check_synonymy_threshold(case_index, A, B, ...).message
-    assert "not a node" in ex.check_synonymy_threshold(case_index, "Thomas C. Südhof", B, 0.7).message
     assert "without quotes" in ex.check_synonymy_threshold(case_index, A, B, "0.7").message
+
+
+@pytest.mark.parametrize(
+    ("answer", "hint"),
+    [
+        (lambda cos: 0, "the smallest threshold"),
+        (lambda cos: -0.1, "the smallest threshold"),
+        (lambda cos: round(1 - cos, 2), "one minus the cosine"),
+        (lambda cos: 1 - cos, "one minus the cosine"),
+        (lambda cos: 100 * math.floor(cos * 1000) / 1000, "not a percentage"),
+        (lambda cos: 0.8, "the paper's tau = 0.8"),
+    ],
+    ids=["zero", "negative", "distance to 2 decimals", "distance", "percent", "the paper's tau"],
+)
+def test_threshold_slips_are_named_not_told_to_keep_digits(case_index, answer, hint):
+    fb = ex.check_synonymy_threshold(case_index, A, B, answer(_cosine(case_index)))
+    assert not fb and hint in fb.message and "three decimals" not in fb.message, fb.message
+
+
+def test_threshold_refuses_another_pair_or_another_index(case_index):
+    cos = _cosine(case_index)
+    changed = ex.check_synonymy_threshold(case_index, A, "stanford university", 0.1)
+    assert not changed and "exercise 8.2, which asks about the nodes" in changed.message
+    assert "not a node" not in changed.message
+    question, corpus = load_university()
+    no_model = walk([d.triples for d in cooccurrence_docs(corpus)], corpus, question.question).index
+    other = ex.check_synonymy_threshold(no_model, A, B, math.floor(cos * 1000) / 1000)
+    assert not other and "index (b)" in other.message

@@ -139,3 +139,18 @@ def test_the_query_cache_never_replaces_a_file_of_the_user(tmp_path):
     stale.write_bytes(b"PFHIPQRY half")
     assert load_for_query(path).phrases == idx.phrases
     assert not stale.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["i.hippo", mine.name]
+
+
+def test_stats_summary_counts_one_in_the_singular():
+    from pathfinding.hipporag.index.model import IndexStats
+
+    one = IndexStats(
+        n_passages=1, n_triples=1, n_unique_triples=1, n_nodes=1, n_relation_edges=1, n_synonymy_edges=1,
+        triples_empty_phrase=1, triples_self_loop=1, passages_without_nodes=1,
+    )  # fmt: skip
+    assert one.summary() == (
+        "1 passage, 1 triple (1 unique), 1 phrase node, 1 relation edge, 1 synonymy edge; skipped: 1 "
+        "triple with an empty phrase; 1 self-loop triple adds no edge; 1 passage mentions no node"
+    )
+    two = IndexStats(*(2,) * 9)
+    assert "2 synonymy edges" in two.summary() and "2 self-loop triples add no edge" in two.summary()

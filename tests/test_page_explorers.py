@@ -53,3 +53,20 @@ def test_a_setting_off_the_grid_names_the_slider(pages):
         pages["meet_node"].at(restart_prob=0.5, degree=41)
     with pytest.raises(InvalidValueError, match="name every slider"):
         pages["meet_node"].at(restart_prob=0.5)
+
+
+def test_bokehjs_is_inline_unless_the_page_loads_it(pages, monkeypatch):
+    page = pages["meet_node"]
+    monkeypatch.delenv(page_explorers.BOKEHJS_ENV, raising=False)
+    alone = page._repr_html_()
+    monkeypatch.setenv(page_explorers.BOKEHJS_ENV, "page")
+    in_book = page._repr_html_()
+    # the book's pages load one copy of BokehJS; a page of its own carries it (about 1.6 MB)
+    assert len(alone) - len(in_book) > 1_000_000
+    assert "Bokeh.embed" in in_book and 'class="pathfinding-explorer"' in in_book
+    files = page_explorers.bokehjs_files()
+    assert [f.name for f in files] == ["bokeh.min.js", "bokeh-widgets.min.js"]
+    assert all(f.is_file() for f in files)
+    import bokeh
+
+    assert f'"{bokeh.__version__}"' in files[0].read_text(encoding="utf-8")  # the Python side's version

@@ -2,7 +2,8 @@
 
 ``make course`` runs this. The notebooks stay jupytext percent scripts; this script turns each into
 the ``.ipynb`` Sphinx (myst-nb) renders, in a staging folder ``build/course-src/`` next to the book's
-own pages (``course/``), ``notes.md``, ``FINDINGS.md`` and its figures:
+own pages (``course/``), ``notes.md``, ``FINDINGS.md`` (a column every row of a table shares
+becomes a line above it: :func:`findings_for_the_book`) and its figures:
 
 * cells whose code is only ``check(...)``/``expect(...)``/``assert`` plumbing are tagged
   ``remove-cell`` (a mixed cell is split first), so a page shows prose, pictures and computation
@@ -11,13 +12,19 @@ own pages (``course/``), ``notes.md``, ``FINDINGS.md`` and its figures:
   exercises a link to its solutions page; on a solutions page each worked answer is collapsed;
 * every notebook is executed here, by this interpreter, over local IPC sockets (over TCP without
   CurveZMQ keys ipykernel warns that the traffic is unencrypted), with ``PATHFINDING_STRICT=1`` (a
-  taught number that changed fails the build instead of printing on the page) and
-  ``PATHFINDING_STATIC_EXPLORERS=1`` (an explorer shows its default state as a picture).
+  taught number that changed fails the build instead of printing on the page),
+  ``PATHFINDING_STATIC_EXPLORERS=1`` (an explorer's sliders switch among precomputed settings, with
+  no kernel), ``PATHFINDING_BOKEHJS=page`` (an explorer leaves BokehJS to the page: the book ships
+  one copy in ``_static/``, loaded by the pages that show an explorer); an ipywidget a cell left
+  behind (tqdm's progress bar, say) is dropped from the page, which has no kernel to draw it and
+  would show its text frozen at 0% (:func:`drop_widgets`).
   An executed notebook is cached under ``build/course-cache/``, keyed on the notebook and every file
   of the package, so a rebuild after editing only the book's pages executes nothing.
 
 Sphinx then builds ``build/course/`` with warnings as errors. MathJax is served from the book itself
-(``--mathjax``: the ``es5`` folder of the npm package ``mathjax`` v3), since no page may need a CDN.
+(``--mathjax``: the ``es5`` folder of the npm package ``mathjax`` v3), since no page may need a CDN;
+only the parts a page loads are copied (:data:`MATHJAX_PARTS`). Source maps of the theme's scripts,
+which no reader loads, are left out of the book.
 
     .venv/bin/python tools/build_course.py --mathjax .venv/npm/node_modules/mathjax/es5
 """
@@ -40,6 +47,9 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"
 HIDDEN = "remove-cell"
 PLUMBING_CALLS = {"check", "expect"}
+# What the book's pages load of MathJax's es5 folder: the TeX-to-CHTML bundle, its fonts, the TeX
+# extensions it loads on demand, and the menu's accessibility parts (the speech rule engine included).
+MATHJAX_PARTS = ("tex-chtml.js", "output/chtml/fonts/woff-v2", "input/tex/extensions", "a11y", "ui", "sre")
 
 
 def _is_plumbing(node: ast.stmt) -> bool:
@@ -220,6 +230,61 @@ def fold_solutions(nb, *, images: Path, stem: str):
     return nb
 
 
+SHARED_COLUMNS = ("command", "seed", "trials", "resamples")
+
+
+def _row(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def findings_for_the_book(text: str) -> str:
+    """FINDINGS.md as the book shows it: a column of :data:`SHARED_COLUMNS` that holds one value in
+    every row of a table becomes one line above the table, so the columns that differ fit a page.
+
+    FINDINGS.md itself keeps every column on every row (each row names its command); this is only
+    the book's layout of the same cells.
+    """
+    lines, out, i = text.splitlines(), [], 0
+    while i < len(lines):
+        if not (lines[i].startswith("| # |") and i + 1 < len(lines) and set(lines[i + 1]) <= set("|-: ")):
+            out.append(lines[i])
+            i += 1
+            continue
+        end = i + 2
+        while end < len(lines) and lines[end].startswith("|"):
+            end += 1
+        header, rows = _row(lines[i]), [_row(line) for line in lines[i + 2 : end]]
+        shared = [
+            k for k, name in enumerate(header)
+            if name in SHARED_COLUMNS and len({r[k] for r in rows if k < len(r)}) == 1
+        ]  # fmt: skip
+        if shared and rows:
+            said = "; ".join(f"{header[k]} {rows[0][k]}" for k in shared)
+            out += [f"*Every row of this table: {said}.*", ""]
+        keep = [k for k in range(len(header)) if k not in shared]
+        for cells in [header, ["---"] * len(header), *rows]:
+            out.append("| " + " | ".join(cells[k] for k in keep if k < len(cells)) + " |")
+        i = end
+    return "\n".join(out) + ("\n" if text.endswith("\n") else "")
+
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def drop_widgets(nb):
+    """``nb`` without the ipywidget outputs a cell displayed and the widgets' saved state.
+
+    A page has no kernel and loads no widget JavaScript, so a widget would show only its plain-text
+    stand-in (tqdm's bar as ``0%|          | 0/64``); the explorers a page shows are Bokeh, not
+    widgets.
+    """
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = [out for out in cell.get("outputs", []) if WIDGET_VIEW not in out.get("data", {})]
+    nb.metadata.pop("widgets", None)
+    return nb
+
+
 def _pythonpath() -> str:
     """This checkout first, so a kernel started in notebooks/ imports it and not an installed copy."""
     return os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
@@ -254,6 +319,7 @@ def execute(nb, *, cache: Path, package: str, timeout: int) -> tuple[object, flo
     env = {
         "PATHFINDING_STRICT": "1",
         "PATHFINDING_STATIC_EXPLORERS": "1",
+        "PATHFINDING_BOKEHJS": "page",
         "PYTHONPATH": _pythonpath(),
     }
     with tempfile.TemporaryDirectory(prefix="pf-kernel-") as sockets:
@@ -287,14 +353,24 @@ def stage(src: Path, mathjax: Path, cache: Path, timeout: int) -> None:
         shutil.rmtree(src)
     shutil.copytree(ROOT / "course", src)
     shutil.copy(ROOT / "notes.md", src / "notes.md")
-    shutil.copy(ROOT / "FINDINGS.md", src / "findings.md")
+    (src / "findings.md").write_text(
+        findings_for_the_book((ROOT / "FINDINGS.md").read_text(encoding="utf-8")), encoding="utf-8"
+    )
     shutil.copytree(ROOT / "figures", src / "figures")
     if not (mathjax / "tex-chtml.js").is_file():
         raise SystemExit(
             f"MathJax not found: {mathjax / 'tex-chtml.js'} is missing. `make course` installs it with "
             "`npm install --prefix .venv/npm mathjax@3`; pass its es5 folder with --mathjax."
         )
-    shutil.copytree(mathjax, src / "_mathjax" / "mathjax")
+    for part in MATHJAX_PARTS:
+        copy = shutil.copytree if (mathjax / part).is_dir() else shutil.copy
+        (src / "_mathjax" / "mathjax" / part).parent.mkdir(parents=True, exist_ok=True)
+        copy(mathjax / part, src / "_mathjax" / "mathjax" / part)
+    from pathfinding.course.page_explorers import bokehjs_files
+
+    (src / "_bokeh").mkdir()
+    for js in bokehjs_files():  # one copy for every explorer page (conf.py loads it where needed)
+        shutil.copy(js, src / "_bokeh" / js.name)
     package = _package_digest()
     notebooks = sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.py"))
     for folder in ("notebooks", "solutions"):
@@ -319,6 +395,7 @@ def stage(src: Path, mathjax: Path, cache: Path, timeout: int) -> None:
         for source, folder, links in jobs:
             nb = prepare(source, **links)
             nb, seconds = execute(nb, cache=cache, package=package, timeout=timeout)
+            nb = drop_widgets(nb)
             if links["notebook_doc"] is not None:
                 nb = fold_solutions(nb, images=folder, stem=source.stem)
             nbformat.write(nb, folder / f"{source.stem}.ipynb")
@@ -346,6 +423,10 @@ def main(argv: list[str] | None = None) -> int:
     src = build / "course-src"
     stage(src, args.mathjax.resolve(), build / "course-cache", args.timeout)
     staged = time.perf_counter()
+    # A whole Sphinx build every time (seconds): an incremental one would keep the files of earlier
+    # builds in the book and not repeat the warnings of pages it does not read again.
+    for stale in (args.out, build / "course-doctrees"):
+        shutil.rmtree(stale, ignore_errors=True)
     cmd = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html"]
     cmd += ["-d", str(build / "course-doctrees"), str(src), str(args.out)]
     # conf.py computes the landing page's numbers: with this checkout's package, as the notebooks do
@@ -353,6 +434,8 @@ def main(argv: list[str] | None = None) -> int:
     done = subprocess.run(cmd, check=False, env=env)
     if done.returncode:
         return done.returncode
+    for source_map in args.out.rglob("*.map"):  # the theme's source maps: for its developers' tools
+        source_map.unlink()
     end = time.perf_counter()
     print(f"book: {args.out / 'index.html'} (notebooks {staged - start:.0f} s, Sphinx {end - staged:.0f} s)")
     return 0

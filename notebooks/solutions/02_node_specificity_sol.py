@@ -22,7 +22,8 @@ from pathfinding.synthetic.toy import passage_count_matrix
 
 # %% [markdown]
 # **2.1** $s_i = 1/|P_i|$, where $|P_i|$ is the number of passages with a nonzero entry in row $i$
-# of $P$. Weights $1/20$ and $1/5$, renormalised to sum 1: $0.2$ and $0.8$.
+# of $P$. Weights $1/15$ and $1/6$, renormalised to sum 1: $2/7 \approx 0.286$ and
+# $5/7 \approx 0.714$ (the chapter's 20 and 5 give $0.2$ and $0.8$).
 
 
 # %%
@@ -33,8 +34,8 @@ def specificity_restart(P, seeds):
     return restart
 
 
-P = passage_count_matrix((20, 5))
-print(specificity_restart(P, [0, 1]))
+P = passage_count_matrix((15, 6))
+print(specificity_restart(P, [0, 1]).round(4))
 exercises.check_restart(P, [0, 1], specificity_restart(P, [0, 1]))
 
 # %%

@@ -103,7 +103,10 @@ def _box(ax, x, y, w, h, title, body, module, colour):
     if module and module != "-":
         # "package.module.function" on two lines: boxes stay narrow and the name stays whole.
         head, _, tail = module.rpartition(".")
-        ax.text(x, y - h * 0.33, f"{head}.\n{tail}", ha="center", va="center", fontsize=7,
+        if len(tail) > 18:  # a long name breaks after an underscore, so it stays inside its box
+            cut = tail.rfind("_", 0, len(tail) // 2 + 4) + 1
+            tail = f"{tail[:cut]}\n{tail[cut:]}" if cut else tail
+        ax.text(x, y - h * 0.33, f"{head}.\n{tail}", ha="center", va="center", fontsize=8,
                 family="monospace", color="#1f3d7a", linespacing=1.1)  # fmt: skip
 
 
@@ -325,10 +328,10 @@ def draw_pipeline_position(step, *, ax=None):
         x = i * (w + gap) + (0.35 if side == "online" else 0.0)
         on = key in wanted
         _plain_box(ax, x, 0.0, w, 0.95, "", colours[side][0 if on else 1])
-        ax.text(x, 0.0, label, ha="center", va="center", fontsize=9 if on else 8.5,
+        ax.text(x, 0.0, label, ha="center", va="center", fontsize=9,
                 fontweight="bold" if on else "normal", color="black" if on else "#777777")  # fmt: skip
         if on:
-            ax.text(x, -0.56, "this notebook", ha="center", va="top", fontsize=8, color="#444444")
+            ax.text(x, -0.56, "this notebook", ha="center", va="top", fontsize=9, color="#444444")
         if i + 1 < len(PIPELINE_STEPS):
             nxt = (i + 1) * (w + gap) + (0.35 if PIPELINE_STEPS[i + 1][2] == "online" else 0.0)
             _arrow(ax, x + w / 2, 0.0, nxt - w / 2, 0.0, lw=0.9)

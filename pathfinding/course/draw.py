@@ -18,7 +18,14 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import shortest_path
 
 from pathfinding._validation import as_csr, check_node_ids, check_vector
-from pathfinding.course.marks import STYLE, inked_area, legend_handles, score_colorbar
+from pathfinding.course.marks import (
+    MIN_TEXT_PX,
+    STYLE,
+    inked_area,
+    legend_handles,
+    score_colorbar,
+    smallest_text_px,
+)
 from pathfinding.errors import InvalidValueError
 from pathfinding.experiments.plotting import axes_or_new, save_figure
 
@@ -368,7 +375,7 @@ def draw_graph(
                 ha = "left" if dx > 3 else "right" if dx < -3 else "center"
                 ax.annotate(
                     names[v], pos[v], xytext=(dx, dy), textcoords="offset points", ha=ha,
-                    va="center" if ha != "center" else "bottom", fontsize=7 if show_all else 8,
+                    va="center" if ha != "center" else "bottom", fontsize=7.5 if show_all else 8,
                     fontweight="bold" if cat[v] in ("seed", "answer") else "normal",
                     bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.7}, zorder=4,
                 )  # fmt: skip
@@ -475,7 +482,7 @@ def draw_mass_spreading(inst, ks: Sequence[int] = (0, 1, 2, 3, 5), *, converged=
     converged : bool, default True
         Add a last panel with the stationary vector.
     axes : sequence of matplotlib Axes, optional
-        One per panel; default a new row of panels.
+        One per panel; default new panels, two to a row.
     **kw
         Passed to :func:`mass_after` (``restart_prob``, ``specificity``).
 
@@ -488,9 +495,9 @@ def draw_mass_spreading(inst, ks: Sequence[int] = (0, 1, 2, 3, 5), *, converged=
     if axes is None:
         import matplotlib.pyplot as plt
 
-        cols = min(3, len(steps))
+        cols = min(2, len(steps))  # two columns: the book's column shows the labels at a readable size
         rows = -(-len(steps) // cols)
-        fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.6 * rows), layout="constrained")
+        fig, axes = plt.subplots(rows, cols, figsize=(4.75 * cols, 3.5 * rows), layout="constrained")
         axes = list(np.ravel(axes))
         for extra in axes[len(steps) :]:
             extra.set_axis_off()
@@ -526,7 +533,7 @@ def draw_scores_side_by_side(inst, scores: Mapping[str, np.ndarray], *, axes=Non
     if axes is None:
         import matplotlib.pyplot as plt
 
-        _, axes = plt.subplots(1, len(scores), figsize=(6.0 * len(scores), 4.6), layout="constrained")
+        _, axes = plt.subplots(1, len(scores), figsize=(5.25 * len(scores), 4.6), layout="constrained")
         axes = np.atleast_1d(axes)
     axes = list(axes)
     if len(axes) < len(scores):
@@ -539,6 +546,10 @@ def draw_scores_side_by_side(inst, scores: Mapping[str, np.ndarray], *, axes=Non
 
 def show(fig, name: str, *, directory=None):
     """Show ``fig`` in Jupyter; saved as ``<directory>/<name>.png`` when the notebook runs as a script.
+
+    First it checks that the figure's smallest text is readable in the book at a 1280 px window
+    (:func:`~pathfinding.course.marks.smallest_text_px`; a failed check raises under
+    ``PATHFINDING_STRICT=1``, so the notebook tests and the book build catch a figure too small to read).
 
     Under Jupyter's inline backend the figure is displayed at the end of the cell as usual. Anywhere
     else (``python notebooks/01_...py``, a non-interactive backend) the figure would be lost, so it
@@ -553,6 +564,14 @@ def show(fig, name: str, *, directory=None):
     import matplotlib
     import matplotlib.pyplot as plt
 
+    from pathfinding.course.teaching import check
+
+    px = smallest_text_px(fig)
+    check(
+        px >= MIN_TEXT_PX,
+        idea=f"figure {name!r} shows its smallest text at {px:.1f} px in the book's column (at least "
+        f"{MIN_TEXT_PX:g} px is readable): make the figure narrower or its text larger",
+    )
     backend = matplotlib.get_backend().lower()
     if "inline" in backend or "ipympl" in backend or "widget" in backend:
         return None

@@ -10,7 +10,20 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["STYLE", "inked_area", "legend_handles", "score_colorbar"]
+__all__ = [
+    "BOOK_COLUMN_PX",
+    "MIN_TEXT_PX",
+    "STYLE",
+    "inked_area",
+    "legend_handles",
+    "score_colorbar",
+    "smallest_text_px",
+]
+
+BOOK_COLUMN_PX = 780
+"""Width of the course book's content column at a 1280 px window: a wider figure is shrunk to it."""
+MIN_TEXT_PX = 8.0
+"""The smallest text a figure may show in that column, in CSS pixels (body text is 16)."""
 
 STYLE = {  # marker, edge colour, fill without scores, legend label
     "seed": ("s", "black", "#4c72b0", "seed (query entity)"),
@@ -61,5 +74,33 @@ def score_colorbar(ax, norm, cmap: str, *, capped: bool, label: str, axes=None):
     if capped:
         label += f" (above {norm.vmax:.3g}: drawn at the cap)"
     cb.set_label(label, fontsize=8)
-    cb.ax.tick_params(labelsize=7)
+    cb.ax.tick_params(labelsize=8)
     return cb
+
+
+def smallest_text_px(fig, *, column_px: float = BOOK_COLUMN_PX, dpi: float = 100.0) -> float:
+    """The height of ``fig``'s smallest text as a reader of the book sees it, in CSS pixels.
+
+    Jupyter draws a figure at ``dpi`` (matplotlib's inline default) and the book shrinks a figure wider
+    than its column to the column, so a 15-inch grid of panels with 8-point labels shows them at
+    6 px. Every drawn text counts (titles, labels, tick labels, legends, annotations).
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots(figsize=(15, 5))
+    >>> _ = ax.set_title("panel", fontsize=8)
+    >>> round(smallest_text_px(fig), 1)  # 8 pt at 100 dpi is 11 px, shrunk to 780 of 1500 px
+    5.8
+    >>> plt.close(fig)
+    """
+    from matplotlib.text import Text
+
+    fig.canvas.draw()  # tick labels exist once the figure is drawn
+    sizes = [
+        t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip() and t.figure
+    ]
+    if not sizes:
+        return float("inf")
+    shrink = min(1.0, column_px / (fig.get_figwidth() * dpi))
+    return float(min(sizes) * dpi / 72 * shrink)

@@ -4,8 +4,10 @@ A static page cannot run Python, so a slider there can only choose among answers
 Each ``*_page`` function computes, with the same package calls as its kernel twin in
 :mod:`pathfinding.course.explorers`, the numbers of every setting on a grid of slider values, and
 returns a :class:`PageExplorer`: a Bokeh layout whose sliders, through a small JavaScript callback,
-switch the bars, lines and the line of text to the precomputed setting. Jupyter and the book show it
-as HTML with BokehJS inline, so it works offline and with no server.
+switch the bars, lines and the line of text to the precomputed setting. Jupyter shows it as HTML
+with BokehJS inline, so it works offline and with no server. The course book ships one copy of
+BokehJS for all its pages instead (:data:`BOKEHJS_ENV`, :func:`bokehjs_files`): inline, every
+explorer page would carry its own 1.6 MB copy.
 
 The grids are the kernel sliders' ranges, coarser where a full grid would make the page heavy
 (:data:`GRIDS`). Bokeh is imported only when a page explorer is built (it comes with the ``course``
@@ -15,12 +17,43 @@ extra).
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import numpy as np
 
 from pathfinding.errors import InvalidValueError, ValidationError
 
-__all__ = ["GRIDS", "PageExplorer", "break_even_page", "defeat_page", "meet_node_page", "restart_page"]
+__all__ = [
+    "BOKEHJS_COMPONENTS",
+    "BOKEHJS_ENV",
+    "GRIDS",
+    "PageExplorer",
+    "bokehjs_files",
+    "break_even_page",
+    "defeat_page",
+    "meet_node_page",
+    "restart_page",
+]
+
+BOKEHJS_ENV = "PATHFINDING_BOKEHJS"
+"""Environment variable: ``page`` when the page that shows an explorer loads BokehJS itself (the
+course book, ``tools/build_course.py``); unset or anything else, BokehJS is inline in the explorer's
+HTML, so it works on its own."""
+
+BOKEHJS_COMPONENTS = ("bokeh", "bokeh-widgets")
+"""The BokehJS bundles an explorer needs (the plot and the sliders)."""
+
+
+def bokehjs_files() -> list[Path]:
+    """The installed Bokeh's minified bundles of :data:`BOKEHJS_COMPONENTS`, in loading order.
+
+    A page that sets :data:`BOKEHJS_ENV` to ``page`` must load these (the same Bokeh version as the
+    Python side that embedded the explorer) before its explorers' scripts run.
+    """
+    from bokeh.util.paths import bokehjs_path
+
+    return [Path(bokehjs_path()) / "js" / f"{name}.min.js" for name in BOKEHJS_COMPONENTS]
 
 GRIDS = {
     "meet_node": {"restart_prob": (0.05, 0.95, 0.05, 0.5), "degree": (2, 40, 1, 9)},
@@ -116,7 +149,9 @@ class PageExplorer:
         from bokeh.resources import Resources
 
         script, div = components(self.layout)
-        js = Resources(mode="inline", components=["bokeh", "bokeh-widgets"]).render_js()
+        js = ""
+        if os.environ.get(BOKEHJS_ENV) != "page":  # the page does not load BokehJS: carry it inline
+            js = Resources(mode="inline", components=list(BOKEHJS_COMPONENTS)).render_js()
         return f'<div class="pathfinding-explorer" data-explorer="{self.name}">{js}{script}{div}</div>'
 
     def __repr__(self) -> str:

@@ -11,15 +11,22 @@ Every number goes through one comparison, :func:`judge`: an answer is right when
 value rounded to the :class:`Precision` the exercise states (or given with more digits), written as
 any real number (int, float, a NumPy scalar or 0-d array, :class:`fractions.Fraction`,
 :class:`decimal.Decimal`; a list, tuple or array where a vector is asked). It is "close — keep more
-digits" only when it *is* the exact value rounded to fewer digits. Next to each check, a tuple of
-:class:`WrongModel` lists the confusions students bring to that exercise (restart against damping,
-one step against stationary, independence against drawing without replacement, ``|P_i|`` against
-``1/|P_i|``, forgetting to renormalise, ...), each computed from the exercise's own inputs; an answer
-that matches one gets the hint that names it.
+digits" only when it *is* the exact value rounded to fewer digits and no listed confusion gives it.
+Next to each check, a tuple of :class:`WrongModel` lists the confusions students bring to that
+exercise (restart against damping, networkx's fixed 0.85, one step against stationary, independence
+against drawing without replacement, ``|P_i|`` against ``1/|P_i|``, forgetting to renormalise, a
+percentage for a probability, ...), each computed from the exercise's own inputs; an answer that
+matches one gets the hint that names it.
+
+Every check also verifies that what it was handed is what its exercise set (the inputs the exercise
+names, an instance whose candidates are the exercise's, a monitor that is a function of what it is
+shown, the notebook's retriever, corpus and question) and says so in one sentence when it is not: a
+right answer to a changed question does not pass.
 
 The comparison lives in :mod:`~pathfinding.course.exercises.answers`; the checks of notebook 1 in
-:mod:`~pathfinding.course.exercises.arithmetic`, of notebooks 2-4 in
-:mod:`~pathfinding.course.exercises.walk`, of notebooks 5-7 in
+:mod:`~pathfinding.course.exercises.arithmetic`, of notebooks 0, 2 and 3 in
+:mod:`~pathfinding.course.exercises.walk`, of notebook 4 in
+:mod:`~pathfinding.course.exercises.shapes`, of notebooks 5-7 in
 :mod:`~pathfinding.course.exercises.online` and of notebook 8 in
 :mod:`~pathfinding.course.exercises.step9`; every check is importable from here.
 """
@@ -41,10 +48,10 @@ _EXPORTS = {
         "pathfinding.course.exercises.online",
     ),
     **dict.fromkeys(
-        ["check_chance_rank", "check_defeating_shape", "check_hub_threshold", "check_passage_rank",
-         "check_restart", "check_slip_branching"],
+        ["check_chance_rank", "check_hub_threshold", "check_passage_share", "check_restart"],
         "pathfinding.course.exercises.walk",
     ),
+    **dict.fromkeys(["check_defeating_shape", "check_slip_branching"], "pathfinding.course.exercises.shapes"),
     **dict.fromkeys(
         ["check_allrecall_gains", "check_synonymy_threshold"], "pathfinding.course.exercises.step9"
     ),

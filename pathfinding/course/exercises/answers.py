@@ -38,9 +38,12 @@ __all__ = [
     "judge",
     "judge_cases",
     "judge_value",
+    "not_the_exercise",
+    "percent_model",
     "read_function",
     "read_number",
     "read_numbers",
+    "scaled",
     "verdict_feedback",
 ]
 
@@ -72,6 +75,8 @@ class Precision:
     --------
     >>> str(Precision(sig=2)), str(Precision(decimals=4)), str(Precision(whole=True)), str(EXACT)
     ('to 2 significant digits', 'to 4 decimal places', 'to a whole number', 'exactly')
+    >>> str(Precision(decimals=1)), str(Precision(sig=1))
+    ('to 1 decimal place', 'to 1 significant digit')
     """
 
     sig: int | None = None
@@ -80,9 +85,9 @@ class Precision:
 
     def __str__(self) -> str:
         if self.sig is not None:
-            return f"to {self.sig} significant digits"
+            return f"to {self.sig} significant digit{'s' if self.sig != 1 else ''}"
         if self.decimals is not None:
-            return f"to {self.decimals} decimal places"
+            return f"to {self.decimals} decimal place{'s' if self.decimals != 1 else ''}"
         return "to a whole number" if self.whole else "exactly"
 
     def unit(self, want: np.ndarray) -> np.ndarray:
@@ -177,6 +182,46 @@ def judge(got, want, precision: Precision = EXACT) -> Literal["right", "close", 
 def close_message(what: str, precision: Precision) -> str:
     """The feedback for an answer that is the exact value rounded to fewer digits than asked."""
     return f"close — keep more digits: {what} is the answer rounded too far; give it {precision}."
+
+
+def not_the_exercise(exercise: str, asked: str, given: str) -> Feedback:
+    """The feedback for a check called with other inputs than its exercise's (a changed question).
+
+    Examples
+    --------
+    >>> not_the_exercise("3.1", "5 distractors", "4 distractors").message[:58]
+    'this is the check of exercise 3.1, which asks about 5 dist'
+    """
+    return Feedback(
+        False,
+        f"this is the check of exercise {exercise}, which asks about {asked}; it was given {given}. "
+        "Put the exercise's inputs back: the right answer to another question does not pass.",
+    )
+
+
+def scaled(value, factor: float):
+    """``value`` (a number, or a tuple or array of numbers) times ``factor``, in the same shape."""
+    if isinstance(value, tuple):
+        return tuple(factor * v for v in value)
+    return factor * np.asarray(value, dtype=float) if np.ndim(value) else factor * float(value)
+
+
+def percent_model(value: Callable, what: str = "a probability") -> WrongModel:
+    """The confusion "a percentage where a share is asked": ``value`` (the right answer's function of
+    the exercise's inputs) times 100.
+
+    Examples
+    --------
+    >>> model = percent_model(lambda: 0.61)
+    >>> model.shown_by(61.0, (), Precision(sig=2)), model.hint_for()[:36]
+    (True, 'that is a percentage: the exercise a')
+    """
+    return WrongModel(
+        "a percentage",
+        f"that is a percentage: the exercise asks for {what}, a number between 0 and 1 (write 0.25, "
+        "not 25).",
+        value=lambda *inputs: scaled(value(*inputs), 100.0),
+    )
 
 
 @dataclass(frozen=True)
@@ -320,10 +365,16 @@ def read_function(name: str, fn, signature: str) -> Callable | None:
 NOT_YET = Feedback(False, "no answer yet: replace the ... with your answer and run the cell again.")
 
 
+def _number(x: float) -> str:
+    """``x`` to 6 significant digits, or every digit when 6 would show a whole number it is not."""
+    short = f"{x:.6g}"
+    return repr(x) if float(short).is_integer() and float(short) != x else short
+
+
 def _show(got) -> str:
     if isinstance(got, tuple):
-        return "(" + ", ".join(f"{x:.6g}" for x in got) + ")"
-    return f"{got:.6g}" if isinstance(got, float) else str(got)
+        return "(" + ", ".join(_number(x) for x in got) + ")"
+    return _number(got) if isinstance(got, float) else str(got)
 
 
 def verdict_feedback(verdict: str, hint, *, shown, precision, right: str, fallback: str, where: str = ""):

@@ -8,6 +8,8 @@ wrong answer through the exercise's list of :class:`~pathfinding.course.exercise
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from pathfinding.course.exercises.answers import (
@@ -17,6 +19,7 @@ from pathfinding.course.exercises.answers import (
     feedback_on_unreadable,
     judge_cases,
     judge_value,
+    percent_model,
 )
 
 __all__ = [
@@ -40,6 +43,11 @@ __all__ = [
 
 # (d, restart_prob): at 0.5 restart and damping coincide, so the other cases tell them apart
 STEP_CASES = ((9, 0.5), (3, 0.15), (20, 0.85))
+NETWORKX_ALPHA = 0.85  # networkx's pagerank(alpha=0.85): the probability to CONTINUE the walk
+NETWORKX_HINT = (
+    "that is a walk with networkx's fixed 0.85 (pagerank's alpha, the probability to continue), "
+    "whatever restart_prob is: use the restart_prob you are given, and 1 - restart_prob walks."
+)
 ONE_STEP_PRECISION = Precision(decimals=4)
 STATIONARY_PRECISION = Precision(decimals=4)
 MARGIN_PRECISION = Precision(sig=3)
@@ -54,6 +62,18 @@ def _one_step(d: int, alpha: float) -> tuple[float, float]:
 def _stationary(d: int, alpha: float) -> tuple[float, float, float]:
     seed = 1 / (2 * (2 - alpha))
     return seed, 2 * (1 - alpha) * seed / d, (1 - alpha) * seed / d
+
+
+def _fixed_walk_models(masses) -> tuple[WrongModel, ...]:
+    """The confusions that ignore the exercise's restart_prob or its scale, for a ``masses(d, alpha)``:
+    networkx's fixed 0.85 (as the probability to continue, or read as the restart) and percentages."""
+    return (
+        WrongModel("networkx's fixed 0.85", NETWORKX_HINT, value=lambda d, a: masses(d, 1 - NETWORKX_ALPHA)),
+        WrongModel(
+            "networkx's 0.85 read as the restart", NETWORKX_HINT, value=lambda d, a: masses(d, NETWORKX_ALPHA)
+        ),
+        percent_model(masses, "a PPR mass (the masses of all nodes sum to 1)"),
+    )
 
 
 ONE_STEP_WRONG = (
@@ -84,6 +104,7 @@ ONE_STEP_WRONG = (
         "the answer is adjacent to both seeds, so it receives one inflow from each.",
         value=lambda d, a: (_one_step(d, a)[1],) * 2,
     ),
+    *_fixed_walk_models(_one_step),
 )
 """Exercise 1.1's confusions, each ``(d, restart_prob) -> (answer mass, dead-end mass)``."""
 
@@ -137,6 +158,7 @@ STATIONARY_WRONG = (
         "restart_prob is the share that restarts at the seeds; the walking share is 1 - restart_prob.",
         value=lambda d, a: _stationary(d, 1 - a),
     ),
+    *_fixed_walk_models(_stationary),
     WrongModel(
         "the answer is not twice a dead end",
         "the answer receives from both seeds at every step: it holds twice a dead end.",
@@ -179,7 +201,35 @@ MARGIN_CASES = ((0.8, 0.2), (0.7, 0.3), (0.5, 0.5))
 """Exercise 1.3's restart weights ``(r1, r2)``, ``r1 >= r2``; equal weights last, where several
 confusions give the right number."""
 
+@functools.lru_cache(maxsize=16)
+def _stationary_margin(restart: tuple) -> float:
+    """The answer's stationary mass over the best dead end's, for a restart over the seeds of
+    ``star_pair(9)`` (two seeds) or ``make_instance(1, seeds=3)`` (three)."""
+    from pathfinding.core.ppr import personalized_pagerank
+    from pathfinding.synthetic.instances import make_instance
+    from pathfinding.synthetic.toy import star_pair
+
+    toy = star_pair(9) if len(restart) == 2 else make_instance(1, seeds=len(restart), rng=0)
+    r = np.zeros(toy.n_nodes)
+    r[toy.seeds] = restart
+    pi = personalized_pagerank(toy.graph, r, tol=1e-13)
+    return float(pi[toy.answer] / pi[np.setdiff1d(toy.candidates, [toy.answer])].max())
+
+
+FORGOT_INFLOW = (
+    "the answer receives an inflow from EVERY seed it is adjacent to: a margin of 1 counts only the "
+    "heavier seed's, the same as its dead end's."
+)
+STATIONARY_MARGIN = (
+    "that is the margin at convergence (the stationary masses); the exercise asks for the margin after "
+    "one step (tol=0, max_iter=1)."
+)
+
 MARGIN_WRONG = (
+    WrongModel("only one inflow", FORGOT_INFLOW, value=lambda r1, r2: 1.0),
+    WrongModel(
+        "stationary vs one step", STATIONARY_MARGIN, value=lambda r1, r2: _stationary_margin((r1, r2))
+    ),
     WrongModel(
         "the lighter seed's dead end",
         "the *best* dead end is the one fed by the heavier seed.",
@@ -241,6 +291,18 @@ def _weights(counts, power: int) -> np.ndarray:
 
 
 SPECIFICITY_MARGIN_WRONG = (
+    WrongModel("only the rarest seed's inflow", FORGOT_INFLOW, value=lambda counts: 1.0),
+    WrongModel(
+        "the middle seed's inflow forgotten",
+        "all three seeds send an inflow into the answer: the margin is (r1 + r2 + r3)/r1; you left out "
+        "the seed in the middle.",
+        value=lambda counts: 1 + np.sort(_weights(counts, -1))[0] / _weights(counts, -1).max(),
+    ),
+    WrongModel(
+        "stationary vs one step",
+        STATIONARY_MARGIN,
+        value=lambda counts: _stationary_margin(tuple(_weights(counts, -1).tolist())),
+    ),
     WrongModel(
         "|P_i| instead of 1/|P_i|",
         "a seed in MORE passages is LESS specific: its restart weight is 1/|P_i|, not |P_i|.",

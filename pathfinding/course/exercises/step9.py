@@ -10,11 +10,13 @@ expected.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 
 from pathfinding.course.exercises.answers import (
+    EXACT,
     NOT_YET,
     Feedback,
     Precision,
@@ -22,6 +24,7 @@ from pathfinding.course.exercises.answers import (
     close_message,
     diagnose,
     feedback_on_unreadable,
+    not_the_exercise,
     read_number,
     read_numbers,
 )
@@ -32,6 +35,8 @@ __all__ = [
     "ALLRECALL_GAINS_WRONG",
     "GAINS_PRECISION",
     "PAPER_DATASETS",
+    "SYNONYMY_PAIR",
+    "SYNONYMY_THRESHOLD_WRONG",
     "check_allrecall_gains",
     "check_synonymy_threshold",
 ]
@@ -152,34 +157,100 @@ def check_allrecall_gains(gains) -> Feedback:
     return Feedback(False, hint)
 
 
+SYNONYMY_PAIR = ("thomas c  s dhof", "thomas c  sudhof")
+"""Exercise 8.2's two nodes: Südhof's two spellings after v1's ASCII normalisation."""
+
+
+@functools.lru_cache(maxsize=1)
+def _case_index_phrases() -> tuple[str, ...]:
+    """The phrases of notebook 8's index (b): the hand-written triples of the case study."""
+    from pathfinding.experiments.step9.casestudy import CHAPTER_QUESTION, hand_triples, load_university, walk
+
+    _, corpus = load_university()
+    return tuple(walk(hand_triples(), corpus, CHAPTER_QUESTION).index.phrases)
+
+
+def _floor(x: float, decimals: int) -> float:
+    return math.floor(x * 10**decimals + 1e-9) / 10**decimals
+
+
+SYNONYMY_THRESHOLD_WRONG = (
+    WrongModel(
+        "rounded up",
+        "close — but rounded up: a synonymy edge needs cosine >= tau, so round the cosine down.",
+        holds=lambda tau, cos: cos < tau <= math.ceil(cos * 1000 - 1e-9) / 1000 + 1e-9,
+    ),
+    WrongModel(
+        "a percentage",
+        "tau is a cosine, at most 1, not a percentage.",
+        holds=lambda tau, cos: 1 < tau <= 100 * cos + 1e-6 and _floor(tau / 100, 3) == _floor(cos, 3),
+    ),
+    WrongModel(
+        "one minus the cosine",
+        "that is one minus the cosine, a distance; tau is compared with the cosine itself (a synonymy "
+        "edge needs cosine >= tau).",
+        holds=lambda tau, cos: abs(tau - (1 - cos)) <= 0.005 + 1e-9,
+    ),
+    WrongModel(
+        "zero",
+        "at tau = 0 every pair of phrases gets a synonymy edge (no cosine here is below 0): that is the "
+        "smallest threshold, and the exercise asks for the largest one that still joins these two.",
+        holds=lambda tau, cos: tau <= 0,
+    ),
+    WrongModel(
+        "the paper's 0.8",
+        "at the paper's tau = 0.8 the two spellings stay apart (their cosine is below it: that is the "
+        "point of the exercise); give the largest tau that joins them.",
+        holds=lambda tau, cos: abs(tau - 0.8) < 1e-9,
+    ),
+)
+"""Exercise 8.2's confusions, each a property of ``(tau, cosine)``, tried in order before "close"."""
+
+
 @feedback_on_unreadable
 def check_synonymy_threshold(index, phrase_a: str, phrase_b: str, value) -> Feedback:
     """Exercise 8.2: the largest τ, to three decimals, at which ``phrase_a`` and ``phrase_b`` are joined.
 
-    ``index`` is a :class:`~pathfinding.hipporag.index.model.HippoIndex` holding both (normalised) phrases;
-    the answer is their encoder cosine rounded *down* to three decimals (a synonymy edge needs
-    cosine >= τ, so rounding up would lose the edge); the cosine itself, with more digits, passes too.
+    ``index`` is notebook 8's index (b) (the case study's hand-written triples) and the phrases are
+    :data:`SYNONYMY_PAIR`; other inputs are refused. The answer is the two nodes' encoder cosine
+    rounded *down* to three decimals (a synonymy edge needs cosine >= τ, so rounding up would lose
+    the edge); a τ with more digits passes when it rounds down to the same three decimals and still
+    joins them (the cosine itself does). :data:`SYNONYMY_THRESHOLD_WRONG` lists the confusions it names.
     """
     tau = read_number("value", value)
     if tau is None:
         return NOT_YET
-    for p in (phrase_a, phrase_b):
-        if p not in index.phrase_ids:
-            raise InvalidTypeError(f"{p!r} is not a node of this index (use the normalised phrase)")
+    if {phrase_a, phrase_b} != set(SYNONYMY_PAIR):
+        return not_the_exercise("8.2", f"the nodes {SYNONYMY_PAIR[0]!r} and {SYNONYMY_PAIR[1]!r}",
+                                f"{phrase_a!r} and {phrase_b!r}")  # fmt: skip
+    if tuple(index.phrases) != _case_index_phrases():
+        return Feedback(
+            False,
+            "not the exercise's index: 8.2 asks about index (b), `by_hand.index` (the hand-written "
+            "triples), whose encoder decides the cosine; this index has other phrases.",
+        )
     E = index.node_embeddings
     a, b = index.phrase_ids[phrase_a], index.phrase_ids[phrase_b]
     prod = E[[a]] @ E[[b]].T
     cos = float(prod.toarray()[0, 0] if hasattr(prod, "toarray") else np.asarray(prod)[0, 0])
-    if cos - 0.001 < tau <= cos:
+    want = _floor(cos, 3)
+    if abs(tau - want) <= 1e-6 or (_floor(tau, 3) == want and tau <= cos + 1e-12):
         return Feedback(
             True,
-            f"cosine {cos:.4f}: at tau = {tau:.3f} the two spellings become one neighbourhood; at the "
+            f"cosine {cos:.4f}: at tau = {want:.3f} the two spellings become one neighbourhood; at the "
             "paper's 0.8 they stay two nodes, and the walk never crosses between them.",
         )
-    if cos < tau <= cos + 0.001:
-        return Feedback(False, "close — but rounded up: the edge needs cosine >= tau, so round down.")
-    if tau <= cos - 0.001:
-        if any(math.isclose(tau, math.floor(cos * 10**k) / 10**k, abs_tol=1e-9) for k in (1, 2)):
-            return Feedback(False, close_message(f"{tau:g}", Precision(decimals=3)))
-        return Feedback(False, "that tau joins them, but it is not the largest: keep three decimals.")
-    return Feedback(False, "at that tau the pair is not joined: compute the two rows' cosine first.")
+    for model in SYNONYMY_THRESHOLD_WRONG:
+        if model.shown_by(tau, (cos,), EXACT):
+            return Feedback(False, f"{tau:g}; hint: {model.hint}")
+    if any(abs(tau - _floor(cos, k)) < 1e-9 for k in (1, 2)):
+        return Feedback(False, close_message(f"{tau:g}", Precision(decimals=3)))
+    if tau < want:
+        return Feedback(
+            False,
+            f"{tau:g}; hint: that tau joins them, but it is not the largest: every tau up to their "
+            "cosine joins them, so give the cosine rounded down to three decimals.",
+        )
+    return Feedback(
+        False, f"{tau:g}; hint: at that tau the pair is not joined: compute the two rows' cosine first."
+    )

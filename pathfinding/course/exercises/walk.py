@@ -1,4 +1,5 @@
-"""Checks for the exercises of notebooks 2-4: specificity, passages, and the shapes that defeat PPR.
+"""Checks for the exercises of notebooks 2-3 (and 0 and 7): restart vectors, hub counts, chance and
+the answer's passage.
 
 Every check returns a :class:`~pathfinding.course.exercises.answers.Feedback`, compares numbers with
 :func:`~pathfinding.course.exercises.answers.judge` at the precision its exercise states, and runs a
@@ -8,11 +9,10 @@ wrong answer through the exercise's :class:`~pathfinding.course.exercises.answer
 from __future__ import annotations
 
 import functools
-from collections import deque
 
 import numpy as np
 
-from pathfinding.core.specificity import passage_counts
+from pathfinding.core.specificity import node_specificity, passage_counts, restart_vector
 from pathfinding.course.exercises.answers import (
     EXACT,
     NOT_YET,
@@ -23,24 +23,25 @@ from pathfinding.course.exercises.answers import (
     diagnose,
     feedback_on_unreadable,
     judge_value,
+    not_the_exercise,
+    percent_model,
     read_numbers,
 )
 from pathfinding.errors import InvalidTypeError
 
 __all__ = [
+    "CHANCE_DISTRACTORS",
     "CHANCE_RANK_WRONG",
-    "DEFEATING_SHAPE_WRONG",
     "HUB_THRESHOLD_WRONG",
-    "PASSAGE_RANK_WRONG",
+    "PASSAGE_SHARE_HOPS",
+    "PASSAGE_SHARE_PRECISION",
+    "PASSAGE_SHARE_WRONG",
     "RESTART_PRECISION",
     "RESTART_WRONG",
-    "SLIP_BRANCHING_WRONG",
     "check_chance_rank",
-    "check_defeating_shape",
     "check_hub_threshold",
-    "check_passage_rank",
+    "check_passage_share",
     "check_restart",
-    "check_slip_branching",
 ]
 
 # --- Notebook 2: node specificity ----------------------------------------------------------------
@@ -57,6 +58,20 @@ def _on_seeds(n: int, seeds, weights) -> np.ndarray:
 def _seed_weights(mentions, seeds, per_node) -> np.ndarray:
     w = per_node[np.asarray(seeds)]
     return _on_seeds(mentions.shape[0], seeds, w / w.sum())
+
+
+def _idf_weights(mentions, seeds, idf) -> np.ndarray:
+    """Seeds weighted by a corpus IDF ``idf(df, N)`` of their passage counts, renormalised."""
+    df = passage_counts(mentions)[np.asarray(seeds)].astype(float)
+    w = idf(df, mentions.shape[1])
+    return _on_seeds(mentions.shape[0], seeds, w / w.sum() if w.sum() > 0 else np.full(w.shape, np.nan))
+
+
+IDF_HINT = (
+    "that weights each seed by a corpus IDF, log(N / |P_i|), which depends on N, the size of the "
+    "corpus; HippoRAG's node specificity is s_i = 1/|P_i|, the node's own count alone (your |P_i| may "
+    "well be right)."
+)
 
 
 RESTART_WRONG = (
@@ -81,16 +96,65 @@ RESTART_WRONG = (
         "often it appears in them.",
         value=lambda P, seeds: _seed_weights(P, seeds, 1 / np.asarray(P.sum(axis=1)).ravel()),
     ),
+    WrongModel(
+        "log-IDF", IDF_HINT, value=lambda P, seeds: _idf_weights(P, seeds, lambda df, n: np.log(n / df))
+    ),
+    WrongModel(
+        "smoothed IDF",
+        IDF_HINT,
+        value=lambda P, seeds: _idf_weights(P, seeds, lambda df, n: np.log((1 + n) / (1 + df)) + 1),
+    ),
+    WrongModel(
+        "the restart probability inside r",
+        "that is restart_prob times the restart vector: PPR multiplies r by the restart probability "
+        "itself; r is a distribution over the seeds and sums to 1.",
+        value=lambda P, seeds: 0.5 * _seed_weights(P, seeds, 1 / passage_counts(P)),
+    ),
+    percent_model(
+        lambda P, seeds: _seed_weights(P, seeds, 1 / passage_counts(P)), "a share of the restart mass"
+    ),
 )
-"""Exercises 2.1 and 7.1: confusions, each ``(P, seeds) -> restart vector``."""
+"""Exercises 0.1, 2.1 and 7.1: confusions, each ``(P, seeds) -> restart vector``."""
+
+
+def _unfit_seeds(mentions, seeds) -> str | None:
+    """Why ``seeds`` cannot make a restart exercise (a sentence), None when they can.
+
+    One seed has the restart vector [1] whatever P says, a seed in no passage has no 1/|P_i|, and
+    seeds in equally many passages make specificity the uniform restart: no check could then tell
+    a right answer from one that forgot specificity.
+    """
+    n = mentions.shape[0]
+    seeds = np.asarray(seeds).ravel()
+    if seeds.dtype.kind not in "iu" or seeds.size == 0 or seeds.min() < 0 or seeds.max() >= n:
+        raise InvalidTypeError(f"seeds must be node ids, integers from 0 to {n - 1}; got {seeds.tolist()}")
+    if np.unique(seeds).size != seeds.size:
+        return f"the seeds {seeds.tolist()} name a node twice: a question's seeds are distinct nodes"
+    if seeds.size < 2:
+        return (
+            "with one seed the restart vector is 1 on it whatever P says: the exercise's question "
+            "names two or more entities, so keep all its seeds"
+        )
+    counts = passage_counts(mentions)[seeds]
+    if np.any(counts == 0):
+        return f"seed {int(seeds[counts == 0][0])} is in no passage, so 1/|P_i| is undefined"
+    if np.all(counts == counts[0]):
+        return (
+            f"every seed is in {int(counts[0])} passages, so specificity changes nothing and no check "
+            "can tell your vector from one that forgot it: take seeds (or a P) whose counts differ"
+        )
+    return None
 
 
 @feedback_on_unreadable
 def check_restart(mentions, seeds, vector) -> Feedback:
-    """Exercise 2.1 (and 7.1): the specificity-weighted restart vector over all nodes for ``seeds`` given P.
+    """Exercise 2.1 (and 0.1, 7.1): the specificity-weighted restart vector over all nodes for ``seeds``
+    given P.
 
     Every entry is asked to 3 decimal places; a list, tuple or array of any numbers is read, with one
-    entry per node (zero for a node that is not a seed).
+    entry per node (zero for a node that is not a seed). The seeds must make an exercise: two or more
+    distinct nodes, each in a passage, not all in equally many (else no answer could show whether
+    specificity was applied). :data:`RESTART_WRONG` lists the confusions it names.
 
     Examples
     --------
@@ -101,9 +165,10 @@ def check_restart(mentions, seeds, vector) -> Feedback:
     >>> check_restart(passage_count_matrix((20, 5)), [0, 1], (Fraction(1, 5), Fraction(4, 5))).ok
     True
     """
-    from pathfinding.core.specificity import node_specificity, restart_vector
-
     n = mentions.shape[0]
+    unfit = _unfit_seeds(mentions, seeds)
+    if unfit is not None:
+        return Feedback(False, f"these inputs do not make the exercise: {unfit}.")
     want = restart_vector(n, seeds, specificity=node_specificity(mentions))
     got = read_numbers("vector", vector, None)
     if got is None:
@@ -185,21 +250,34 @@ CHANCE_RANK_WRONG = (
         "that is the number of candidates; the expected rank under a random tie-break is the mean of 1..n.",
         value=lambda distractors: 2 * distractors + 1,
     ),
+    WrongModel(
+        "ranks counted from 0",
+        "ranks count from 1 (the first place is rank 1): the mean of 1..n, not of 0..n-1.",
+        value=lambda distractors: float(distractors),
+    ),
 )
 """Exercise 3.1's confusions, each ``distractors -> expected rank``."""
+
+CHANCE_DISTRACTORS = 5
+"""The distractor chains per seed that exercise 3.1 asks about."""
 
 
 @feedback_on_unreadable
 def check_chance_rank(distractors, value) -> Feedback:
-    """Exercise 3.1: the answer's expected rank at chance with ``distractors`` dead-end chains per seed.
+    """Exercise 3.1: the answer's expected rank at chance with ``distractors`` (5) dead-end chains per seed.
 
     Asked exactly: with one answer and an even number of dead ends the mean rank is a whole number.
+    Other ``distractors`` than the exercise's are refused.
 
     Examples
     --------
-    >>> check_chance_rank(5, 6).ok, check_chance_rank(5, 5.5).ok
-    (True, False)
+    >>> check_chance_rank(5, 6).ok, check_chance_rank(5, 5.5).ok, check_chance_rank(4, 5).ok
+    (True, False, False)
     """
+    if distractors != CHANCE_DISTRACTORS:
+        return not_the_exercise(
+            "3.1", f"{CHANCE_DISTRACTORS} distractor chains per seed", f"{distractors!r} distractors"
+        )
     n = 2 * distractors + 1
     return judge_value(
         "value", value, (n + 1) / 2, EXACT, CHANCE_RANK_WRONG, (distractors,),
@@ -208,262 +286,98 @@ def check_chance_rank(distractors, value) -> Feedback:
     )  # fmt: skip
 
 
-@functools.lru_cache(maxsize=8)
-def _passage_rank(hops: int) -> float:
-    from pathfinding.experiments.passages import passage_ranks
+PASSAGE_SHARE_HOPS = 4
+"""The depth of the default instance exercise 3.2 asks about."""
+PASSAGE_SHARE_PRECISION = Precision(sig=3)
+
+
+@functools.lru_cache(maxsize=16)
+def _passage_share(hops: int, restart_prob: float = 0.5, max_iter: int | None = None) -> float:
+    """The answer's best passage score over the top passage's, under pi . P on ``make_instance(hops)``.
+
+    Every seed of the generator's instance is in as many passages, so the specificity restart is the
+    uniform one; ``max_iter`` stops the walk after that many steps (None: to convergence).
+    """
+    from pathfinding.core.ppr import personalized_pagerank
+    from pathfinding.core.scoring import passage_scores
     from pathfinding.synthetic.instances import make_instance
 
-    return float(passage_ranks(make_instance(hops, rng=0))["pi_P"][0])
+    inst = make_instance(hops, rng=0)
+    r = restart_vector(inst.n_nodes, inst.seeds, specificity=node_specificity(inst.mentions))
+    steps = {"tol": 1e-13} if max_iter is None else {"tol": 0, "max_iter": max_iter}
+    pi = personalized_pagerank(inst.graph, r, restart_prob=restart_prob, **steps)
+    scores = passage_scores(pi, inst.mentions)
+    answer = inst.mentions.tocsr()[[inst.answer]].indices
+    return float(scores[answer].max() / scores.max())
 
 
-PASSAGE_RANK_WRONG = (
+def _node_share(hops: int) -> float:
+    from pathfinding.synthetic.instances import make_instance
+    from pathfinding.synthetic.rankers import RANKERS
+
+    inst = make_instance(hops, rng=0)
+    pi = RANKERS["ppr"](inst)
+    return float(pi[inst.answer] / pi.max())
+
+
+PASSAGE_SHARE_WRONG = (
     WrongModel(
-        "node rank for passage rank",
-        "the answer *node* is first, but the factor 2 only beats nodes at the same depth; compare a "
-        "passage near a seed with the answer's.",
-        value=lambda hops: 1.0,
+        "one step vs stationary",
+        "after one step the walk has not reached the answer's passages yet; HippoRAG scores passages "
+        "with the stationary pi, run to convergence.",
+        value=lambda: _passage_share(PASSAGE_SHARE_HOPS, max_iter=1),
+    ),
+    WrongModel(
+        "networkx's fixed 0.85",
+        "that walk continues with probability 0.85 (networkx's pagerank default, restart 0.15); "
+        "HippoRAG restarts with probability 0.5.",
+        value=lambda: _passage_share(PASSAGE_SHARE_HOPS, 0.15),
+    ),
+    WrongModel(
+        "0.85 read as the restart",
+        "that walk restarts with probability 0.85 (networkx's damping read as a restart); HippoRAG "
+        "restarts with probability 0.5.",
+        value=lambda: _passage_share(PASSAGE_SHARE_HOPS, 0.85),
+    ),
+    WrongModel(
+        "node mass for passage score",
+        "that compares the answer NODE's mass with the top node's (a seed); a passage's score is "
+        "(pi P)_j, the mass of every node it names, and the top passage names a seed.",
+        value=lambda: _node_share(PASSAGE_SHARE_HOPS),
+    ),
+    WrongModel(
+        "the ratio upside down",
+        "the share is the answer's best passage over the top passage, a number below 1.",
+        value=lambda: 1 / _passage_share(PASSAGE_SHARE_HOPS),
     ),
     WrongModel(
         "one hop fewer",
-        lambda hops: (
-            f"that is the rank at {hops - 1} hops; at {hops} hops one more layer of passages "
-            "sits between the seeds and the answer's."
-        ),
-        value=lambda hops: _passage_rank(hops - 1) if hops > 1 else np.nan,
+        "that is the share at three hops; at four hops one more layer of passages sits between the "
+        "seeds and the answer's.",
+        value=lambda: _passage_share(PASSAGE_SHARE_HOPS - 1),
     ),
-    WrongModel(
-        "the passages above",
-        "that many passages outrank the answer's best passage; its rank is one more.",
-        value=lambda hops: _passage_rank(hops) - 1,
-    ),
+    percent_model(lambda: _passage_share(PASSAGE_SHARE_HOPS), "a share (the ratio of two scores)"),
 )
-"""Exercise 3.2's confusions, each ``hops -> rank``."""
+"""Exercise 3.2's confusions, each the share it gives."""
 
 
 @feedback_on_unreadable
-def check_passage_rank(hops, value) -> Feedback:
-    """Exercise 3.2: the rank of the answer's best passage under pi . P on a default instance at ``hops``.
+def check_passage_share(value) -> Feedback:
+    """Exercise 3.2: on a default four-hop instance, the answer's best passage score under pi . P as a
+    share of the top passage's score. Asked to 3 significant digits.
 
-    Asked exactly: a rank is a whole number, or the mean of the ranks a tie shares.
+    :data:`PASSAGE_SHARE_WRONG` lists the confusions it names.
 
     Examples
     --------
-    >>> check_passage_rank(2, 19).ok, check_passage_rank(2, 1).ok
-    (True, False)
+    >>> check_passage_share(0.00649).ok, check_passage_share(0.0065).message[:25]
+    (True, 'close — keep more digits:')
     """
+    want = _passage_share(PASSAGE_SHARE_HOPS)
     return judge_value(
-        "value", value, _passage_rank(hops), EXACT, PASSAGE_RANK_WRONG, (hops,),
-        right="every passage nearer a seed outranks the answer's: mass decays with depth.",
-        fallback="count the passages whose nearer node is closer to a seed than the answer.",
-    )  # fmt: skip
-
-
-# --- Notebook 4: what defeats PPR --------------------------------------------------------------------
-
-
-def _reached_seeds(instance, blocked: int | None = None) -> tuple[list[int], list[int]]:
-    """Seeds with a path to the answer through no other seed (and not through ``blocked``), and the
-    other nodes on such paths, nearest the answer first."""
-    A = instance.graph.tocsr()
-    seeds = {int(s) for s in instance.seeds}
-    start = int(instance.answer)
-    seen, order, reached = {start}, [], []
-    queue = deque([start])
-    while queue:
-        u = queue.popleft()
-        for v in A.indices[A.indptr[u] : A.indptr[u + 1]].tolist():
-            if v in seen or v == blocked:
-                continue
-            seen.add(v)
-            if v in seeds:
-                reached.append(v)  # a seed ends a path: paths through another seed do not count
-            else:
-                order.append(v)
-                queue.append(v)
-    return sorted(reached), order
-
-
-def _meet_in_front(instance) -> int | None:
-    """A node whose removal cuts every seed off from the answer: the seeds' walks meet there first.
-
-    The one nearest the seeds is returned (the real meet node), None when there is none.
-    """
-    _, between = _reached_seeds(instance)
-    for m in reversed(between):
-        if not _reached_seeds(instance, blocked=m)[0]:
-            return m
-    return None
-
-
-def _twin_or_beaten(instance, scores=None) -> tuple[bool, bool]:
-    """Whether a wrong candidate ties the answer's PPR mass, and whether one has strictly more.
-
-    ``scores`` are the instance's PPR scores if already solved (``RANKERS["ppr"](instance)``).
-    """
-    if scores is None:
-        from pathfinding.synthetic.rankers import RANKERS
-
-        scores = RANKERS["ppr"](instance)
-    mine = scores[instance.answer]
-    others = scores[np.setdiff1d(instance.candidates, [instance.answer])]
-    tied = np.isclose(others, mine, rtol=1e-6, atol=1e-12)
-    return bool(tied.any()), bool(np.any((others > mine) & ~tied))
-
-
-def _passage_with_two_seeds(instance) -> bool:
-    P = instance.mentions.tocsr()
-    return bool(np.any(np.asarray((P[instance.seeds] > 0).sum(axis=0)).ravel() >= 2))
-
-
-DEFEATING_SHAPE_WRONG = (
-    WrongModel(
-        "one seed",
-        "a path-finding question names at least two entities (seeds).",
-        holds=lambda inst: len(np.unique(inst.seeds)) < 2,
-    ),
-    WrongModel(
-        "a passage names two seeds",
-        "a passage names two seeds: that question is answered by one passage, not a path.",
-        holds=_passage_with_two_seeds,
-    ),
-    WrongModel(
-        "the answer is no candidate",
-        "the answer must be a candidate and not a seed.",
-        holds=lambda inst: (
-            int(inst.answer) in set(inst.seeds.tolist())
-            or int(inst.answer) not in set(inst.candidates.tolist())
-        ),
-    ),
-    WrongModel(
-        "no seed reaches the answer",
-        "no seed reaches the answer: PPR gives it no mass, and no retriever that walks from the question "
-        "could find it. Connect the answer to the seeds by paths.",
-        holds=lambda inst: not _reached_seeds(inst)[0],
-    ),
-    WrongModel(
-        "one seed reaches the answer",
-        "only one seed reaches the answer by a path through no other seed: the answer is no meet node, "
-        "so this is a one-entity question. Give every seed its own path to the answer.",
-        holds=lambda inst: len(_reached_seeds(inst)[0]) == 1,
-    ),
-    WrongModel(
-        "the meet node one hop behind",
-        lambda inst: (
-            f"every seed's path to your answer passes through node "
-            f"{inst.node_names[_meet_in_front(inst)]!r}: the walks meet there, so that node is the meet "
-            "node of this question and your answer sits behind it. Make the answer the node where the "
-            "seeds' paths join."
-        ),
-        holds=lambda inst: _meet_in_front(inst) is not None,
-    ),
-    WrongModel(
-        "an exact twin of the answer",
-        "a tie is not a defeat: another candidate has exactly the answer's mass (an identical twin), so "
-        "PPR cannot tell them apart but ranks no wrong node above the answer. Make a wrong candidate "
-        "score strictly higher.",
-        holds=lambda inst: _twin_or_beaten(inst) == (True, False),
-    ),
-)
-"""Exercise 4.1: shapes that do not count as defeating PPR, each a property of the instance, tried in
-this order (the first that holds is the feedback)."""
-
-
-@feedback_on_unreadable
-def check_defeating_shape(instance) -> Feedback:
-    """Exercise 4.1: a path-finding instance of your own on which PPR does not rank the answer first.
-
-    A shape counts only if it is a path-finding question: at least two seeds, no passage naming two
-    seeds, an answer that is a candidate and not a seed, at least two seeds that each reach the answer
-    by a path through no other seed, and no node standing between every seed and the answer (that node
-    would be the real meet node). PPR must rank some wrong candidate strictly above the answer: a tie
-    with an identical twin is not a defeat. :data:`DEFEATING_SHAPE_WRONG` lists what it rejects.
-
-    Examples
-    --------
-    >>> from pathfinding.synthetic.instances import make_instance
-    >>> check_defeating_shape(make_instance(2, bridge_branching=3, rng=0)).ok
-    True
-    >>> check_defeating_shape(make_instance(2, rng=0)).ok
-    False
-    """
-    from pathfinding.core.scoring import rank_of
-    from pathfinding.synthetic.instances import PathFindingInstance
-    from pathfinding.synthetic.rankers import RANKERS
-
-    if instance is Ellipsis:
-        return NOT_YET
-    if not isinstance(instance, PathFindingInstance):
-        raise InvalidTypeError(
-            "my_instance must be a PathFindingInstance (from make_instance or instance_from_facts), "
-            f"got {type(instance).__name__}"
-        )
-    for model in DEFEATING_SHAPE_WRONG:
-        if model.shown_by(instance, (), EXACT):
-            return Feedback(False, model.hint_for((instance,)))
-    # the twin model above solved PPR once already; the rank and the verdict share one more solve
-    scores = RANKERS["ppr"](instance)
-    rank = rank_of(scores, instance.answer, instance.candidates)
-    if _twin_or_beaten(instance, scores)[1]:
-        return Feedback(
-            True,
-            f"PPR puts the answer at rank {rank:g} of {len(instance.candidates)}: your shape defeats it.",
-        )
-    return Feedback(
-        False,
-        "PPR still ranks the answer first. The meet node wins by a factor 2; make the answer's paths "
-        "leakier than the dead ends' (branching), or give the seeds a shorter meet.",
-    )
-
-
-@functools.lru_cache(maxsize=8)
-def _first_slip(seeds: int) -> int:
-    from pathfinding.core.scoring import rank_of
-    from pathfinding.synthetic.instances import make_instance
-    from pathfinding.synthetic.rankers import RANKERS
-
-    def rank(b):
-        inst = make_instance(2, seeds=seeds, bridge_branching=b, rng=0)
-        return rank_of(RANKERS["ppr"](inst), inst.answer, inst.candidates)
-
-    return next(b for b in range(1, 10) if rank(b) > 1)
-
-
-SLIP_BRANCHING_WRONG = (
-    WrongModel(
-        "two seeds' value",
-        lambda seeds: (
-            f"{_first_slip(2)} is where two seeds' answer slips; with {seeds} seeds the answer "
-            f"has {seeds} inflows to lose before a dead end catches up."
-        ),
-        value=lambda seeds: _first_slip(2) if seeds != 2 else np.nan,
-    ),
-    WrongModel(
-        "a fraction of a leaf",
-        "a number of leaves is a whole number; try each from 1 up.",
-        holds=lambda got, seeds: got != round(got),
-    ),
-    WrongModel(
-        "too few",
-        "measure the rank at that branching: PPR still ranks the answer first there.",
-        holds=lambda got, seeds: got < _first_slip(seeds),
-    ),
-)
-"""Exercise 4.2's confusions, each a function of the number of seeds."""
-
-
-@feedback_on_unreadable
-def check_slip_branching(value, *, seeds: int = 2) -> Feedback:
-    """Exercise 4.2: the fewest leaves per interior bridge node that cost the 2-hop answer its first place
-    when ``seeds`` seeds meet at it (a whole number).
-
-    Examples
-    --------
-    >>> check_slip_branching(3).ok, check_slip_branching(5, seeds=3).ok
-    (True, True)
-    """
-    want = _first_slip(seeds)
-    return judge_value(
-        "value", value, want, EXACT, SLIP_BRANCHING_WRONG, (seeds,),
-        right=f"at {want} leaves the bridge node forwards 1/{2 + want} and the factor {seeds} is eaten.",
-        fallback="a smaller branching already defeats it: try each value from 1 up.",
+        "value", value, want, PASSAGE_SHARE_PRECISION, PASSAGE_SHARE_WRONG,
+        right=f"the answer's passage gets {want:.3g} of the top passage's score: mass decays with every "
+        "hop from the seeds, and the top passages name a seed.",
+        fallback="score every passage with passage_scores(pi, inst.mentions), then divide the best "
+        "score among the answer's passages by the best score of all.",
     )  # fmt: skip

@@ -39,6 +39,7 @@ from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 
 __all__ = [
     "DISTRACTOR_SHARES",
+    "FINDINGS_ROWS",
     "PACKAGE_ROWS",
     "PAPER_KS",
     "SYNONYM_KINDS",
@@ -65,6 +66,19 @@ PACKAGE_ROWS = {
     "v1 P counts phrases in the text": "the paper's P (phrase occurrences) instead of v1's triple counts",
 }
 """Row name -> what it measures, for :func:`package_row` (MuSiQue tuning set, cased questions)."""
+
+FINDINGS_ROWS = {
+    "BM25": "R1",
+    "default": "R3",
+    "v1": "R5",
+    "v1 w/o node specificity": "R15",
+    "v1 w/o synonymy edges": "R17",
+    "v1 R_q nodes only": "R19",
+    "v1 R_q nodes & neighbors": "R21",
+    "v1 no-model extractor": "X3",
+}
+"""Row name -> the FINDINGS row that measures the same retriever on the same questions (the rows of
+``python -m pathfinding findings``, real-text and no-model sections); the paper's P has no row."""
 
 _ROW_SETTINGS = {
     "default": ("released", {}),

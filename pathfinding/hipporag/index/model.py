@@ -43,12 +43,17 @@ class IndexStats:
     passages_without_nodes: int
 
     def summary(self) -> str:
+        def n(count: int, thing: str) -> str:  # "1 synonymy edge", "2 synonymy edges"
+            return f"{count} {thing}" if count == 1 else f"{count} {thing}s"
+
         return (
-            f"{self.n_passages} passages, {self.n_triples} triples ({self.n_unique_triples} unique), "
-            f"{self.n_nodes} phrase nodes, {self.n_relation_edges} relation edges, "
-            f"{self.n_synonymy_edges} synonymy edges; skipped: {self.triples_empty_phrase} triples with "
-            f"an empty phrase; {self.triples_self_loop} self-loop triples add no edge; "
-            f"{self.passages_without_nodes} passages mention no node"
+            f"{n(self.n_passages, 'passage')}, {n(self.n_triples, 'triple')} ({self.n_unique_triples} "
+            f"unique), {n(self.n_nodes, 'phrase node')}, {n(self.n_relation_edges, 'relation edge')}, "
+            f"{n(self.n_synonymy_edges, 'synonymy edge')}; skipped: {n(self.triples_empty_phrase, 'triple')} "
+            f"with an empty phrase; {self.triples_self_loop} self-loop "
+            f"{'triple adds' if self.triples_self_loop == 1 else 'triples add'} no edge; "
+            f"{self.passages_without_nodes} "
+            f"{'passage mentions' if self.passages_without_nodes == 1 else 'passages mention'} no node"
         )
 
 
