@@ -93,11 +93,13 @@ def test_two_eligible_phrases_are_enough_for_a_synonymy_edge():
     assert idx.stats.n_synonymy_edges == 1
 
 
-def test_similar_pairs_are_uncapped():
-    n = 103  # every row has 102 neighbours at cosine 1, more than any default cap
+def test_similar_pairs_keep_each_nodes_k_nearest_the_lowest_ids_on_ties():
+    n = 103  # every row has 102 neighbours at cosine 1: k = 100 keeps the 100 lowest other ids
     E = np.full((n, 4), 0.5)
     pairs = similar_pairs(E, np.ones(n, dtype=bool), tau=0.8)
-    assert pairs.nnz == n * (n - 1)
+    assert np.diff(pairs.indptr).tolist() == [100] * n
+    assert pairs[[102]].indices.tolist() == list(range(100))
+    assert similar_pairs(E, np.ones(n, dtype=bool), tau=0.8, k=2)[[0]].indices.tolist() == [1, 2]
 
 
 def test_index_from_openie_keeps_title_newline_text_and_passes_keywords():

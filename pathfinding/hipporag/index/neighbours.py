@@ -1,4 +1,4 @@
-"""Synonymy neighbours without the all-pairs product: exact cosine-threshold search by prefix filtering.
+"""Synonymy neighbours without the all-pairs product: prefix filtering, exact or bounded per node.
 
 The synonymy step needs every pair of node vectors whose cosine is at least ``tau``. The all-pairs
 product ``X @ X.T`` (:func:`cosine_neighbours_allpairs`, kept as the readable reference) costs the
@@ -9,9 +9,16 @@ compares only rows that share enough of their rarest features (prefix, count and
 filters [1]_ [2]_ [3]_; the proof is in its Notes), on threads, with a result that does not depend
 on their number. Nothing is approximated: approximate nearest-neighbour libraries answer "k
 nearest", not "all within tau", and ``sparse_dot_topn`` computes the whole product before it
-thresholds. :func:`candidate_pairs` counts the work each filter leaves; :func:`synonymy_edges`
-applies the edge rule (a cap per node, symmetry, no synonymy edge where a relation edge is). The
-compiled loops live here, beside their only caller.
+thresholds. :func:`candidate_pairs` counts the work each filter leaves.
+
+The exact search still costs what its posting lists hold, and character trigrams are few: as the
+phrases grow, so does every list, and the work per node with them. The build therefore uses
+:func:`cosine_neighbours_topk`, the step as HippoRAG bounds it (each node keeps its k nearest
+neighbours above tau, as v1's and HippoRAG 2's code keep at most 101), with the search bounded as
+well: a node scans at most ``budget`` posting entries, so the work is linear in the nodes; where its
+lists fit the budget (every node of the released corpora but one), its k nearest are the exact ones.
+:func:`synonymy_edges` applies the edge rule (symmetry, no synonymy edge where a relation edge is).
+The compiled loops live here, beside their only caller.
 
 References
 ----------
@@ -40,6 +47,8 @@ __all__ = [
     "candidate_pairs",
     "cosine_neighbours_allpairs",
     "cosine_neighbours_prefix",
+    "cosine_neighbours_topk",
+    "keep_nearest",
     "synonymy_edges",
 ]
 
@@ -268,15 +277,131 @@ def _join_rows(x_lo, x_hi, indptr, ranks, vals, after, one, plen, level, pptr, p
     return out_a[:m].copy(), out_b[:m].copy(), out_v[:m].copy()
 
 
+@njit(cache=True, nogil=True)
+def _topk_rows(x_lo, x_hi, indptr, ranks, vals, after, one, plen, level, pptr, prow, ppos, pval, pafter,
+               pleft, plevel, pranks, Xp, Xi, Xd, bound, keep, k, budget):  # pragma: no cover - compiled
+    """Each row x in [x_lo, x_hi): its ``k`` best rows y != x with dot >= ``keep``, among the rows
+    met in at most ``budget`` posting entries (all of x's lists when they hold no more).
+
+    The lists of x's one-feature prefix are scanned rarest first, in both directions (y < x too), with
+    the filters of :func:`_join_rows`; a list longer than the budget left is scanned only in the
+    window of that many entries nearest x's own id. A row whose list was cut may meet a partner first
+    at a feature that is not their first shared one, where the filters' bound is not a bound: such a
+    pair may be missed, never invented (every pair kept has its exact dot).
+    Returns (x, y, dot) triples, each row's best first, and per row whether its scan was cut.
+    """
+    n = plen.size
+    seen = np.zeros(n, dtype=np.uint8)
+    room = max(min(budget, n), 1)
+    touched = np.empty(room, dtype=np.int64)
+    cand = np.empty(room, dtype=np.int64)
+    cval = np.empty(room)
+    mark = np.zeros(pptr.size - 1, dtype=np.uint8)
+    dense = np.zeros(pptr.size - 1)
+    cut = np.zeros(x_hi - x_lo, dtype=np.uint8)
+    cap = 1024
+    out_a = np.empty(cap, dtype=np.int64)
+    out_b = np.empty(cap, dtype=np.int64)
+    out_v = np.empty(cap)
+    m = 0
+    for x in range(x_lo, x_hi):
+        lo = indptr[x]
+        end = lo + plen[x]
+        lx = level[x]
+        for kk in range(lo, end):
+            mark[ranks[kk]] = 1
+        nt = 0
+        nc = 0
+        left = budget
+        exact = True
+        for kk in range(lo, lo + one[x]):
+            if left <= 0:
+                exact = False
+                break
+            f = ranks[kk]
+            a, b = pptr[f], pptr[f + 1]
+            if b - a > left:
+                exact = False
+                s = a + np.searchsorted(prow[a:b], x)
+                a = max(a, s - left // 2)
+                b = min(b, a + left)
+                a = max(pptr[f], b - left)
+            left -= b - a
+            xv, xa = vals[kk], after[kk]
+            for t in range(a, b):
+                y = prow[t]
+                if y == x or seen[y]:
+                    continue
+                seen[y] = 1
+                touched[nt] = y
+                nt += 1
+                if xv * pval[t] + xa * pafter[t] < bound:
+                    continue
+                need = min(lx, plevel[t])
+                if need > 1:
+                    c = 0
+                    if pleft[t] < pranks.shape[1]:
+                        for j in range(pleft[t] + 1):
+                            c += mark[pranks[t, j]]
+                    else:
+                        for j in range(ppos[t], ppos[t] + pleft[t] + 1):
+                            c += mark[ranks[j]]
+                    if c < need:
+                        continue
+                cand[nc] = y
+                nc += 1
+        for i in range(nt):
+            seen[touched[i]] = 0
+        for kk in range(lo, end):
+            mark[ranks[kk]] = 0
+        if not exact:
+            cut[x - x_lo] = 1
+        if nc == 0:
+            continue
+        for j in range(Xp[x], Xp[x + 1]):
+            dense[Xi[j]] = Xd[j]
+        nk = 0
+        for i in range(nc):
+            y = cand[i]
+            acc = 0.0
+            for j in range(Xp[y], Xp[y + 1]):
+                w = dense[Xi[j]]
+                if w != 0.0:
+                    acc += w * Xd[j]
+            if acc >= keep:
+                cand[nk] = y
+                cval[nk] = acc
+                nk += 1
+        for j in range(Xp[x], Xp[x + 1]):
+            dense[Xi[j]] = 0.0
+        if nk == 0:
+            continue
+        # best first, ties to the lower id: order by id, then a stable sort by -dot
+        ids = cand[:nk].copy()
+        vs = cval[:nk].copy()
+        o = np.argsort(ids)
+        ids, vs = ids[o], vs[o]
+        o = np.argsort(-vs, kind="mergesort")[:k]
+        if m + o.size > cap:
+            while m + o.size > cap:
+                cap *= 2
+            out_a, out_b, out_v = _grow(out_a, cap), _grow(out_b, cap), _grow(out_v, cap)
+        for i in range(o.size):
+            out_a[m] = x
+            out_b[m] = ids[o[i]]
+            out_v[m] = vs[o[i]]
+            m += 1
+    return out_a[:m].copy(), out_b[:m].copy(), out_v[:m].copy(), cut
+
+
 def _default_threads() -> int:
     return int(numba.config.NUMBA_NUM_THREADS)
 
 
-def _join(X: sp.csr_array, bound: float, keep: float, *, threads: int, progress=None):
-    """(a, b, dot) of every pair a < b that passes the prefix filters with dot >= ``keep``, in
-    ascending (a, then discovery) order whatever the thread count. ``X``: sorted unique indices."""
-    from tqdm.auto import tqdm
-
+def _postings(X: sp.csr_array, bound: float) -> tuple:
+    """The arrays both searches read: rows rarest feature first, their prefixes, the posting lists
+    of the one-feature prefixes and, per posting entry, what the filters need (see :func:`_join_rows`).
+    ``X``: sorted unique indices."""
     n, d = X.shape
     ranks, vals, _ = _rarity_sorted(X)
     lengths = _prefix_lengths(X.indptr, vals, bound * bound)
@@ -302,27 +427,44 @@ def _join(X: sp.csr_array, bound: float, keep: float, *, threads: int, progress=
         pranks[ok, j] = ranks[inside[ok] + j]
     del row
     indptr = X.indptr.astype(np.int64)
-    args = (indptr, ranks.astype(np.int32), vals, after, one.astype(np.int64), plen.astype(np.int64), level,
+    return (indptr, ranks.astype(np.int32), vals, after, one.astype(np.int64), plen.astype(np.int64), level,
             pptr, prow, inside, vals[inside], after[inside], pleft, plevel, pranks,
-            indptr, X.indices, X.data, float(bound), float(keep))
-    # Fixed row ranges (not one per thread), so the work units and their order do not depend on
-    # the thread count; early rows have the longest lists (y > x), so the ranges are many and small.
+            indptr, X.indices, X.data)
+
+
+def _blocks(kernel, n: int, *, threads: int, progress, desc: str):
+    """``kernel(lo, hi)`` over fixed ranges of rows (not one per thread, so the work units and their
+    order do not depend on the thread count; early rows have the longest lists, so the ranges are
+    many and small), on ``threads`` threads, with a tqdm bar on stderr."""
+    from tqdm.auto import tqdm
+
     step = max(1, -(-n // 64))
     starts = range(0, n, step)
-    bar = tqdm(total=len(starts), desc="index: synonymy pairs", unit="block", file=sys.stderr, leave=False,
+    bar = tqdm(total=len(starts), desc=desc, unit="block", file=sys.stderr, leave=False,
                disable=None if progress is None else not progress)
 
     def task(lo):
-        out = _join_rows(lo, min(lo + step, n), *args)
+        out = kernel(lo, min(lo + step, n))
         bar.update()
         return out
 
     with bar:
         if threads == 1:
-            parts = [task(lo) for lo in starts]
-        else:
-            with ThreadPoolExecutor(max_workers=threads) as pool:
-                parts = list(pool.map(task, starts))
+            return [task(lo) for lo in starts]
+        pool = ThreadPoolExecutor(max_workers=threads)
+        try:
+            return list(pool.map(task, starts))
+        finally:
+            # On Ctrl-C the blocks not started are dropped; the running ones end within a block.
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _join(X: sp.csr_array, bound: float, keep: float, *, threads: int, progress=None):
+    """(a, b, dot) of every pair a < b that passes the prefix filters with dot >= ``keep``, in
+    ascending (a, then discovery) order whatever the thread count. ``X``: sorted unique indices."""
+    args = (*_postings(X, bound), float(bound), float(keep))
+    parts = _blocks(lambda lo, hi: _join_rows(lo, hi, *args), X.shape[0], threads=threads,
+                    progress=progress, desc="index: synonymy pairs")
     if not parts:
         return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0)
     return tuple(np.concatenate(x) for x in zip(*parts, strict=True))
@@ -413,6 +555,103 @@ def cosine_neighbours_prefix(
     # The dot is symmetric (same products in the same order), so each pair is computed once.
     r, c, v = _top_per_row(np.r_[a, b], np.r_[b, a], np.r_[v, v], max_neighbours)
     return _assemble([(r, c, v)], n)
+
+
+SEARCH_BUDGET = 1000
+"""Posting entries one node's top-k search may scan (:func:`cosine_neighbours_topk`)."""
+
+
+def cosine_neighbours_topk(
+    X, *, tau: float = 0.8, k: int = 100, budget: int = SEARCH_BUDGET, threads: int | None = None,
+    progress=None, return_cut: bool = False,
+):
+    """Each row's ``k`` nearest rows with cosine at least ``tau``, after a search bounded per row.
+
+    The synonymy step as HippoRAG bounds it (each node keeps its nearest neighbours above tau), with
+    the search bounded as well: a row scans at most ``budget`` entries of the posting lists of its
+    prefix features (rarest first), so the work grows linearly with the rows.
+
+    Parameters
+    ----------
+    X : sparse matrix, shape (n, d)
+        Unit rows. A dense ``X`` (a neural encoder's vectors) or ``tau`` at or below 0 is searched
+        exactly by :func:`cosine_neighbours_allpairs`.
+    tau : float, default 0.8
+    k : int, default 100
+        Neighbours kept per row, the best first (ties to the lower row id).
+    budget : int, default SEARCH_BUDGET
+        Posting entries a row may scan. A row whose lists hold no more is searched exactly.
+    threads : int, optional
+        As in :func:`cosine_neighbours_prefix`; the result does not depend on it.
+    progress : bool or None, default None
+        tqdm bar on stderr; None shows it only on a terminal.
+    return_cut : bool, default False
+        Also return, per row, whether the budget cut its search.
+
+    Returns
+    -------
+    scipy.sparse.csr_array, shape (n, n)
+        Row x holds x's neighbours found (not symmetric). With ``return_cut``, also a bool array.
+
+    Notes
+    -----
+    A list longer than the budget left is scanned only in the window of that many entries nearest
+    the row's own id: rows are sorted phrases, so the window is a sorted neighbourhood [4]_. Such a
+    list belongs to a feature shared by many phrases ("institute of technology"), where a node with
+    more than k neighbours needs only k of them; a node with few neighbours is usually found from
+    their side, whose rarer features give short lists. Where no row is cut, row x holds exactly the
+    k best of x's pairs in :func:`cosine_neighbours_prefix` (same values, bit for bit).
+
+    References
+    ----------
+    .. [4] M. A. Hernandez, S. J. Stolfo. "The merge/purge problem for large databases." SIGMOD 1995.
+
+    Examples
+    --------
+    Four identical rows and one apart: with k = 2 each of the four keeps the two lowest others.
+
+    >>> M = sp.csr_array(np.array([[1.0, 0.0]] * 4 + [[0.0, 1.0]]))
+    >>> cosine_neighbours_topk(M, k=2).toarray().astype(int)
+    array([[0, 1, 1, 0, 0],
+           [1, 0, 1, 0, 0],
+           [1, 1, 0, 0, 0],
+           [1, 1, 0, 0, 0],
+           [0, 0, 0, 0, 0]])
+    """
+    tau, k, _ = _check(tau, k, 1)
+    budget = check_int("budget", budget, low=1)
+    threads = _default_threads() if threads is None else check_int("threads", threads, low=1)
+    bound = tau - _KEEP_SLACK - _BOUND_SLACK
+    if not sp.issparse(X) or bound <= 0:
+        S = cosine_neighbours_allpairs(X, tau=tau, max_neighbours=k)
+        return (S, np.zeros(S.shape[0], dtype=bool)) if return_cut else S
+    X = sp.csr_array(X, dtype=np.float64, copy=True)
+    X.sum_duplicates()
+    n = X.shape[0]
+    args = (*_postings(X, bound), float(bound), float(tau - _KEEP_SLACK), k, budget)
+    parts = _blocks(lambda lo, hi: _topk_rows(lo, hi, *args), n, threads=threads, progress=progress,
+                    desc="index: synonymy top-k")
+    if parts:
+        r, c, v, cut = (np.concatenate(x) for x in zip(*parts, strict=True))
+    else:
+        r, c, v, cut = np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.uint8)
+    S = _assemble([(r, c, v)], n)
+    return (S, cut.astype(bool)) if return_cut else S
+
+
+def keep_nearest(M: sp.csr_array, k: int) -> sp.csr_array:
+    """Each row's ``k`` largest entries (ties to the lower column id), the rest dropped.
+
+    Examples
+    --------
+    >>> keep_nearest(sp.csr_array(np.array([[0.0, 0.9, 0.9, 0.95]])), 2).toarray()
+    array([[0.  , 0.9 , 0.  , 0.95]])
+    """
+    C = sp.coo_array(M)
+    r, c, v = _top_per_row(C.row.astype(np.int64), C.col.astype(np.int64), C.data, k)
+    out = sp.csr_array((v, (r, c)), shape=M.shape)
+    out.sort_indices()
+    return out
 
 
 def synonymy_edges(pairs: sp.csr_array, R: sp.csr_array, *, max_synonyms: int) -> sp.csr_array:
