@@ -15,8 +15,9 @@ rows, and a node whose full list lost a deleted node is searched again, exactly;
 ``build_index(..., encoder=index.encoder, fit_encoder=False)``; n-grams the fitted TF-IDF never saw
 then do not count. "Equal" assumes the build's neighbour search was not cut by its budget for the
 nodes an update touches (true at the sizes of the released corpora, tested); where it was, the
-update gives those nodes their exact k nearest, a build its bounded search's. ``refit=True`` refits a copy on the new phrase set, equal to a fresh default
-build, at about the cost of one (:mod:`~pathfinding.bench.add` measures both).
+update gives those nodes their exact k nearest, a build its bounded search's. ``refit=True``
+refits a copy on the new phrase set, equal to a fresh default build, at about the cost of one
+(:mod:`~pathfinding.bench.add` measures both).
 """
 
 from __future__ import annotations
