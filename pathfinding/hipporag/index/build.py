@@ -327,15 +327,10 @@ def similar_pairs(
     from pathfinding.hipporag.index.neighbours import SEARCH_BUDGET, cosine_neighbours_topk
 
     n = E.shape[0]
-    where = np.flatnonzero(eligible)
-    if where.size < 2:
+    if np.count_nonzero(eligible) < 2:
         return sp.csr_array((n, n))
-    sub = E if where.size == n else E[where]
     budget = SEARCH_BUDGET if budget is None else budget
-    C = sp.coo_array(cosine_neighbours_topk(sub, tau=tau, k=k, budget=budget, progress=progress))
-    if where.size == n:
-        return sp.csr_array((C.data, (C.row, C.col)), shape=(n, n))
-    return sp.csr_array((C.data, (where[C.row], where[C.col])), shape=(n, n))
+    return cosine_neighbours_topk(E, tau=tau, k=k, budget=budget, progress=progress, rows=eligible)
 
 
 def _undirected_edges(A: sp.csr_array) -> int:

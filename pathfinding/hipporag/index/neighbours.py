@@ -52,7 +52,7 @@ __all__ = [
     "synonymy_edges",
 ]
 
-_INLINE = 16
+_INLINE = 8
 """Prefix features stored inline per posting entry (a longer rest is read from the row)."""
 
 
@@ -120,8 +120,8 @@ def _rarity_sorted(X: sp.csr_array):
     """Each row's (feature rank, value) with the rarest feature first; rank 0 is the rarest feature."""
     n, d = X.shape
     df = np.bincount(X.indices, minlength=d)
-    rank = np.empty(d, dtype=np.int64)
-    rank[np.lexsort((np.arange(d), df))] = np.arange(d)
+    rank = np.empty(d, dtype=np.int32)
+    rank[np.lexsort((np.arange(d), df))] = np.arange(d, dtype=np.int32)
     ranks, vals = rank[X.indices], X.data.copy()
     _sort_rows(X.indptr, ranks, vals)
     return ranks, vals, rank
@@ -398,10 +398,11 @@ def _default_threads() -> int:
     return int(numba.config.NUMBA_NUM_THREADS)
 
 
-def _postings(X: sp.csr_array, bound: float) -> tuple:
+def _postings(X: sp.csr_array, bound: float, rows=None) -> tuple:
     """The arrays both searches read: rows rarest feature first, their prefixes, the posting lists
     of the one-feature prefixes and, per posting entry, what the filters need (see :func:`_join_rows`).
-    ``X``: sorted unique indices."""
+    ``X``: sorted unique indices. Only ``rows`` (a bool mask; default all) get a prefix, so the others
+    are neither searched nor found."""
     n, d = X.shape
     ranks, vals, _ = _rarity_sorted(X)
     lengths = _prefix_lengths(X.indptr, vals, bound * bound)
@@ -412,22 +413,28 @@ def _postings(X: sp.csr_array, bound: float) -> tuple:
     plen = np.where(three >= 0, three, np.where(two >= 0, two, np.maximum(one, 0)))
     after = _norms_after(X.indptr, vals)
     one = np.maximum(one, 0)  # an all-zero row has no prefix and no pair
-    row = np.repeat(np.arange(n), np.diff(X.indptr))
-    inside = np.flatnonzero(np.arange(vals.size) - X.indptr[row] < one[row])
-    inside = inside[np.argsort(ranks[inside], kind="stable")]  # by feature, rows ascending within
+    if rows is not None:
+        one[~rows] = 0
+        plen[~rows] = 0
+    # The one-feature prefix entries, row by row (no array as long as every entry of X).
+    row = np.repeat(np.arange(n, dtype=np.int32), one)
+    inside = np.repeat(X.indptr[:-1].astype(np.int64), one) + (
+        np.arange(row.size, dtype=np.int64) - np.repeat(np.cumsum(one) - one, one))
+    by_feature = np.argsort(ranks[inside], kind="stable")  # by feature, rows ascending within
+    inside, row = inside[by_feature], row[by_feature]
+    del by_feature
     pptr = np.r_[0, np.cumsum(np.bincount(ranks[inside], minlength=d))].astype(np.int64)
-    prow = row[inside].astype(np.int32)
+    prow = row
     # Per posting entry, the row's level and the entries left in its prefix after this one.
-    pleft = (plen[row[inside]] - 1 - (inside - X.indptr[row[inside]])).astype(np.int32)
-    plevel = level[row[inside]]
+    pleft = (plen[row] - 1 - (inside - X.indptr[row])).astype(np.int32)
+    plevel = level[row]
     # The same rows' prefix features from this entry on, inline, so the count reads them in order.
     pranks = np.full((inside.size, _INLINE), -1, dtype=np.int32)
     for j in range(_INLINE):
         ok = np.flatnonzero(pleft >= j)
         pranks[ok, j] = ranks[inside[ok] + j]
-    del row
     indptr = X.indptr.astype(np.int64)
-    return (indptr, ranks.astype(np.int32), vals, after, one.astype(np.int64), plen.astype(np.int64), level,
+    return (indptr, ranks, vals, after, one.astype(np.int64), plen.astype(np.int64), level,
             pptr, prow, inside, vals[inside], after[inside], pleft, plevel, pranks,
             indptr, X.indices, X.data)
 
@@ -563,7 +570,7 @@ SEARCH_BUDGET = 1000
 
 def cosine_neighbours_topk(
     X, *, tau: float = 0.8, k: int = 100, budget: int = SEARCH_BUDGET, threads: int | None = None,
-    progress=None, return_cut: bool = False,
+    progress=None, return_cut: bool = False, rows=None,
 ):
     """Each row's ``k`` nearest rows with cosine at least ``tau``, after a search bounded per row.
 
@@ -587,6 +594,8 @@ def cosine_neighbours_topk(
         tqdm bar on stderr; None shows it only on a terminal.
     return_cut : bool, default False
         Also return, per row, whether the budget cut its search.
+    rows : numpy.ndarray of bool, optional
+        Only these rows are searched and found (the others stay empty), without a copy of ``X``.
 
     Returns
     -------
@@ -622,13 +631,18 @@ def cosine_neighbours_topk(
     budget = check_int("budget", budget, low=1)
     threads = _default_threads() if threads is None else check_int("threads", threads, low=1)
     bound = tau - _KEEP_SLACK - _BOUND_SLACK
-    if not sp.issparse(X) or bound <= 0:
-        S = cosine_neighbours_allpairs(X, tau=tau, max_neighbours=k)
-        return (S, np.zeros(S.shape[0], dtype=bool)) if return_cut else S
-    X = sp.csr_array(X, dtype=np.float64, copy=True)
-    X.sum_duplicates()
     n = X.shape[0]
-    args = (*_postings(X, bound), float(bound), float(tau - _KEEP_SLACK), k, budget)
+    rows = None if rows is None else np.asarray(rows, dtype=bool)
+    if not sp.issparse(X) or bound <= 0:
+        where = np.arange(n) if rows is None else np.flatnonzero(rows)
+        C = sp.coo_array(cosine_neighbours_allpairs(X[where], tau=tau, max_neighbours=k))
+        S = sp.csr_array((C.data, (where[C.row], where[C.col])), shape=(n, n))
+        return (S, np.zeros(n, dtype=bool)) if return_cut else S
+    X = sp.csr_array(X, dtype=np.float64)
+    if not X.has_canonical_format:  # a copy only when the caller's rows must be sorted or summed
+        X = X.copy()
+        X.sum_duplicates()
+    args = (*_postings(X, bound, rows), float(bound), float(tau - _KEEP_SLACK), k, budget)
     parts = _blocks(lambda lo, hi: _topk_rows(lo, hi, *args), n, threads=threads, progress=progress,
                     desc="index: synonymy top-k")
     if parts:
