@@ -163,6 +163,18 @@ def clean_triples(
         raise InvalidTypeError("triples_per_passage must be a sequence of lists of triples, got a string")
     cleaned: list[tuple[Triple, ...]] = []
     dropped = []
+    # Each distinct text is normalised once and its result shared: a corpus names its entities many
+    # times, and a million passages' triples would otherwise hold a copy of a name per mention.
+    memo: dict[str, str] = {}
+    shared: dict[str, str] = {}
+
+    def norm(x: str) -> str:
+        out = memo.get(x)
+        if out is None:
+            out = normalize_phrase(x, rule=normalization)
+            out = memo[x] = shared.setdefault(out, out)  # two spellings, one normalised object
+        return out
+
     for j, triples in enumerate(triples_per_passage):
         doc = []
         empty = 0
@@ -172,7 +184,7 @@ def clean_triples(
                     f"triples_per_passage[{j}][{t_i}] must be three strings "
                     f"(subject, relation, object), got {t!r}"
                 )
-            s, r, o = (normalize_phrase(x, rule=normalization) for x in t)
+            s, r, o = norm(t[0]), norm(t[1]), norm(t[2])
             if not s or not o:
                 empty += 1
                 continue
