@@ -26,7 +26,7 @@ import scipy.sparse as sp
 
 from pathfinding.errors import FormatError, InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.casing import CASING_KEY, CasingModel, casing_model
-from pathfinding.hipporag.container import ArrayBlock, Container, Layout, pack
+from pathfinding.hipporag.container import ArrayBlock, Container, Layout, pack_chunks
 from pathfinding.hipporag.index.build import assemble_index, check_unit_rows
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.model import HippoIndex
@@ -130,14 +130,14 @@ def save_index(index: HippoIndex, path, *, overwrite: bool = False) -> None:
         "settings": index.settings,
         "phrases": index.phrases,
         "passages": index.passages,
-        "triples": [[list(t) for t in doc] for doc in index.triples],
+        "triples": index.triples,  # tuples are JSON arrays: no list of lists made for the file
         "matrices": matrices,
         "encoder": encoder,
         "casing": casing,
     }
-    raw = pack(LAYOUT, header, block)
+    chunks = pack_chunks(LAYOUT, header, block)  # never joined: the file is written piece by piece
     with exclusive_lock(path):
-        atomic_write(path, [raw])
+        atomic_write(path, chunks)
 
 
 def is_index_file(path) -> bool:
