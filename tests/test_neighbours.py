@@ -17,12 +17,10 @@ from pathfinding.errors import InvalidValueError
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.neighbours import (
     candidate_pairs,
-    cosine_neighbours_allpairs,
     cosine_neighbours_prefix,
     cosine_neighbours_topk,
-    keep_nearest,
-    synonymy_edges,
 )
+from pathfinding.hipporag.index.synonymy import cosine_neighbours_allpairs, keep_nearest, synonymy_edges
 from pathfinding.hipporag.text import normalize_phrase
 from pathfinding.synthetic.corpus import synthetic_corpus
 

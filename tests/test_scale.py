@@ -33,7 +33,8 @@ def test_the_stage_meter_reports_each_stage_once_with_its_seconds_and_memory():
 
 
 def test_measure_size_small_reports_every_stage():
-    from pathfinding.bench.scale import STAGES, measure_size
+    from pathfinding.bench.scale import measure_size
+    from pathfinding.bench.scale_report import STAGES
 
     row = measure_size(300, n_queries=10, builds_per_size=2)
     assert row["n_passages"] == 300 and row["n_nodes"] > 300 and row["n_synonymy_edges"] > 0

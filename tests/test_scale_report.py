@@ -5,8 +5,14 @@ from __future__ import annotations
 
 import math
 
-from pathfinding.bench.scale import STAGES, TARGETS
-from pathfinding.bench.scale_report import beyond_one_machine, fit_exponent, format_section, judge_targets
+from pathfinding.bench.scale_report import (
+    STAGES,
+    TARGETS,
+    beyond_one_machine,
+    fit_exponent,
+    format_section,
+    judge_targets,
+)
 
 MUSIQUE = {"matter": 10, "kept": 10, "recall": 1.0, "over_cap": 0, "same_graph": True, "r5_exact": 0.5,
            "r5_topk": 0.5, "exact_s": 1.0, "topk_s": 0.1}

@@ -67,11 +67,12 @@ import numba
 import numpy as np
 
 from pathfinding._validation import check_int
+from pathfinding.bench.scale_report import ONE_BUILD_FROM
 from pathfinding.hipporag.index.maintenance import add_passages
 
 __all__ = [
-    "STAGES",
-    "TARGETS",
+    "QUICK_SIZES",
+    "SIZES",
     "StageMeter",
     "edges_kept",
     "main",
@@ -82,27 +83,6 @@ __all__ = [
 
 SIZES = (10_000, 30_000, 100_000, 300_000, 1_000_000)
 QUICK_SIZES = (10_000, 30_000)
-ONE_BUILD_FROM = 300_000
-"""Sizes from this one up are built once (their build takes minutes; noise matters less)."""
-TARGETS = {
-    "build_exponent": 1.15,
-    "build_s_at_1m": 600.0,
-    "peak_rss_gb_at_1m": 8.0,
-    "query_ms_at_1m": 50.0,
-    "add_s_at_1m": 2.0,
-    "generate_s_at_1m": 120.0,
-    "synonymy_recall": 0.99,
-    "r5_change": 0.5,
-}
-"""The scale targets: exponent of build time vs passages (10k-1M), seconds, GB, milliseconds at a
-million passages, recall of the exact tau = 0.8 edges that matter on MuSiQue and its R@5 change in
-points."""
-STAGES = ("generate", "triples", "graph", "P", "encode", "synonymy", "assemble", "prepare", "bm25", "save",
-          "load")
-"""Where a size's time and memory are measured: the corpus, the build's stages, the walk graph, the
-retriever's BM25 indexes (of the facts and of the passages), and the index file written and read
-back. The issue's "extraction" is ``generate`` + ``triples`` here (no model: the corpus comes with
-its triples, which the build normalises)."""
 
 
 def _warm_kernels() -> None:
@@ -419,12 +399,8 @@ def musique_synonymy_check(tau: float = 0.8) -> dict:
     from pathfinding.experiments.realtext import load_realtext
     from pathfinding.hipporag.evaluate import recall_at_k, supporting_ids
     from pathfinding.hipporag.index.build import index_from_openie, synonymy_eligible
-    from pathfinding.hipporag.index.neighbours import (
-        cosine_neighbours_allpairs,
-        cosine_neighbours_topk,
-        keep_nearest,
-        synonymy_edges,
-    )
+    from pathfinding.hipporag.index.neighbours import cosine_neighbours_topk
+    from pathfinding.hipporag.index.synonymy import cosine_neighbours_allpairs, keep_nearest, synonymy_edges
     from pathfinding.hipporag.lexical import BM25Ranker
     from pathfinding.hipporag.retrieve import HippoRetriever
 

@@ -13,7 +13,7 @@ Steps, as in HippoRAG v1 (``src/create_graph.py`` of the release), each a functi
    at least ``tau`` (weight = the cosine), found by a search bounded per node (both directions of a
    pair count, so a node may end with more); as in v1, phrases with fewer than three
    letters or digits get none (:func:`prepare_encoder`, :func:`encode_phrases`,
-   :func:`similar_pairs`, :func:`~pathfinding.hipporag.index.neighbours.synonymy_edges`);
+   :func:`similar_pairs`, :func:`~pathfinding.hipporag.index.synonymy.synonymy_edges`);
 4. ``P[i, j]`` is the number of distinct triples of passage j that mention node i as subject or
    object (v1's docs-to-facts x facts-to-phrases product). The passages' ``extracted_entities``
    are *not* counted: v1 builds nodes and P from triples only, and so do we, which is what makes
@@ -195,7 +195,7 @@ def clean_triples(
 
 
 def relation_and_mentions(triples, ids: dict[str, int], n_nodes: int) -> tuple[sp.csr_array, sp.csr_array]:
-    """Step 2 and 4: :func:`relation_counts` and :func:`mention_counts` of the same triples."""
+    """Steps 2 and 4 (:func:`relation_counts`, :func:`mention_counts`) of the same triples."""
     return relation_counts(triples, ids, n_nodes), mention_counts(triples, ids, n_nodes)
 
 
@@ -228,10 +228,8 @@ def mention_counts(triples, ids: dict[str, int], n_nodes: int) -> sp.csr_array:
             if o != s:
                 rows.append(ids[o])
                 cols.append(j)
-    P = sp.csr_array(
-        (np.ones(len(rows)), (np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64))),
-        shape=(n_nodes, len(triples)), dtype=np.float64,
-    )
+    rows, cols = np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64)
+    P = sp.csr_array((np.ones(rows.size), (rows, cols)), shape=(n_nodes, len(triples)), dtype=np.float64)
     P.sum_duplicates()
     return P
 
@@ -330,17 +328,14 @@ def similar_pairs(
 ) -> sp.csr_array:
     """Step 3c: each eligible row's ``k`` nearest eligible rows with cosine >= ``tau`` (row x: x's).
 
-    :func:`~pathfinding.hipporag.index.neighbours.cosine_neighbours_topk`, whose search scans at most
-    ``budget`` posting entries per row (default
-    :data:`~pathfinding.hipporag.index.neighbours.SEARCH_BUDGET`). Not symmetric: the edge rule
-    (:func:`~pathfinding.hipporag.index.neighbours.synonymy_edges`) joins both directions, and an
-    update reads a node's list to see whether a deletion left it short.
+    :func:`~pathfinding.hipporag.index.neighbours.cosine_neighbours_topk` (``budget`` default
+    :data:`~pathfinding.hipporag.index.neighbours.SEARCH_BUDGET`). Not symmetric: the edge rule joins
+    both directions, and an update reads a node's list to see whether a deletion left it short.
     """
     from pathfinding.hipporag.index.neighbours import SEARCH_BUDGET, cosine_neighbours_topk
 
-    n = E.shape[0]
     if np.count_nonzero(eligible) < 2:
-        return sp.csr_array((n, n))
+        return sp.csr_array((E.shape[0], E.shape[0]))
     budget = SEARCH_BUDGET if budget is None else budget
     return cosine_neighbours_topk(E, tau=tau, k=k, budget=budget, progress=progress, rows=eligible)
 
@@ -365,7 +360,7 @@ def assemble_index(
     """
     n = len(phrases)
     if settings["synonymy"]:
-        from pathfinding.hipporag.index.neighbours import synonymy_edges
+        from pathfinding.hipporag.index.synonymy import synonymy_edges
 
         S = synonymy_edges(pairs, R, max_synonyms=settings["max_synonyms"])
     else:
@@ -413,10 +408,9 @@ class _Stages:
         from tqdm.auto import tqdm
 
         self.call = progress if callable(progress) else None
-        if progress is None:  # shown on a terminal only, for builds whose stages take seconds
-            disable = None if n_passages >= _BAR_MIN_PASSAGES else True
-        else:
-            disable = self.call is not None or not progress
+        # None: shown on a terminal only, for builds whose stages take seconds
+        big = None if n_passages >= _BAR_MIN_PASSAGES else True
+        disable = big if progress is None else self.call is not None or not progress
         self.bar = tqdm(total=len(BUILD_STAGES), desc="index", unit="stage", file=sys.stderr, leave=False,
                         disable=disable)
         self.inner = None if self.call is not None else (False if disable is True else progress)

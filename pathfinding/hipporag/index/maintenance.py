@@ -40,7 +40,7 @@ from pathfinding.hipporag.index.build import (
 )
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.index.nearest import KEEP_SLACK
-from pathfinding.hipporag.index.neighbours import keep_nearest
+from pathfinding.hipporag.index.synonymy import keep_nearest
 from pathfinding.hipporag.text import index_normalization
 
 __all__ = ["add_passages", "delete_passages", "renumber_after_delete"]
