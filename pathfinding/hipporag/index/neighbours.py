@@ -136,6 +136,36 @@ def _grow(arr, cap):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
+def _passes(t, xv, xa, lx, bound, pval, pafter, plevel, pleft, pranks, ppos, ranks, mark):  # pragma: no cover
+    """Whether posting entry t's row passes the positional and count filters against the row whose
+    entry has value ``xv``, norm after it ``xa``, level ``lx`` and prefix features marked in ``mark``."""
+    if xv * pval[t] + xa * pafter[t] < bound:
+        return False
+    need = min(lx, plevel[t])
+    if need <= 1:
+        return True
+    c = 0
+    if pleft[t] < pranks.shape[1]:
+        for j in range(pleft[t] + 1):
+            c += mark[pranks[t, j]]
+    else:
+        for j in range(ppos[t], ppos[t] + pleft[t] + 1):
+            c += mark[ranks[j]]
+    return c >= need
+
+
+@njit(cache=True, nogil=True)
+def _dot(dense, Xp, Xi, Xd, y):  # pragma: no cover - compiled
+    """Row y of X against the row spread into ``dense``, summed in y's ascending feature order."""
+    acc = 0.0
+    for j in range(Xp[y], Xp[y + 1]):
+        w = dense[Xi[j]]
+        if w != 0.0:
+            acc += w * Xd[j]
+    return acc
+
+
+@njit(cache=True, nogil=True)
 def _join_rows(x_lo, x_hi, indptr, ranks, vals, after, one, plen, level, pptr, prow, ppos, pval,
                pafter, pleft, plevel, pranks, Xp, Xi, Xd, bound, keep):  # pragma: no cover - compiled
     """Pairs (x, y), x in [x_lo, x_hi) and y > x, that pass the filters and whose dot is >= ``keep``.
@@ -176,19 +206,8 @@ def _join_rows(x_lo, x_hi, indptr, ranks, vals, after, one, plen, level, pptr, p
                 seen[y] = 1
                 touched[nt] = y
                 nt += 1
-                if xv * pval[t] + xa * pafter[t] < bound:
+                if not _passes(t, xv, xa, lx, bound, pval, pafter, plevel, pleft, pranks, ppos, ranks, mark):
                     continue
-                need = min(lx, plevel[t])
-                if need > 1:
-                    c = 0
-                    if pleft[t] < pranks.shape[1]:
-                        for j in range(pleft[t] + 1):
-                            c += mark[pranks[t, j]]
-                    else:
-                        for j in range(ppos[t], ppos[t] + pleft[t] + 1):
-                            c += mark[ranks[j]]
-                    if c < need:
-                        continue
                 cand[nc] = y
                 nc += 1
         for i in range(nt):
@@ -201,11 +220,7 @@ def _join_rows(x_lo, x_hi, indptr, ranks, vals, after, one, plen, level, pptr, p
             dense[Xi[j]] = Xd[j]
         for i in range(nc):
             y = cand[i]
-            acc = 0.0
-            for j in range(Xp[y], Xp[y + 1]):
-                w = dense[Xi[j]]
-                if w != 0.0:
-                    acc += w * Xd[j]
+            acc = _dot(dense, Xp, Xi, Xd, y)
             if acc >= keep:
                 if m == cap:
                     cap *= 2
@@ -277,19 +292,8 @@ def _topk_rows(x_lo, x_hi, indptr, ranks, vals, after, one, plen, level, pptr, p
                 seen[y] = 1
                 touched[nt] = y
                 nt += 1
-                if xv * pval[t] + xa * pafter[t] < bound:
+                if not _passes(t, xv, xa, lx, bound, pval, pafter, plevel, pleft, pranks, ppos, ranks, mark):
                     continue
-                need = min(lx, plevel[t])
-                if need > 1:
-                    c = 0
-                    if pleft[t] < pranks.shape[1]:
-                        for j in range(pleft[t] + 1):
-                            c += mark[pranks[t, j]]
-                    else:
-                        for j in range(ppos[t], ppos[t] + pleft[t] + 1):
-                            c += mark[ranks[j]]
-                    if c < need:
-                        continue
                 cand[nc] = y
                 nc += 1
         for i in range(nt):
@@ -305,11 +309,7 @@ def _topk_rows(x_lo, x_hi, indptr, ranks, vals, after, one, plen, level, pptr, p
         nk = 0
         for i in range(nc):
             y = cand[i]
-            acc = 0.0
-            for j in range(Xp[y], Xp[y + 1]):
-                w = dense[Xi[j]]
-                if w != 0.0:
-                    acc += w * Xd[j]
+            acc = _dot(dense, Xp, Xi, Xd, y)
             if acc >= keep:
                 cand[nk] = y
                 cval[nk] = acc
