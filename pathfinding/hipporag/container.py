@@ -75,7 +75,7 @@ class ArrayBlock:
 
     def __init__(self, dtypes: frozenset):
         self.dtypes = dtypes
-        self.chunks: list[bytes] = []
+        self.chunks: list = []  # bytes-like: views of the arrays and their padding
         self.table: dict[str, dict] = {}
         self.size = 0
 
@@ -87,10 +87,12 @@ class ArrayBlock:
             raise InvalidTypeError(
                 f"cannot store array {name!r} of dtype {a.dtype}: expected one of {sorted(self.dtypes)}"
             )
-        raw = a.tobytes()
+        # The array's own memory, not a copy of it (a million passages' matrices are gigabytes).
+        raw = memoryview(a.reshape(-1).view(np.uint8))
         self.table[name] = {"dtype": a.dtype.str, "shape": list(a.shape), "offset": self.size}
-        self.chunks.append(raw + b"\0" * ((-len(raw)) % 8))
-        self.size += len(self.chunks[-1])
+        pad = b"\0" * ((-len(raw)) % 8)
+        self.chunks += [raw, pad] if pad else [raw]
+        self.size += len(raw) + len(pad)
         return name
 
 
