@@ -32,7 +32,8 @@ One rule for the API:
 
 ``tests/test_layout.py`` checks each point.
 
->>> from pathfinding import personalized_pagerank, star_pair
+>>> from pathfinding.core.ppr import personalized_pagerank
+>>> from pathfinding.synthetic.toy import star_pair
 >>> toy = star_pair(9)
 >>> pi = personalized_pagerank(toy.graph, toy.seeds)
 >>> float(pi[toy.answer] / pi[toy.candidates[1]])  # the meet node against a dead end

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from pathfinding.core.specificity import node_specificity
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.build import (
+    BUILD_STAGES,
     build_index,
     check_unit_rows,
     cosine_neighbours,
@@ -93,11 +94,13 @@ def test_two_eligible_phrases_are_enough_for_a_synonymy_edge():
     assert idx.stats.n_synonymy_edges == 1
 
 
-def test_similar_pairs_are_uncapped():
-    n = 103  # every row has 102 neighbours at cosine 1, more than any default cap
+def test_similar_pairs_keep_each_nodes_k_nearest_the_lowest_ids_on_ties():
+    n = 103  # every row has 102 neighbours at cosine 1: k = 100 keeps the 100 lowest other ids
     E = np.full((n, 4), 0.5)
     pairs = similar_pairs(E, np.ones(n, dtype=bool), tau=0.8)
-    assert pairs.nnz == n * (n - 1)
+    assert np.diff(pairs.indptr).tolist() == [100] * n
+    assert pairs[[102]].indices.tolist() == list(range(100))
+    assert similar_pairs(E, np.ones(n, dtype=bool), tau=0.8, k=2)[[0]].indices.tolist() == [1, 2]
 
 
 def test_index_from_openie_keeps_title_newline_text_and_passes_keywords():
@@ -402,3 +405,76 @@ def test_text_p_index_refuses_in_place_updates():
         delete_passages(idx, [0])
     with pytest.raises(InvalidValueError, match="rebuild it"):
         add_passages(idx, [[("A b c", "is", "D e f")]], ["A b c is D e f."])
+
+
+# -- interrupted builds -----------------------------------------------------------------------------
+
+
+def _threads_settle(before: int) -> bool:
+    import threading
+    import time
+
+    for _ in range(100):
+        if threading.active_count() <= before:
+            return True
+        time.sleep(0.02)
+    return False
+
+
+@pytest.mark.parametrize("stage", [*BUILD_STAGES, "save"])
+def test_ctrl_c_at_any_stage_leaves_nothing_behind(stage, tmp_path, monkeypatch):
+    """Ctrl-C (KeyboardInterrupt) as each stage starts, or while the index file is written: it
+    reaches the caller, no thread of the build is left running and no file is left in the folder."""
+    import os
+    import threading
+
+    from pathfinding.hipporag.index.persistence import save_index
+    from pathfinding.synthetic.corpus import synthetic_corpus
+
+    monkeypatch.chdir(tmp_path)
+    c = synthetic_corpus(60, rng=4)
+    before = threading.active_count()
+
+    def interrupt(at):
+        if at == stage:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        idx = build_index(c.triples, passages=c.passages, progress=interrupt)
+        monkeypatch.setattr(os, "fsync", lambda fd: interrupt("save"))
+        save_index(idx, tmp_path / "x.hippo")
+    assert _threads_settle(before) and os.listdir(tmp_path) == []
+
+
+def test_ctrl_c_inside_the_threaded_synonymy_search_stops_it(monkeypatch):
+    """An interrupt while the search's blocks run on two threads: the blocks not started are
+    dropped, the interrupt reaches the caller, and the threads end."""
+    import threading
+
+    from pathfinding.hipporag.index import neighbours
+    from pathfinding.synthetic.corpus import synthetic_corpus
+
+    c = synthetic_corpus(300, rng=4)
+    real, calls = neighbours._topk_rows, []
+
+    def third_interrupts(*args):
+        import time
+
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        time.sleep(0.05)  # a block that takes a while, as at scale
+        return real(*args)
+
+    monkeypatch.setattr(neighbours, "_topk_rows", third_interrupts)
+    monkeypatch.setattr(neighbours, "_default_threads", lambda: 2)
+    before = threading.active_count()
+    with pytest.raises(KeyboardInterrupt):
+        build_index(c.triples, passages=c.passages, progress=False)
+    assert len(calls) < 16 and _threads_settle(before)  # of 64 blocks: the rest were dropped
+
+
+def test_a_progress_callable_hears_every_stage_in_order_then_done():
+    heard = []
+    build_index([[("Ed Wood", "directed", "Plan 9")]], progress=heard.append)
+    assert heard == [*BUILD_STAGES, "done"]

@@ -162,3 +162,23 @@ def test_an_index_written_before_the_container_loads_and_packs_to_the_same_bytes
     assert pack(LAYOUT, header, block) == raw
     save_index(old, tmp_path / "again.hippo")  # and what this version writes loads the same
     assert load_index(tmp_path / "again.hippo").phrases == old.phrases
+
+
+def test_the_header_written_in_pieces_is_the_whole_header_as_json(monkeypatch):
+    """Long lists are encoded two items at a time here: the pieces join to json.dumps of the whole,
+    for nested, empty, unicode and tuple values, and the digest covers every piece."""
+    from pathfinding.hipporag.storage import container
+
+    monkeypatch.setattr(container, "_SLICE", 2)
+    layout = container.Layout(b"EXAMPLE!", 1, "example", frozenset({"<i8"}))
+    block = container.ArrayBlock(layout.dtypes)
+    block.add("ids", np.arange(3))
+    header = {"texts": ["a", "Südhof", "c", "d", "e"], "triples": [(("x", "r", "y"),), (), ((1, 2, 3),)],
+              "empty": {}, "nested": {"k": [1, 2, 3], "v": None}, "few": [1]}
+    pieces = container.pack_chunks(layout, header, block)
+    head = json.dumps({**header, "arrays": block.table}, ensure_ascii=False, separators=(",", ":"))
+    body = b"".join(pieces[:-1])
+    assert body[container.PREFIX.size :].startswith(head.encode("utf-8"))
+    assert pieces[-1] == hashlib.sha256(body).digest()
+    back = container.Container(b"".join(pieces), layout, "x")
+    assert back.header["texts"] == header["texts"] and back.header["triples"][0] == [["x", "r", "y"]]

@@ -181,6 +181,23 @@ def test_updates_with_a_dense_encoder_equal_a_fresh_build():
     assert_same_index(delete_passages(grown, [1]), build_index(rest, passages=texts, fit_encoder=False, **kw))
 
 
+def test_a_node_whose_nearest_is_deleted_takes_its_next_nearest():
+    """k = 1 and three phrases at cosine 1: "aaa x" keeps "aaa y" (the lower id), and when the passage
+    of "aaa y" goes, it takes "aaa z", which it never stored: its list is searched again."""
+
+    def same(texts):
+        return np.full((len(texts), 2), np.sqrt(0.5))
+
+    docs = [[("aaa x", "r", "q1")], [("aaa y", "r", "q2")], [("aaa z", "r", "q3")]]
+    idx = build_index(docs, encoder=same, max_synonyms=1)
+    x, y, z = (idx.phrase_ids[p] for p in ("aaa x", "aaa y", "aaa z"))
+    assert idx.pairs[[x]].indices.tolist() == [y]
+    smaller = delete_passages(idx, [1])
+    fresh = build_index([docs[0], docs[2]], encoder=same, max_synonyms=1, fit_encoder=False)
+    assert_same_index(smaller, fresh)
+    assert smaller.pairs[[smaller.phrase_ids["aaa x"]]].indices.tolist() == [smaller.phrase_ids["aaa z"]]
+
+
 def test_deleting_no_passage_changes_nothing():
     """An empty list of ids deletes nothing: the index equals a fresh build of the same passages
     with its encoder, and every id maps to itself."""

@@ -17,10 +17,10 @@ from pathfinding.errors import InvalidValueError
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.neighbours import (
     candidate_pairs,
-    cosine_neighbours_allpairs,
     cosine_neighbours_prefix,
-    synonymy_edges,
+    cosine_neighbours_topk,
 )
+from pathfinding.hipporag.index.synonymy import cosine_neighbours_allpairs, keep_nearest, synonymy_edges
 from pathfinding.hipporag.language.text import normalize_phrase
 from pathfinding.synthetic.corpus import synthetic_corpus
 
@@ -306,3 +306,59 @@ def test_neighbour_kernels_agree_without_jit():
     assert jit[0] == py[0] and jit[1] == py[1] and jit[3] == py[3] and len(jit[0]) > 10
     np.testing.assert_allclose(jit[2], py[2], rtol=0, atol=1e-14)
     np.testing.assert_allclose(jit[4], py[4], rtol=0, atol=1e-14)
+
+
+# -- the search bounded per row ---------------------------------------------------------------------
+
+
+@settings(max_examples=40)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 60), d=st.integers(1, 25),
+       density=st.floats(0.05, 0.6), tau=st.sampled_from([0.3, 0.5, 0.8, 0.9, 1.0]), k=st.integers(1, 5))
+def test_an_uncut_topk_search_is_each_rows_k_nearest_exact_pairs(seed, n, d, density, tau, k):
+    """With a budget no row reaches, row x holds exactly the k best of x's pairs, bit for bit."""
+    X = _unit_rows(np.random.default_rng(seed), n, d, density)
+    want = keep_nearest(cosine_neighbours_prefix(X, tau=tau, max_neighbours=n), k)
+    got, cut = cosine_neighbours_topk(X, tau=tau, k=k, budget=10**6, return_cut=True)
+    assert not cut.any()
+    for a, b in ((want.indptr, got.indptr), (want.indices, got.indices), (want.data, got.data)):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_a_cut_search_keeps_true_pairs_only_and_flags_its_rows():
+    """A budget of 3 entries cuts the search of rows in longer lists: what they keep is still a true
+    pair with its exact cosine, at most k per row, and the cut rows are the ones flagged."""
+    c = synthetic_corpus(300, rng=2)
+    phrases = sorted({normalize_phrase(p) for doc in c.triples for s, _, o in doc for p in (s, o)})
+    X = CharNgramEncoder().fit(phrases)(phrases)
+    exact = cosine_neighbours_prefix(X, tau=0.8, max_neighbours=X.shape[0])
+    got, cut = cosine_neighbours_topk(X, k=2, budget=3, return_cut=True)
+    assert 0 < cut.sum() < cut.size and np.diff(got.indptr).max() <= 2
+    g = sp.coo_array(got)
+    np.testing.assert_array_equal(np.asarray(exact[g.row, g.col]).ravel(), g.data)
+    uncut = np.flatnonzero(~cut)
+    want = keep_nearest(exact, 2)
+    assert (want[uncut] != got[uncut]).nnz == 0
+
+
+def test_topk_thread_count_changes_nothing(musique_index):
+    E = musique_index.node_embeddings
+    one = cosine_neighbours_topk(E, budget=50, threads=1)
+    for threads in (2, 3):
+        got = cosine_neighbours_topk(E, budget=50, threads=threads)
+        for a, b in ((one.indptr, got.indptr), (one.indices, got.indices), (one.data, got.data)):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_the_musique_search_at_the_default_budget_finds_the_exact_pairs(musique_index):
+    """On the released MuSiQue phrases the default budget cuts at most a node or two, and the search
+    still returns each node's exact k nearest: the synonymy edges are the exact ones."""
+    eligible = np.flatnonzero([len(re.sub("[^a-z0-9]", "", p)) > 2 for p in musique_index.phrases])
+    E = musique_index.node_embeddings[eligible]
+    got, cut = cosine_neighbours_topk(E, return_cut=True)
+    want = keep_nearest(cosine_neighbours_prefix(E, max_neighbours=E.shape[0]), 100)
+    assert cut.sum() <= 2 and want.nnz > 1000 and (want != got).nnz == 0
+
+
+def test_topk_rejects_a_bad_budget():
+    with pytest.raises(InvalidValueError, match="budget"):
+        cosine_neighbours_topk(sp.csr_array(np.eye(3)), budget=0)

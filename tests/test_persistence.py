@@ -24,6 +24,7 @@ from pathfinding.errors import FormatError, InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.build import build_index, index_from_openie
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.maintenance import add_passages
+from pathfinding.hipporag.index.neighbours import SEARCH_BUDGET
 from pathfinding.hipporag.index.persistence import FORMAT_VERSION, MAGIC, load_index, read_triples, save_index
 from pathfinding.hipporag.io import load_openie
 from pathfinding.hipporag.language.casing import CasingModel, casing_model
@@ -160,12 +161,14 @@ HEADER_CASES = [
     (
         "settings/tau",
         _DELETE,
-        r"settings lack a key \(got \['fit_encoder', 'max_synonyms', 'normalization', 'synonymy'\]\)",
+        r"settings lack a key \(got \['fit_encoder', 'max_synonyms', 'normalization', 'search_budget', "
+        r"'synonymy'\]\)",
     ),
     (
         "settings/fit_encoder",
         _DELETE,
-        r"settings lack a key \(got \['max_synonyms', 'normalization', 'synonymy', 'tau'\]\)",
+        r"settings lack a key \(got \['max_synonyms', 'normalization', 'search_budget', 'synonymy', "
+        r"'tau'\]\)",
     ),
     ("triples", [[["a", "b"]], []], r"header field 'triples' is malformed \(.*\)"),
     (
@@ -399,6 +402,7 @@ def test_an_older_file_without_a_normalization_setting_loads(good):
 
     path, header, block = good
     del header["settings"]["normalization"]
+    del header["settings"]["search_budget"]  # and the neighbour search's budget
     del header["casing"]  # such a file predates the saved casing model too
     path.write_bytes(_seal(header, block))
     back = load_index(path)
@@ -546,7 +550,7 @@ def test_round_trip_keeps_settings_dropped_and_frozen_mode(tmp_path):
     back = load_index(tmp_path / "f.hippo")
     assert_same_index(back, idx)
     assert back.settings == {"tau": 0.4, "max_synonyms": 3, "synonymy": True, "fit_encoder": False,
-                             "normalization": "unicode"}
+                             "normalization": "unicode", "search_budget": SEARCH_BUDGET}
     assert back.dropped.tolist() == [1, 0, 0] and back.stats.triples_self_loop == 1
     assert back.encoder.ngram_range == (2, 3)
 

@@ -413,7 +413,8 @@ def run_benchmark(
     sections = []
     index_scale_res = None
     if index_scale:
-        from pathfinding.bench.scale import QUICK_SIZES, SIZES, format_section, run_scale
+        from pathfinding.bench.scale import QUICK_SIZES, SIZES, run_scale
+        from pathfinding.bench.scale_report import format_section
 
         index_scale_res = run_scale(QUICK_SIZES if quick else SIZES, rng=seed, progress=progress)
         sections.append(format_section(index_scale_res).replace("## ", "### ", 1))

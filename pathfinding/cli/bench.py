@@ -89,7 +89,7 @@ def add_commands(sub) -> argparse.ArgumentParser:
     p.add_argument(
         "--index-scale",
         action="store_true",
-        help="also index 10k-100k synthetic passages and time build and query (minutes)",
+        help="also index 10k-1M synthetic passages and time build and query (about half an hour)",
     )
     p.add_argument("--json", metavar="PATH", help="write every measurement as JSON")
     p.add_argument("--markdown", metavar="PATH", help="write a Markdown section for FINDINGS.md")

@@ -12,7 +12,7 @@ bottom up:
   stop words, capitalised spans, the corpus's casing model, a question read through it);
 * :mod:`~pathfinding.hipporag.storage` -- files written without losing one (the output guard, locks,
   atomic writes), the binary container, and the release's data files fetched and verified;
-* :mod:`~pathfinding.hipporag.transport` -- what the chat and embeddings clients share: JSON over
+* :mod:`~pathfinding.hipporag.transport.http` -- what the chat and embeddings clients share: JSON over
   HTTP with bounded retries, and their answers kept on disk;
 * :mod:`~pathfinding.hipporag.io` -- loaders for corpora, OpenIE files and question files;
 * :mod:`~pathfinding.hipporag.index` -- Step 3: build, encoders, synonymy, add/delete, save/load;

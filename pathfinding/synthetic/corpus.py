@@ -189,6 +189,19 @@ def _date(rng) -> str:
     return f"{rng.randrange(1, 29)} {_MONTHS[rng.randrange(12)]} {year}"
 
 
+_BAR_STEP = 10_000
+
+
+def _bar(n_passages: int, progress):
+    import sys
+
+    from tqdm.auto import tqdm
+
+    disable = (None if n_passages >= 100_000 else True) if progress is None else not progress
+    return tqdm(total=n_passages, desc="corpus", unit="passage", file=sys.stderr, leave=False,
+                disable=disable)
+
+
 def synthetic_corpus(
     n_passages: int,
     *,
@@ -197,6 +210,7 @@ def synthetic_corpus(
     popular_share: float = 0.25,
     n_questions: int = 100,
     rng=0,
+    progress=None,
 ) -> SyntheticCorpus:
     """Generate ``n_passages`` passages with triples, and two-hop questions over them.
 
@@ -214,6 +228,8 @@ def synthetic_corpus(
         numbers and descriptors.
     n_questions : int, default 100
     rng : int or numpy.random.Generator, default 0
+    progress : bool or None, default None
+        tqdm bar on stderr over the passages; None shows it on a terminal from 100,000 passages.
 
     Returns
     -------
@@ -277,7 +293,10 @@ def synthetic_corpus(
 
     titles, passages, triples = [], [], []
     bridges: list[tuple[int, str, int]] = []  # (passage, relation, entity with its own passage)
+    bar = _bar(n_passages, progress)
     for j in range(n_passages):
+        if j % _BAR_STEP == _BAR_STEP - 1:
+            bar.update(_BAR_STEP)
         t = topic[j]
         kind = ent_kind[t]
         rels = _RELATIONS[kind]
@@ -306,6 +325,7 @@ def synthetic_corpus(
         passages.append(names[t] + "\n" + text)
         triples.append(doc)
 
+    bar.close()
     owner = {e: j for j, e in enumerate(topic)}
     questions = []
     for b in gen.permutation(len(bridges)).tolist():

@@ -422,7 +422,8 @@ MISSED_K = 5
 def _notebook_seven():
     """Notebook 7's questions and corpus, its index ``real`` and its v1 retriever (built once)."""
     from pathfinding.experiments.realtext import load_realtext
-    from pathfinding.hipporag import HippoRetriever, index_from_openie
+    from pathfinding.hipporag.index.build import index_from_openie
+    from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 
     data = load_realtext()
     index = index_from_openie(data["openie"], tau=0.8)
@@ -444,7 +445,7 @@ def _same_index(a, b) -> bool:
 
 def _not_the_notebooks(retriever, question, corpus, k: int) -> str | None:
     """Why the inputs are not notebook 7's (a sentence), None when they are."""
-    from pathfinding.hipporag import HippoRetriever
+    from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 
     data, index, v1 = _notebook_seven()
     if k != MISSED_K:

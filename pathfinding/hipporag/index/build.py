@@ -9,10 +9,11 @@ Steps, as in HippoRAG v1 (``src/create_graph.py`` of the release), each a functi
    ``settings`` so that queries and updates normalise the same way;
 2. each triple links its subject and object by an undirected *relation edge*; the weight of a pair is
    the number of triples that link it (over the whole corpus) (:func:`relation_and_mentions`);
-3. *synonymy edges* join phrases whose encoder cosine is at least ``tau`` (weight = the cosine),
-   with at most ``max_synonyms`` neighbours per node; as in v1, phrases with fewer than three
+3. *synonymy edges* join each phrase to its ``max_synonyms`` nearest phrases whose encoder cosine is
+   at least ``tau`` (weight = the cosine), found by a search bounded per node (both directions of a
+   pair count, so a node may end with more); as in v1, phrases with fewer than three
    letters or digits get none (:func:`prepare_encoder`, :func:`encode_phrases`,
-   :func:`similar_pairs`, :func:`~pathfinding.hipporag.index.neighbours.synonymy_edges`);
+   :func:`similar_pairs`, :func:`~pathfinding.hipporag.index.synonymy.synonymy_edges`);
 4. ``P[i, j]`` is the number of distinct triples of passage j that mention node i as subject or
    object (v1's docs-to-facts x facts-to-phrases product). The passages' ``extracted_entities``
    are *not* counted: v1 builds nodes and P from triples only, and so do we, which is what makes
@@ -42,6 +43,7 @@ from pathfinding.hipporag.index.model import HippoIndex, IndexStats
 from pathfinding.hipporag.language.text import NORMALIZATIONS, normalize_phrase
 
 __all__ = [
+    "BUILD_STAGES",
     "build_index",
     "check_unit_rows",
     "clean_triples",
@@ -49,7 +51,9 @@ __all__ = [
     "encode_phrases",
     "index_from_openie",
     "prepare_encoder",
+    "mention_counts",
     "relation_and_mentions",
+    "relation_counts",
     "similar_pairs",
     "text_mentions",
 ]
@@ -159,6 +163,18 @@ def clean_triples(
         raise InvalidTypeError("triples_per_passage must be a sequence of lists of triples, got a string")
     cleaned: list[tuple[Triple, ...]] = []
     dropped = []
+    # Each distinct text is normalised once and its result shared: a corpus names its entities many
+    # times, and a million passages' triples would otherwise hold a copy of a name per mention.
+    memo: dict[str, str] = {}
+    shared: dict[str, str] = {}
+
+    def norm(x: str) -> str:
+        out = memo.get(x)
+        if out is None:
+            out = normalize_phrase(x, rule=normalization)
+            out = memo[x] = shared.setdefault(out, out)  # two spellings, one normalised object
+        return out
+
     for j, triples in enumerate(triples_per_passage):
         doc = []
         empty = 0
@@ -168,7 +184,7 @@ def clean_triples(
                     f"triples_per_passage[{j}][{t_i}] must be three strings "
                     f"(subject, relation, object), got {t!r}"
                 )
-            s, r, o = (normalize_phrase(x, rule=normalization) for x in t)
+            s, r, o = norm(t[0]), norm(t[1]), norm(t[2])
             if not s or not o:
                 empty += 1
                 continue
@@ -179,33 +195,43 @@ def clean_triples(
 
 
 def relation_and_mentions(triples, ids: dict[str, int], n_nodes: int) -> tuple[sp.csr_array, sp.csr_array]:
-    """Step 2 and 4: relation-edge counts R and the count matrix P of normalised triples.
+    """Steps 2 and 4 (:func:`relation_counts`, :func:`mention_counts`) of the same triples."""
+    return relation_counts(triples, ids, n_nodes), mention_counts(triples, ids, n_nodes)
+
+
+def relation_counts(triples, ids: dict[str, int], n_nodes: int) -> sp.csr_array:
+    """Step 2: relation-edge counts R of normalised triples, symmetric, in canonical form.
 
     Every triple counts once towards its pair (both directions), so a pair stated by two triples, in
-    one passage or two, has weight 2. P counts distinct triples per passage (v1's fact dictionary
-    merges a repeated triple within a passage). A triple whose subject and object are the same
-    phrase adds no edge but counts in P. Both are returned in canonical form (sorted indices, no
-    duplicates), so equal inputs give bit-equal matrices.
+    one passage or two, has weight 2. A triple whose subject and object are the same phrase adds no
+    edge. Canonical form (sorted indices, no duplicates): equal inputs give bit-equal matrices.
     """
-    heads, tails = [], []
-    p_rows, p_cols = [], []
-    for j, doc in enumerate(triples):
-        for s, _r, o in doc:
-            if s != o:
-                heads.append(ids[s])
-                tails.append(ids[o])
-        for s, _r, o in dict.fromkeys(doc):
-            for p in {s, o}:
-                p_rows.append(ids[p])
-                p_cols.append(j)
-    h, t = np.asarray(heads, dtype=np.int64), np.asarray(tails, dtype=np.int64)
+    pairs = np.fromiter((ids[p] for doc in triples for s, _r, o in doc if s != o for p in (s, o)),
+                        dtype=np.int64)
+    h, t = pairs[0::2], pairs[1::2]
     R = sp.csr_array((np.ones(2 * h.size), (np.r_[h, t], np.r_[t, h])), shape=(n_nodes, n_nodes))
     R.sum_duplicates()
-    P = sp.csr_array(
-        (np.ones(len(p_rows)), (p_rows, p_cols)), shape=(n_nodes, len(triples)), dtype=np.float64
-    )
+    return R
+
+
+def mention_counts(triples, ids: dict[str, int], n_nodes: int) -> sp.csr_array:
+    """Step 4: the count matrix P, distinct triples of passage j naming node i, in canonical form.
+
+    v1's fact dictionary merges a repeated triple within a passage; a triple whose subject and object
+    are the same phrase counts once.
+    """
+    rows, cols = [], []
+    for j, doc in enumerate(triples):
+        for s, _r, o in dict.fromkeys(doc):
+            rows.append(ids[s])
+            cols.append(j)
+            if o != s:
+                rows.append(ids[o])
+                cols.append(j)
+    rows, cols = np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64)
+    P = sp.csr_array((np.ones(rows.size), (rows, cols)), shape=(n_nodes, len(triples)), dtype=np.float64)
     P.sum_duplicates()
-    return R, P
+    return P
 
 
 def text_mentions(
@@ -297,19 +323,21 @@ def synonymy_eligible(phrases: Sequence[str]) -> np.ndarray:
     return np.fromiter((len(p) - p.count(" ") > 2 for p in phrases), dtype=bool, count=len(phrases))
 
 
-def similar_pairs(E, eligible: np.ndarray, *, tau: float) -> sp.csr_array:
-    """Step 3c: every pair of eligible rows of ``E`` with cosine >= ``tau``, uncapped and symmetric.
+def similar_pairs(
+    E, eligible: np.ndarray, *, tau: float, k: int = 100, budget: int | None = None, progress=None
+) -> sp.csr_array:
+    """Step 3c: each eligible row's ``k`` nearest eligible rows with cosine >= ``tau`` (row x: x's).
 
-    The cap on neighbours per node is applied afterwards (:func:`synonymy_edges`), so that deleting
-    a node can refill the rows it was capping without recomputing cosines.
+    :func:`~pathfinding.hipporag.index.neighbours.cosine_neighbours_topk` (``budget`` default
+    :data:`~pathfinding.hipporag.index.neighbours.SEARCH_BUDGET`). Not symmetric: the edge rule joins
+    both directions, and an update reads a node's list to see whether a deletion left it short.
     """
-    n = E.shape[0]
-    where = np.flatnonzero(eligible)
-    if where.size < 2:
-        return sp.csr_array((n, n))
-    C = sp.coo_array(cosine_neighbours(E[where], tau=tau, max_neighbours=where.size - 1))
-    C = sp.csr_array((C.data, (where[C.row], where[C.col])), shape=(n, n))
-    return sp.csr_array(C.maximum(C.T))
+    from pathfinding.hipporag.index.neighbours import SEARCH_BUDGET, cosine_neighbours_topk
+
+    if np.count_nonzero(eligible) < 2:
+        return sp.csr_array((E.shape[0], E.shape[0]))
+    budget = SEARCH_BUDGET if budget is None else budget
+    return cosine_neighbours_topk(E, tau=tau, k=k, budget=budget, progress=progress, rows=eligible)
 
 
 def _undirected_edges(A: sp.csr_array) -> int:
@@ -332,7 +360,7 @@ def assemble_index(
     """
     n = len(phrases)
     if settings["synonymy"]:
-        from pathfinding.hipporag.index.neighbours import synonymy_edges
+        from pathfinding.hipporag.index.synonymy import synonymy_edges
 
         S = synonymy_edges(pairs, R, max_synonyms=settings["max_synonyms"])
     else:
@@ -369,12 +397,35 @@ def assemble_index(
 _BAR_MIN_PASSAGES = 20_000
 """Builds of at least this many passages show a progress bar (on a terminal): steps take seconds."""
 
+BUILD_STAGES = ("triples", "graph", "P", "encode", "synonymy", "assemble")
+"""The stages of :func:`build_index`, in order, as its ``progress`` callable hears them."""
 
-def _steps(n_passages: int):
-    from tqdm.auto import tqdm
 
-    disable = None if n_passages >= _BAR_MIN_PASSAGES else True  # None: shown on a terminal only
-    return tqdm(total=2, desc="index", unit="step", file=sys.stderr, leave=False, disable=disable)
+class _Stages:
+    """Announce each stage of a build: to a callable, or on a tqdm bar (stderr) over the stages."""
+
+    def __init__(self, progress, n_passages: int):
+        from tqdm.auto import tqdm
+
+        self.call = progress if callable(progress) else None
+        # None: shown on a terminal only, for builds whose stages take seconds
+        big = None if n_passages >= _BAR_MIN_PASSAGES else True
+        disable = big if progress is None else self.call is not None or not progress
+        self.bar = tqdm(total=len(BUILD_STAGES), desc="index", unit="stage", file=sys.stderr, leave=False,
+                        disable=disable)
+        self.inner = None if self.call is not None else (False if disable is True else progress)
+
+    def __call__(self, stage: str) -> None:
+        if self.call is not None:
+            self.call(stage)
+        if self.bar.n or stage != BUILD_STAGES[0]:
+            self.bar.update()
+        self.bar.set_postfix_str(stage)
+
+    def close(self) -> None:
+        if self.call is not None:
+            self.call("done")
+        self.bar.close()
 
 
 def build_index(
@@ -388,6 +439,8 @@ def build_index(
     fit_encoder: bool = True,
     mentions: str = "triples",
     normalization: str = "unicode",
+    search_budget: int | None = None,
+    progress=None,
 ) -> HippoIndex:
     """Build the HippoRAG graph and count matrix from (subject, relation, object) triples.
 
@@ -402,7 +455,8 @@ def build_index(
     tau : float, default 0.8
         Synonymy threshold on the cosine (HippoRAG uses 0.8).
     max_synonyms : int, default 100
-        Cap on synonymy neighbours per node (v1 uses about 100).
+        k of the synonymy step: each node keeps its k nearest neighbours above ``tau`` (HippoRAG v1
+        and 2 both stop at 101). Also bounds what the index stores per node.
     synonymy : bool, default True
         False builds no synonymy edges (and skips encoding the neighbours, not the phrases).
     fit_encoder : bool, default True
@@ -422,6 +476,14 @@ def build_index(
         Phrase normalisation (:func:`~pathfinding.hipporag.language.text.normalize_phrase`): ``"unicode"``
         keeps the letters of every script; ``"ascii"`` is HippoRAG v1's rule, which deletes the
         others ("Südhof" -> "s dhof") and reproduces v1's node set from v1's triples.
+    search_budget : int, optional
+        Posting entries one node's neighbour search may scan
+        (:func:`~pathfinding.hipporag.index.neighbours.cosine_neighbours_topk`); default
+        :data:`~pathfinding.hipporag.index.neighbours.SEARCH_BUDGET`. Kept in ``settings``.
+    progress : bool, None or callable, default None
+        A tqdm bar on stderr over the stages (:data:`BUILD_STAGES`); None shows it on a terminal for
+        builds of 20,000 passages or more. A callable is called with each stage's name as it starts,
+        then with ``"done"``, and no bar is drawn.
 
     Returns
     -------
@@ -457,9 +519,13 @@ def build_index(
     >>> float(idx.synonymy_graph[3, 4]) > 0.5
     True
     """
+    from pathfinding.hipporag.index.neighbours import SEARCH_BUDGET
+
     settings = {
         "tau": check_float("tau", tau, low=-1.0, high=1.0),
         "max_synonyms": check_int("max_synonyms", max_synonyms, low=1),
+        "search_budget": (SEARCH_BUDGET if search_budget is None
+                          else check_int("search_budget", search_budget, low=1)),
         "synonymy": bool(synonymy),
         "fit_encoder": bool(fit_encoder),
         "normalization": normalization,
@@ -480,28 +546,38 @@ def build_index(
             raise InvalidValueError(
                 f"passages must have one text per passage ({n_pass}), got {len(passages)}"
             )
-    with _steps(n_pass) as bar:
-        bar.set_postfix_str("triples")
+    stage = _Stages(progress, n_pass)
+    try:
+        stage("triples")
         triples, dropped = clean_triples(triples_per_passage, normalization=normalization)
         phrases = sorted({p for doc in triples for s, _, o in doc for p in (s, o)})
         if not phrases:
             raise InvalidValueError("no phrase nodes: every passage has no usable triple")
         ids = {p: i for i, p in enumerate(phrases)}
-        R, P = relation_and_mentions(triples, ids, len(phrases))
-        if mentions == "text":
-            P = text_mentions(phrases, passages, normalization=normalization)
-        bar.update()
-        bar.set_postfix_str(f"encode {len(phrases)} phrases")
+        n = len(phrases)
+        stage("graph")
+        R = relation_counts(triples, ids, n)
+        stage("P")
+        P = text_mentions(phrases, passages, normalization=normalization) if mentions == "text" else (
+            mention_counts(triples, ids, n))
+        del ids
+        stage("encode")
         enc = prepare_encoder(encoder, phrases, fit=settings["fit_encoder"])
         E = encode_phrases(enc, phrases)
-        bar.update()
-    n = len(phrases)
-    pairs = similar_pairs(E, synonymy_eligible(phrases), tau=settings["tau"]) if synonymy else None
-    return assemble_index(
-        phrases=phrases, triples=triples, dropped=dropped, R=R, P=P, E=E, encoder=enc, settings=settings,
-        pairs=pairs if pairs is not None else sp.csr_array((n, n)),
-        passages=list(passages) if passages is not None else [],
-    )  # fmt: skip
+        stage("synonymy")
+        if synonymy:
+            pairs = similar_pairs(E, synonymy_eligible(phrases), tau=settings["tau"],
+                                  k=settings["max_synonyms"], budget=settings["search_budget"],
+                                  progress=stage.inner)
+        else:
+            pairs = sp.csr_array((n, n))
+        stage("assemble")
+        return assemble_index(
+            phrases=phrases, triples=triples, dropped=dropped, R=R, P=P, E=E, encoder=enc, settings=settings,
+            pairs=pairs, passages=list(passages) if passages is not None else [],
+        )  # fmt: skip
+    finally:
+        stage.close()
 
 
 def index_from_openie(openie_passages, **kwargs) -> HippoIndex:

@@ -91,9 +91,11 @@ class HippoIndex:
     dropped : numpy.ndarray of int64, shape (n_passages,)
         Passage id -> triples left out for an empty phrase.
     pairs : scipy.sparse.csr_array, shape (n_nodes, n_nodes)
-        All eligible pairs with cosine >= tau, before the cap and the relation mask (:func:`similar_pairs`).
+        Row i: node i's ``max_synonyms`` nearest eligible nodes with cosine >= tau, before the
+        symmetry and the relation mask (:func:`similar_pairs`); files saved before held every pair.
     settings : dict
-        ``tau``, ``max_synonyms``, ``synonymy``, ``fit_encoder`` and ``normalization`` of the build.
+        ``tau``, ``max_synonyms``, ``synonymy``, ``fit_encoder``, ``normalization`` and
+        ``search_budget`` of the build.
     """
 
     phrases: list[str]

@@ -1,4 +1,4 @@
-"""Synonymy neighbours without the all-pairs product: exact cosine-threshold search by prefix filtering.
+"""Synonymy neighbours without the all-pairs product: prefix filtering, exact or bounded per node.
 
 The synonymy step needs every pair of node vectors whose cosine is at least ``tau``. The all-pairs
 product ``X @ X.T`` (:func:`cosine_neighbours_allpairs`, kept as the readable reference) costs the
@@ -9,9 +9,15 @@ compares only rows that share enough of their rarest features (prefix, count and
 filters [1]_ [2]_ [3]_; the proof is in its Notes), on threads, with a result that does not depend
 on their number. Nothing is approximated: approximate nearest-neighbour libraries answer "k
 nearest", not "all within tau", and ``sparse_dot_topn`` computes the whole product before it
-thresholds. :func:`candidate_pairs` counts the work each filter leaves; :func:`synonymy_edges`
-applies the edge rule (a cap per node, symmetry, no synonymy edge where a relation edge is). The
-compiled loops live here, beside their only caller.
+thresholds. :func:`candidate_pairs` counts the work each filter leaves.
+
+The exact search still costs what its posting lists hold, and character trigrams are few: as the
+phrases grow, so does every list, and the work per node with them. The build therefore uses
+:func:`cosine_neighbours_topk`, the step as HippoRAG bounds it (each node keeps its k nearest
+neighbours above tau, as v1's and HippoRAG 2's code keep at most 101), with the search bounded as
+well: a node scans at most ``budget`` posting entries, so the work is linear in the nodes; where its
+lists fit the budget, its k nearest are the exact ones. The reference and the edge rule are in
+:mod:`~pathfinding.hipporag.index.synonymy`; the compiled loops live here, beside their callers.
 
 References
 ----------
@@ -32,87 +38,32 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
-from pathfinding._validation import check_float, check_int
+from pathfinding._validation import check_int
 from pathfinding.hipporag.index.nearest import BOUND_SLACK as _BOUND_SLACK
 from pathfinding.hipporag.index.nearest import KEEP_SLACK as _KEEP_SLACK
+from pathfinding.hipporag.index.synonymy import (
+    assemble_pairs,
+    check_search,
+    cosine_neighbours_allpairs,
+    top_per_row,
+)
 
 __all__ = [
     "candidate_pairs",
-    "cosine_neighbours_allpairs",
     "cosine_neighbours_prefix",
-    "synonymy_edges",
+    "cosine_neighbours_topk",
 ]
 
-_INLINE = 16
+_INLINE = 8
 """Prefix features stored inline per posting entry (a longer rest is read from the row)."""
-
-
-def _check(tau, max_neighbours, chunk):
-    tau = check_float("tau", tau, low=-1.0, high=1.0)
-    max_neighbours = check_int("max_neighbours", max_neighbours, low=1)
-    chunk = check_int("chunk", chunk, low=1)
-    return tau, max_neighbours, chunk
-
-
-def _top_per_row(r, c, v, max_neighbours: int):
-    """Keep each row's ``max_neighbours`` largest values, ties to the lower column id."""
-    order = np.lexsort((c, -v, r))
-    r, c, v = r[order], c[order], v[order]
-    first = np.searchsorted(r, r, side="left")
-    keep = (np.arange(r.size) - first) < max_neighbours
-    return r[keep], c[keep], v[keep]
-
-
-def _assemble(parts, n: int) -> sp.csr_array:
-    if parts:
-        r, c, v = (np.concatenate(x) for x in zip(*parts, strict=True))
-    else:
-        r, c, v = np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0)
-    return sp.csr_array((v, (r, c)), shape=(n, n))
-
-
-def cosine_neighbours_allpairs(
-    X, *, tau: float = 0.8, max_neighbours: int = 100, chunk: int = 2048
-) -> sp.csr_array:
-    """The reference: every pair's product, ``chunk`` rows at a time, then threshold and cap.
-
-    Same contract as :func:`pathfinding.hipporag.index.build.cosine_neighbours`. Quadratic: use it to
-    check :func:`cosine_neighbours_prefix`, and for dense ``X`` (a neural encoder's vectors).
-
-    Examples
-    --------
-    >>> X = np.array([[1.0, 0.0], [0.8, 0.6], [0.0, 1.0]])
-    >>> cosine_neighbours_allpairs(X, tau=0.5).toarray()
-    array([[0. , 0.8, 0. ],
-           [0.8, 0. , 0.6],
-           [0. , 0.6, 0. ]])
-    """
-    tau, max_neighbours, chunk = _check(tau, max_neighbours, chunk)
-    sparse = sp.issparse(X)
-    X = sp.csr_array(X, dtype=np.float64) if sparse else np.asarray(X, dtype=np.float64)
-    n = X.shape[0]
-    XT = sp.csr_array(X.T) if sparse else X.T
-    parts = []
-    for start in range(0, n, chunk):
-        S = X[start : start + chunk] @ XT
-        if sparse:
-            S = sp.coo_array(S)
-            r, c, v = S.row, S.col, S.data
-        else:
-            r, c = np.nonzero(S >= tau - _KEEP_SLACK)
-            v = S[r, c]
-        keep = (v >= tau - _KEEP_SLACK) & (r + start != c)
-        parts.append(_top_per_row(r[keep].astype(np.int64) + start, c[keep].astype(np.int64), v[keep],
-                                  max_neighbours))
-    return _assemble(parts, n)
 
 
 def _rarity_sorted(X: sp.csr_array):
     """Each row's (feature rank, value) with the rarest feature first; rank 0 is the rarest feature."""
     n, d = X.shape
     df = np.bincount(X.indices, minlength=d)
-    rank = np.empty(d, dtype=np.int64)
-    rank[np.lexsort((np.arange(d), df))] = np.arange(d)
+    rank = np.empty(d, dtype=np.int32)
+    rank[np.lexsort((np.arange(d), df))] = np.arange(d, dtype=np.int32)
     ranks, vals = rank[X.indices], X.data.copy()
     _sort_rows(X.indptr, ranks, vals)
     return ranks, vals, rank
@@ -185,6 +136,36 @@ def _grow(arr, cap):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
+def _passes(t, xv, xa, lx, bound, pval, pafter, plevel, pleft, pranks, ppos, ranks, mark):  # pragma: no cover
+    """Whether posting entry t's row passes the positional and count filters against the row whose
+    entry has value ``xv``, norm after it ``xa``, level ``lx`` and prefix features marked in ``mark``."""
+    if xv * pval[t] + xa * pafter[t] < bound:
+        return False
+    need = min(lx, plevel[t])
+    if need <= 1:
+        return True
+    c = 0
+    if pleft[t] < pranks.shape[1]:
+        for j in range(pleft[t] + 1):
+            c += mark[pranks[t, j]]
+    else:
+        for j in range(ppos[t], ppos[t] + pleft[t] + 1):
+            c += mark[ranks[j]]
+    return c >= need
+
+
+@njit(cache=True, nogil=True)
+def _dot(dense, Xp, Xi, Xd, y):  # pragma: no cover - compiled
+    """Row y of X against the row spread into ``dense``, summed in y's ascending feature order."""
+    acc = 0.0
+    for j in range(Xp[y], Xp[y + 1]):
+        w = dense[Xi[j]]
+        if w != 0.0:
+            acc += w * Xd[j]
+    return acc
+
+
+@njit(cache=True, nogil=True)
 def _join_rows(x_lo, x_hi, indptr, ranks, vals, after, one, plen, level, pptr, prow, ppos, pval,
                pafter, pleft, plevel, pranks, Xp, Xi, Xd, bound, keep):  # pragma: no cover - compiled
     """Pairs (x, y), x in [x_lo, x_hi) and y > x, that pass the filters and whose dot is >= ``keep``.
@@ -225,19 +206,8 @@ def _join_rows(x_lo, x_hi, indptr, ranks, vals, after, one, plen, level, pptr, p
                 seen[y] = 1
                 touched[nt] = y
                 nt += 1
-                if xv * pval[t] + xa * pafter[t] < bound:
+                if not _passes(t, xv, xa, lx, bound, pval, pafter, plevel, pleft, pranks, ppos, ranks, mark):
                     continue
-                need = min(lx, plevel[t])
-                if need > 1:
-                    c = 0
-                    if pleft[t] < pranks.shape[1]:
-                        for j in range(pleft[t] + 1):
-                            c += mark[pranks[t, j]]
-                    else:
-                        for j in range(ppos[t], ppos[t] + pleft[t] + 1):
-                            c += mark[ranks[j]]
-                    if c < need:
-                        continue
                 cand[nc] = y
                 nc += 1
         for i in range(nt):
@@ -250,11 +220,7 @@ def _join_rows(x_lo, x_hi, indptr, ranks, vals, after, one, plen, level, pptr, p
             dense[Xi[j]] = Xd[j]
         for i in range(nc):
             y = cand[i]
-            acc = 0.0
-            for j in range(Xp[y], Xp[y + 1]):
-                w = dense[Xi[j]]
-                if w != 0.0:
-                    acc += w * Xd[j]
+            acc = _dot(dense, Xp, Xi, Xd, y)
             if acc >= keep:
                 if m == cap:
                     cap *= 2
@@ -268,15 +234,117 @@ def _join_rows(x_lo, x_hi, indptr, ranks, vals, after, one, plen, level, pptr, p
     return out_a[:m].copy(), out_b[:m].copy(), out_v[:m].copy()
 
 
+@njit(cache=True, nogil=True)
+def _topk_rows(x_lo, x_hi, indptr, ranks, vals, after, one, plen, level, pptr, prow, ppos, pval, pafter,
+               pleft, plevel, pranks, Xp, Xi, Xd, bound, keep, k, budget):  # pragma: no cover - compiled
+    """Each row x in [x_lo, x_hi): its ``k`` best rows y != x with dot >= ``keep``, among the rows
+    met in at most ``budget`` posting entries (all of x's lists when they hold no more).
+
+    The lists of x's one-feature prefix are scanned rarest first, in both directions (y < x too), with
+    the filters of :func:`_join_rows`; a list longer than the budget left is scanned only in the
+    window of that many entries nearest x's own id. A row whose list was cut may meet a partner first
+    at a feature that is not their first shared one, where the filters' bound is not a bound: such a
+    pair may be missed, never invented (every pair kept has its exact dot).
+    Returns (x, y, dot) triples, each row's best first, and per row whether its scan was cut.
+    """
+    n = plen.size
+    seen = np.zeros(n, dtype=np.uint8)
+    room = max(min(budget, n), 1)
+    touched = np.empty(room, dtype=np.int64)
+    cand = np.empty(room, dtype=np.int64)
+    cval = np.empty(room)
+    mark = np.zeros(pptr.size - 1, dtype=np.uint8)
+    dense = np.zeros(pptr.size - 1)
+    cut = np.zeros(x_hi - x_lo, dtype=np.uint8)
+    cap = 1024
+    out_a = np.empty(cap, dtype=np.int64)
+    out_b = np.empty(cap, dtype=np.int64)
+    out_v = np.empty(cap)
+    m = 0
+    for x in range(x_lo, x_hi):
+        lo = indptr[x]
+        end = lo + plen[x]
+        lx = level[x]
+        for kk in range(lo, end):
+            mark[ranks[kk]] = 1
+        nt = 0
+        nc = 0
+        left = budget
+        exact = True
+        for kk in range(lo, lo + one[x]):
+            if left <= 0:
+                exact = False
+                break
+            f = ranks[kk]
+            a, b = pptr[f], pptr[f + 1]
+            if b - a > left:
+                exact = False
+                s = a + np.searchsorted(prow[a:b], x)
+                a = max(a, s - left // 2)
+                b = min(b, a + left)
+                a = max(pptr[f], b - left)
+            left -= b - a
+            xv, xa = vals[kk], after[kk]
+            for t in range(a, b):
+                y = prow[t]
+                if y == x or seen[y]:
+                    continue
+                seen[y] = 1
+                touched[nt] = y
+                nt += 1
+                if not _passes(t, xv, xa, lx, bound, pval, pafter, plevel, pleft, pranks, ppos, ranks, mark):
+                    continue
+                cand[nc] = y
+                nc += 1
+        for i in range(nt):
+            seen[touched[i]] = 0
+        for kk in range(lo, end):
+            mark[ranks[kk]] = 0
+        if not exact:
+            cut[x - x_lo] = 1
+        if nc == 0:
+            continue
+        for j in range(Xp[x], Xp[x + 1]):
+            dense[Xi[j]] = Xd[j]
+        nk = 0
+        for i in range(nc):
+            y = cand[i]
+            acc = _dot(dense, Xp, Xi, Xd, y)
+            if acc >= keep:
+                cand[nk] = y
+                cval[nk] = acc
+                nk += 1
+        for j in range(Xp[x], Xp[x + 1]):
+            dense[Xi[j]] = 0.0
+        if nk == 0:
+            continue
+        # best first, ties to the lower id: order by id, then a stable sort by -dot
+        ids = cand[:nk].copy()
+        vs = cval[:nk].copy()
+        o = np.argsort(ids)
+        ids, vs = ids[o], vs[o]
+        o = np.argsort(-vs, kind="mergesort")[:k]
+        if m + o.size > cap:
+            while m + o.size > cap:
+                cap *= 2
+            out_a, out_b, out_v = _grow(out_a, cap), _grow(out_b, cap), _grow(out_v, cap)
+        for i in range(o.size):
+            out_a[m] = x
+            out_b[m] = ids[o[i]]
+            out_v[m] = vs[o[i]]
+            m += 1
+    return out_a[:m].copy(), out_b[:m].copy(), out_v[:m].copy(), cut
+
+
 def _default_threads() -> int:
     return int(numba.config.NUMBA_NUM_THREADS)
 
 
-def _join(X: sp.csr_array, bound: float, keep: float, *, threads: int, progress=None):
-    """(a, b, dot) of every pair a < b that passes the prefix filters with dot >= ``keep``, in
-    ascending (a, then discovery) order whatever the thread count. ``X``: sorted unique indices."""
-    from tqdm.auto import tqdm
-
+def _postings(X: sp.csr_array, bound: float, rows=None) -> tuple:
+    """The arrays both searches read: rows rarest feature first, their prefixes, the posting lists
+    of the one-feature prefixes and, per posting entry, what the filters need (see :func:`_join_rows`).
+    ``X``: sorted unique indices. Only ``rows`` (a bool mask; default all) get a prefix, so the others
+    are neither searched nor found."""
     n, d = X.shape
     ranks, vals, _ = _rarity_sorted(X)
     lengths = _prefix_lengths(X.indptr, vals, bound * bound)
@@ -287,42 +355,65 @@ def _join(X: sp.csr_array, bound: float, keep: float, *, threads: int, progress=
     plen = np.where(three >= 0, three, np.where(two >= 0, two, np.maximum(one, 0)))
     after = _norms_after(X.indptr, vals)
     one = np.maximum(one, 0)  # an all-zero row has no prefix and no pair
-    row = np.repeat(np.arange(n), np.diff(X.indptr))
-    inside = np.flatnonzero(np.arange(vals.size) - X.indptr[row] < one[row])
-    inside = inside[np.argsort(ranks[inside], kind="stable")]  # by feature, rows ascending within
+    if rows is not None:
+        one[~rows] = 0
+        plen[~rows] = 0
+    # The one-feature prefix entries, row by row (no array as long as every entry of X).
+    row = np.repeat(np.arange(n, dtype=np.int32), one)
+    inside = np.repeat(X.indptr[:-1].astype(np.int64), one) + (
+        np.arange(row.size, dtype=np.int64) - np.repeat(np.cumsum(one) - one, one))
+    by_feature = np.argsort(ranks[inside], kind="stable")  # by feature, rows ascending within
+    inside, row = inside[by_feature], row[by_feature]
+    del by_feature
     pptr = np.r_[0, np.cumsum(np.bincount(ranks[inside], minlength=d))].astype(np.int64)
-    prow = row[inside].astype(np.int32)
+    prow = row
     # Per posting entry, the row's level and the entries left in its prefix after this one.
-    pleft = (plen[row[inside]] - 1 - (inside - X.indptr[row[inside]])).astype(np.int32)
-    plevel = level[row[inside]]
+    pleft = (plen[row] - 1 - (inside - X.indptr[row])).astype(np.int32)
+    plevel = level[row]
     # The same rows' prefix features from this entry on, inline, so the count reads them in order.
     pranks = np.full((inside.size, _INLINE), -1, dtype=np.int32)
     for j in range(_INLINE):
         ok = np.flatnonzero(pleft >= j)
         pranks[ok, j] = ranks[inside[ok] + j]
-    del row
     indptr = X.indptr.astype(np.int64)
-    args = (indptr, ranks.astype(np.int32), vals, after, one.astype(np.int64), plen.astype(np.int64), level,
+    return (indptr, ranks, vals, after, one.astype(np.int64), plen.astype(np.int64), level,
             pptr, prow, inside, vals[inside], after[inside], pleft, plevel, pranks,
-            indptr, X.indices, X.data, float(bound), float(keep))
-    # Fixed row ranges (not one per thread), so the work units and their order do not depend on
-    # the thread count; early rows have the longest lists (y > x), so the ranges are many and small.
+            indptr, X.indices, X.data)
+
+
+def _blocks(kernel, n: int, *, threads: int, progress, desc: str):
+    """``kernel(lo, hi)`` over fixed ranges of rows (not one per thread, so the work units and their
+    order do not depend on the thread count; early rows have the longest lists, so the ranges are
+    many and small), on ``threads`` threads, with a tqdm bar on stderr."""
+    from tqdm.auto import tqdm
+
     step = max(1, -(-n // 64))
     starts = range(0, n, step)
-    bar = tqdm(total=len(starts), desc="index: synonymy pairs", unit="block", file=sys.stderr, leave=False,
+    bar = tqdm(total=len(starts), desc=desc, unit="block", file=sys.stderr, leave=False,
                disable=None if progress is None else not progress)
 
     def task(lo):
-        out = _join_rows(lo, min(lo + step, n), *args)
+        out = kernel(lo, min(lo + step, n))
         bar.update()
         return out
 
     with bar:
         if threads == 1:
-            parts = [task(lo) for lo in starts]
-        else:
-            with ThreadPoolExecutor(max_workers=threads) as pool:
-                parts = list(pool.map(task, starts))
+            return [task(lo) for lo in starts]
+        pool = ThreadPoolExecutor(max_workers=threads)
+        try:
+            return list(pool.map(task, starts))
+        finally:
+            # On Ctrl-C the blocks not started are dropped; the running ones end within a block.
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _join(X: sp.csr_array, bound: float, keep: float, *, threads: int, progress=None):
+    """(a, b, dot) of every pair a < b that passes the prefix filters with dot >= ``keep``, in
+    ascending (a, then discovery) order whatever the thread count. ``X``: sorted unique indices."""
+    args = (*_postings(X, bound), float(bound), float(keep))
+    parts = _blocks(lambda lo, hi: _join_rows(lo, hi, *args), X.shape[0], threads=threads,
+                    progress=progress, desc="index: synonymy pairs")
     if not parts:
         return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0)
     return tuple(np.concatenate(x) for x in zip(*parts, strict=True))
@@ -401,7 +492,7 @@ def cosine_neighbours_prefix(
            [0.8, 0. , 0.6],
            [0. , 0.6, 0. ]])
     """
-    tau, max_neighbours, chunk = _check(tau, max_neighbours, chunk)
+    tau, max_neighbours, chunk = check_search(tau, max_neighbours, chunk)
     threads = _default_threads() if threads is None else check_int("threads", threads, low=1)
     bound = tau - _KEEP_SLACK - _BOUND_SLACK
     if not sp.issparse(X) or bound <= 0:
@@ -411,33 +502,94 @@ def cosine_neighbours_prefix(
     n = X.shape[0]
     a, b, v = _join(X, bound, tau - _KEEP_SLACK, threads=threads, progress=progress)
     # The dot is symmetric (same products in the same order), so each pair is computed once.
-    r, c, v = _top_per_row(np.r_[a, b], np.r_[b, a], np.r_[v, v], max_neighbours)
-    return _assemble([(r, c, v)], n)
+    r, c, v = top_per_row(np.r_[a, b], np.r_[b, a], np.r_[v, v], max_neighbours)
+    return assemble_pairs([(r, c, v)], n)
 
 
-def synonymy_edges(pairs: sp.csr_array, R: sp.csr_array, *, max_synonyms: int) -> sp.csr_array:
-    """Step 3d: keep each node's ``max_synonyms`` best pairs, symmetrise, drop pairs with a relation edge.
+SEARCH_BUDGET = 1000
+"""Posting entries one node's top-k search may scan (:func:`cosine_neighbours_topk`)."""
 
-    Ties at the cap go to the lower node id, as in
-    :func:`~pathfinding.hipporag.index.build.cosine_neighbours`.
+
+def cosine_neighbours_topk(
+    X, *, tau: float = 0.8, k: int = 100, budget: int = SEARCH_BUDGET, threads: int | None = None,
+    progress=None, return_cut: bool = False, rows=None,
+):
+    """Each row's ``k`` nearest rows with cosine at least ``tau``, after a search bounded per row.
+
+    The synonymy step as HippoRAG bounds it (each node keeps its nearest neighbours above tau), with
+    the search bounded as well: a row scans at most ``budget`` entries of the posting lists of its
+    prefix features (rarest first), so the work grows linearly with the rows.
+
+    Parameters
+    ----------
+    X : sparse matrix, shape (n, d)
+        Unit rows. A dense ``X`` (a neural encoder's vectors) or ``tau`` at or below 0 is searched
+        exactly by :func:`cosine_neighbours_allpairs`.
+    tau : float, default 0.8
+    k : int, default 100
+        Neighbours kept per row, the best first (ties to the lower row id).
+    budget : int, default SEARCH_BUDGET
+        Posting entries a row may scan. A row whose lists hold no more is searched exactly.
+    threads : int, optional
+        As in :func:`cosine_neighbours_prefix`; the result does not depend on it.
+    progress : bool or None, default None
+        tqdm bar on stderr; None shows it only on a terminal.
+    return_cut : bool, default False
+        Also return, per row, whether the budget cut its search.
+    rows : numpy.ndarray of bool, optional
+        Only these rows are searched and found (the others stay empty), without a copy of ``X``.
+
+    Returns
+    -------
+    scipy.sparse.csr_array, shape (n, n)
+        Row x holds x's neighbours found (not symmetric). With ``return_cut``, also a bool array.
+
+    Notes
+    -----
+    A list longer than the budget left is scanned only in the window of that many entries nearest
+    the row's own id: rows are sorted phrases, so the window is a sorted neighbourhood [4]_. Such a
+    list belongs to a feature shared by many phrases ("institute of technology"), where a node with
+    more than k neighbours needs only k of them; a node with few neighbours is usually found from
+    their side, whose rarer features give short lists. Where no row is cut, row x holds exactly the
+    k best of x's pairs in :func:`cosine_neighbours_prefix` (same values, bit for bit).
+
+    References
+    ----------
+    .. [4] M. A. Hernandez, S. J. Stolfo. "The merge/purge problem for large databases." SIGMOD 1995.
+
+    Examples
+    --------
+    Four identical rows and one apart: with k = 2 each of the four keeps the two lowest others.
+
+    >>> M = sp.csr_array(np.array([[1.0, 0.0]] * 4 + [[0.0, 1.0]]))
+    >>> cosine_neighbours_topk(M, k=2).toarray().astype(int)
+    array([[0, 1, 1, 0, 0],
+           [1, 0, 1, 0, 0],
+           [1, 1, 0, 0, 0],
+           [1, 1, 0, 0, 0],
+           [0, 0, 0, 0, 0]])
     """
-    n = pairs.shape[0]
-    C = sp.coo_array(pairs)
-    r, c, v = C.row.astype(np.int64), C.col.astype(np.int64), C.data
-    order = np.lexsort((c, -v, r))
-    r, c, v = r[order], c[order], v[order]
-    keep = (np.arange(r.size) - np.searchsorted(r, r, side="left")) < max_synonyms
-    S = sp.csr_array((v[keep], (r[keep], c[keep])), shape=(n, n))
-    S = sp.coo_array(S.maximum(S.T))
-    # A pair already linked by a triple keeps its relation count only: drop S's entries whose
-    # (row, column) key is among R's (CSR keys are sorted row-major, so a binary search finds them).
-    R = sp.csr_array(R)
-    R = R if R.has_sorted_indices else R.sorted_indices()
-    r_keys = np.repeat(np.arange(n, dtype=np.int64), np.diff(R.indptr)) * n + R.indices
-    s_keys = S.row.astype(np.int64) * n + S.col
-    at = np.searchsorted(r_keys, s_keys).clip(max=max(r_keys.size - 1, 0))
-    free = (r_keys[at] != s_keys) if r_keys.size else np.ones(s_keys.size, dtype=bool)
-    S = sp.csr_array((S.data[free], (S.row[free], S.col[free])), shape=(n, n))
-    S.eliminate_zeros()
-    S.sort_indices()
-    return S
+    tau, k, _ = check_search(tau, k, 1)
+    budget = check_int("budget", budget, low=1)
+    threads = _default_threads() if threads is None else check_int("threads", threads, low=1)
+    bound = tau - _KEEP_SLACK - _BOUND_SLACK
+    n = X.shape[0]
+    rows = None if rows is None else np.asarray(rows, dtype=bool)
+    if not sp.issparse(X) or bound <= 0:
+        where = np.arange(n) if rows is None else np.flatnonzero(rows)
+        C = sp.coo_array(cosine_neighbours_allpairs(X[where], tau=tau, max_neighbours=k))
+        S = sp.csr_array((C.data, (where[C.row], where[C.col])), shape=(n, n))
+        return (S, np.zeros(n, dtype=bool)) if return_cut else S
+    X = sp.csr_array(X, dtype=np.float64)
+    if not X.has_canonical_format:  # a copy only when the caller's rows must be sorted or summed
+        X = X.copy()
+        X.sum_duplicates()
+    args = (*_postings(X, bound, rows), float(bound), float(tau - _KEEP_SLACK), k, budget)
+    parts = _blocks(lambda lo, hi: _topk_rows(lo, hi, *args), n, threads=threads, progress=progress,
+                    desc="index: synonymy top-k")
+    if parts:
+        r, c, v, cut = (np.concatenate(x) for x in zip(*parts, strict=True))
+    else:
+        r, c, v, cut = np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.uint8)
+    S = assemble_pairs([(r, c, v)], n)
+    return (S, cut.astype(bool)) if return_cut else S

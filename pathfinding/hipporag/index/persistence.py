@@ -30,7 +30,7 @@ from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.language.casing import CASING_KEY, CasingModel, casing_model
 from pathfinding.hipporag.language.text import index_normalization
-from pathfinding.hipporag.storage.container import ArrayBlock, Container, Layout, pack
+from pathfinding.hipporag.storage.container import ArrayBlock, Container, Layout, pack_chunks
 from pathfinding.hipporag.storage.safety import (
     atomic_write,
     exclusive_lock,
@@ -130,14 +130,14 @@ def save_index(index: HippoIndex, path, *, overwrite: bool = False) -> None:
         "settings": index.settings,
         "phrases": index.phrases,
         "passages": index.passages,
-        "triples": [[list(t) for t in doc] for doc in index.triples],
+        "triples": index.triples,  # tuples are JSON arrays: no list of lists made for the file
         "matrices": matrices,
         "encoder": encoder,
         "casing": casing,
     }
-    raw = pack(LAYOUT, header, block)
+    chunks = pack_chunks(LAYOUT, header, block)  # never joined: the file is written piece by piece
     with exclusive_lock(path):
-        atomic_write(path, [raw])
+        atomic_write(path, chunks)
 
 
 def is_index_file(path) -> bool:

@@ -28,7 +28,7 @@ import numpy as np
 
 from pathfinding.errors import FormatError, InvalidTypeError
 
-__all__ = ["DIGEST", "PREFIX", "ArrayBlock", "Container", "Layout", "pack"]
+__all__ = ["DIGEST", "PREFIX", "ArrayBlock", "Container", "Layout", "pack", "pack_chunks"]
 
 PREFIX = struct.Struct("<8sIQQ")
 """Magic, version, header length, array-block length."""
@@ -75,7 +75,7 @@ class ArrayBlock:
 
     def __init__(self, dtypes: frozenset):
         self.dtypes = dtypes
-        self.chunks: list[bytes] = []
+        self.chunks: list = []  # bytes-like: views of the arrays and their padding
         self.table: dict[str, dict] = {}
         self.size = 0
 
@@ -87,10 +87,12 @@ class ArrayBlock:
             raise InvalidTypeError(
                 f"cannot store array {name!r} of dtype {a.dtype}: expected one of {sorted(self.dtypes)}"
             )
-        raw = a.tobytes()
+        # The array's own memory, not a copy of it (a million passages' matrices are gigabytes).
+        raw = memoryview(a.reshape(-1).view(np.uint8))
         self.table[name] = {"dtype": a.dtype.str, "shape": list(a.shape), "offset": self.size}
-        self.chunks.append(raw + b"\0" * ((-len(raw)) % 8))
-        self.size += len(self.chunks[-1])
+        pad = b"\0" * ((-len(raw)) % 8)
+        self.chunks += [raw, pad] if pad else [raw]
+        self.size += len(raw) + len(pad)
         return name
 
 
@@ -108,10 +110,47 @@ def pack(layout: Layout, header: dict, block: ArrayBlock) -> bytes:
     >>> c.header["name"], c.array("ids")
     ('toy', array([0, 1, 2]))
     """
-    head = json.dumps({**header, "arrays": block.table}, ensure_ascii=False, separators=(",", ":"))
-    head = head.encode("utf-8")
-    body = b"".join([PREFIX.pack(layout.magic, layout.version, len(head), block.size), head, *block.chunks])
-    return body + hashlib.sha256(body).digest()
+    return b"".join(pack_chunks(layout, header, block))
+
+
+_SLICE = 100_000
+"""Items of a long list in the header encoded at a time (C speed, no second copy of the whole)."""
+
+
+def _json_chunks(value) -> list[bytes]:
+    """``value`` as compact UTF-8 JSON, in pieces: a long top-level list of the header (a million
+    passages' texts or triples) slice by slice, so no string of the whole header is ever held."""
+    dumps = lambda v: json.dumps(v, ensure_ascii=False, separators=(",", ":")).encode("utf-8")  # noqa: E731
+    if isinstance(value, dict):
+        out, sep = [], b"{"
+        for key, v in value.items():
+            out += [sep + dumps(key) + b":", *_json_chunks(v)]
+            sep = b","
+        return [*out, b"}"] if out else [b"{}"]
+    if isinstance(value, list | tuple) and len(value) > _SLICE:
+        parts = [dumps(list(value[i : i + _SLICE]))[1:-1] for i in range(0, len(value), _SLICE)]
+        return [b"[", *[p if i == 0 else b"," + p for i, p in enumerate(parts)], b"]"]
+    return [dumps(value)]
+
+
+def pack_chunks(layout: Layout, header: dict, block: ArrayBlock) -> list[bytes]:
+    """:func:`pack`'s bytes as the pieces they are made of, the file never joined into one object:
+    the prefix, the header's JSON in pieces, the arrays, the SHA-256 of all of them.
+
+    Examples
+    --------
+    >>> layout = Layout(b"EXAMPLE!", 1, "example", frozenset({"<i8"}))
+    >>> block = ArrayBlock(layout.dtypes)
+    >>> b"".join(pack_chunks(layout, {"name": "toy"}, block)) == pack(layout, {"name": "toy"}, block)
+    True
+    """
+    head = _json_chunks({**header, "arrays": block.table})
+    n_head = sum(map(len, head))
+    chunks = [PREFIX.pack(layout.magic, layout.version, n_head, block.size), *head, *block.chunks]
+    digest = hashlib.sha256()
+    for c in chunks:
+        digest.update(c)
+    return [*chunks, digest.digest()]
 
 
 class Container:

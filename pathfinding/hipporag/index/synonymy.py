@@ -1,0 +1,129 @@
+"""The synonymy step's pieces around the search: the all-pairs reference, each node's k nearest,
+and the edge rule.
+
+:mod:`~pathfinding.hipporag.index.neighbours` holds the searches themselves (compiled); what is here
+needs no compiled code and is shared by them, by the build and by the updates.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from pathfinding._validation import check_float, check_int
+from pathfinding.hipporag.index.nearest import KEEP_SLACK as _KEEP_SLACK
+
+__all__ = [
+    "assemble_pairs",
+    "check_search",
+    "cosine_neighbours_allpairs",
+    "keep_nearest",
+    "synonymy_edges",
+    "top_per_row",
+]
+
+
+def check_search(tau, max_neighbours, chunk):
+    """The searches' common parameters, checked (a named error for each)."""
+    tau = check_float("tau", tau, low=-1.0, high=1.0)
+    max_neighbours = check_int("max_neighbours", max_neighbours, low=1)
+    chunk = check_int("chunk", chunk, low=1)
+    return tau, max_neighbours, chunk
+
+
+def top_per_row(r, c, v, max_neighbours: int):
+    """Keep each row's ``max_neighbours`` largest values of (row, column, value) triples, ties to the
+    lower column id."""
+    order = np.lexsort((c, -v, r))
+    r, c, v = r[order], c[order], v[order]
+    first = np.searchsorted(r, r, side="left")
+    keep = (np.arange(r.size) - first) < max_neighbours
+    return r[keep], c[keep], v[keep]
+
+
+def assemble_pairs(parts, n: int) -> sp.csr_array:
+    """An n x n CSR matrix from (rows, columns, values) parts."""
+    if parts:
+        r, c, v = (np.concatenate(x) for x in zip(*parts, strict=True))
+    else:
+        r, c, v = np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0)
+    return sp.csr_array((v, (r, c)), shape=(n, n))
+
+
+def cosine_neighbours_allpairs(
+    X, *, tau: float = 0.8, max_neighbours: int = 100, chunk: int = 2048
+) -> sp.csr_array:
+    """The reference: every pair's product, ``chunk`` rows at a time, then threshold and cap.
+
+    Same contract as :func:`pathfinding.hipporag.index.build.cosine_neighbours`. Quadratic: use it to
+    check :func:`cosine_neighbours_prefix`, and for dense ``X`` (a neural encoder's vectors).
+
+    Examples
+    --------
+    >>> X = np.array([[1.0, 0.0], [0.8, 0.6], [0.0, 1.0]])
+    >>> cosine_neighbours_allpairs(X, tau=0.5).toarray()
+    array([[0. , 0.8, 0. ],
+           [0.8, 0. , 0.6],
+           [0. , 0.6, 0. ]])
+    """
+    tau, max_neighbours, chunk = check_search(tau, max_neighbours, chunk)
+    sparse = sp.issparse(X)
+    X = sp.csr_array(X, dtype=np.float64) if sparse else np.asarray(X, dtype=np.float64)
+    n = X.shape[0]
+    XT = sp.csr_array(X.T) if sparse else X.T
+    parts = []
+    for start in range(0, n, chunk):
+        S = X[start : start + chunk] @ XT
+        if sparse:
+            S = sp.coo_array(S)
+            r, c, v = S.row, S.col, S.data
+        else:
+            r, c = np.nonzero(S >= tau - _KEEP_SLACK)
+            v = S[r, c]
+        keep = (v >= tau - _KEEP_SLACK) & (r + start != c)
+        parts.append(top_per_row(r[keep].astype(np.int64) + start, c[keep].astype(np.int64), v[keep],
+                                  max_neighbours))
+    return assemble_pairs(parts, n)
+
+
+def keep_nearest(M: sp.csr_array, k: int) -> sp.csr_array:
+    """Each row's ``k`` largest entries (ties to the lower column id), the rest dropped.
+
+    Examples
+    --------
+    >>> keep_nearest(sp.csr_array(np.array([[0.0, 0.9, 0.9, 0.95]])), 2).toarray()
+    array([[0.  , 0.9 , 0.  , 0.95]])
+    """
+    C = sp.coo_array(M)
+    r, c, v = top_per_row(C.row.astype(np.int64), C.col.astype(np.int64), C.data, k)
+    out = sp.csr_array((v, (r, c)), shape=M.shape)
+    out.sort_indices()
+    return out
+
+
+def synonymy_edges(pairs: sp.csr_array, R: sp.csr_array, *, max_synonyms: int) -> sp.csr_array:
+    """Step 3d: keep each node's ``max_synonyms`` best pairs, symmetrise, drop pairs with a relation edge.
+
+    Ties at the cap go to the lower node id, as in
+    :func:`~pathfinding.hipporag.index.build.cosine_neighbours`.
+    """
+    n = pairs.shape[0]
+    C = sp.coo_array(pairs)
+    r, c, v = C.row.astype(np.int64), C.col.astype(np.int64), C.data
+    order = np.lexsort((c, -v, r))
+    r, c, v = r[order], c[order], v[order]
+    keep = (np.arange(r.size) - np.searchsorted(r, r, side="left")) < max_synonyms
+    S = sp.csr_array((v[keep], (r[keep], c[keep])), shape=(n, n))
+    S = sp.coo_array(S.maximum(S.T))
+    # A pair already linked by a triple keeps its relation count only: drop S's entries whose
+    # (row, column) key is among R's (CSR keys are sorted row-major, so a binary search finds them).
+    R = sp.csr_array(R)
+    R = R if R.has_sorted_indices else R.sorted_indices()
+    r_keys = np.repeat(np.arange(n, dtype=np.int64), np.diff(R.indptr)) * n + R.indices
+    s_keys = S.row.astype(np.int64) * n + S.col
+    at = np.searchsorted(r_keys, s_keys).clip(max=max(r_keys.size - 1, 0))
+    free = (r_keys[at] != s_keys) if r_keys.size else np.ones(s_keys.size, dtype=bool)
+    S = sp.csr_array((S.data[free], (S.row[free], S.col[free])), shape=(n, n))
+    S.eliminate_zeros()
+    S.sort_indices()
+    return S
