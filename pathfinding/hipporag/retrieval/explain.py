@@ -34,6 +34,7 @@ from pathfinding.hipporag.index.model import HippoIndex
 __all__ = [
     "KINDS",
     "RELATIONS_KEY",
+    "ROUTES",
     "Explanation",
     "PassageExplanation",
     "Part",
@@ -48,6 +49,14 @@ __all__ = [
     "relation_labels",
     "seed_pieces",
 ]
+
+ROUTES = {
+    "walk": "the walk alone (its parts add up to each score; push's estimate, certified)",
+    "v1": "HippoRAG v1's walk over phrases, pi . P (its parts add up to each score)",
+    "fused": "the walk fused with BM25 by reciprocal rank (the walk's term shared by its parts' shares)",
+    "bm25": "BM25, a part per question term (float32 columns, as bm25s keeps them)",
+}
+"""How an :class:`Explanation`'s ranking was made (its ``route``), in words."""
 
 KINDS = ("seed", "passage", "bm25", "term")
 """What a part's source is: a seed piece of the walk, the passage nodes' BM25 restart, the BM25 term
