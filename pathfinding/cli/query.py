@@ -161,7 +161,8 @@ class Answerer:
             if explain:
                 from pathfinding.hipporag.retrieval.explain import explain_bm25
 
-                return ids, s[ids], None, explain_bm25(self.bm25, question, ids, s[ids])
+                titles = [t.partition("\n")[0] for t in self.index.passages]
+                return ids, s[ids], None, explain_bm25(self.bm25, question, ids, s[ids], titles=titles)
             return ids, s[ids], None, None
         why = self.retriever.explain(question, k=k, entities=entities) if explain else None
         hit = why.retrieval if explain else self.retriever.retrieve(question, k=k, entities=entities)

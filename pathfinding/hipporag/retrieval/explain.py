@@ -156,6 +156,7 @@ class PassageExplanation:
     parts: tuple[Part, ...]
     via: tuple[Via, ...] = ()
     own: float = 0.0
+    title: str = ""
 
     def to_json(self) -> dict:
         out = {"parts": [p.to_json() for p in self.parts], "via": [v.to_json() for v in self.via]}
@@ -298,20 +299,20 @@ def explain_walk(retriever, plan, k: int, *, lam: float | None = None, bm=None) 
             share = passage_parts[:, j] / walk[j] if walk[j] > 0 else np.zeros(len(pieces))
             parts = [(p, walk_term * float(share[r])) for r, p in enumerate(pieces)]
             parts.append((Piece("BM25 (fused)", "bm25", np.zeros(0, np.int64), 1.0 - lam), float(bm_term[j])))
-        out.append(_passage(j, float(scores[j]), parts, *ctx.via(j, pieces)))
+        out.append(_passage(j, float(scores[j]), parts, *ctx.via(j, pieces), title=_title(index, j)))
     route = ("fused" if lam is not None else "walk") if hybrid else ("fused" if lam is not None else "v1")
     eps = float(np.finfo(np.float64).eps)
     return Explanation(route, tuple(out), walk_error, len(pieces) * 4 * eps)
 
 
-def _passage(j, score, parts, via=(), own=0.0) -> PassageExplanation:
+def _passage(j, score, parts, via=(), own=0.0, title="") -> PassageExplanation:
     out = []
     for piece, value in parts:
         share = value / score if score > 0 else 0.0
         out.append(
             Part(piece.source, piece.kind, value, share, piece.weight, piece.specificity, piece.entity)
         )
-    return PassageExplanation(j, score, tuple(out), tuple(via), own)
+    return PassageExplanation(j, score, tuple(out), tuple(via), own, title)
 
 
 class _WalkContext:
@@ -510,8 +511,8 @@ def bm25_term_parts(bm25, question: str, ids) -> tuple[list[str], list[int], np.
     return terms, counts, cols * np.asarray(counts, dtype=np.float64)[:, None]
 
 
-def explain_bm25(bm25, question: str, ids, scores) -> Explanation:
-    """BM25's ranking ``ids`` (with ``scores``), split by question term."""
+def explain_bm25(bm25, question: str, ids, scores, *, titles=None) -> Explanation:
+    """BM25's ranking ``ids`` (with ``scores``), split by question term (``titles``: one per passage)."""
     ids = np.asarray(ids, dtype=np.int64)
     terms, counts, parts = bm25_term_parts(bm25, question, ids)
     out = []
@@ -520,7 +521,7 @@ def explain_bm25(bm25, question: str, ids, scores) -> Explanation:
             (Piece(t, "term", np.zeros(0, np.int64), float(cnt)), float(parts[r, c]))
             for r, (t, cnt) in enumerate(zip(terms, counts, strict=True))
         ]
-        out.append(_passage(int(j), float(scores[c]), pieces))
+        out.append(_passage(int(j), float(scores[c]), pieces, title="" if titles is None else titles[int(j)]))
     # bm25s adds the float32 columns in float32: one rounding per term
     bound = max(len(bm25.tokens(question)), 1) * float(np.finfo(np.float32).eps)
     return Explanation("bm25", tuple(out), 0.0, bound)

@@ -461,7 +461,8 @@ class HippoRetriever:
         if seeds.size == 0:
             scores = self.bm25_scores(plan.question)
             ids = top_k(scores, k) if np.any(scores > 0) else np.zeros(0, np.int64)
-            why = explain_bm25(self.bm25, plan.question, ids, scores[ids])
+            titles = [t.partition("\n")[0] for t in self.index.passages]
+            why = explain_bm25(self.bm25, plan.question, ids, scores[ids], titles=titles)
             note = "" if ids.size else NO_MATCH
             hit = Retrieval(ids, scores[ids], fell_back=True, walk_weight=0.0, note=note, **found)
         elif plan.walk_weight < 1.0:
