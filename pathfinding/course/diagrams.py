@@ -394,7 +394,8 @@ def draw_explanation(why, *, passages: int = 5, nodes: int = 4, focus: int = 0, 
     right.set_yticks(range(len(via)), [f"{_short(v.node, 28)} (x{v.count:g})" for v in via])
     right.invert_yaxis()
     right.set_xlabel("mass the node brings, split by source")
-    right.set_title(f"Rank {focus + 1}, through which nodes:\n{_short(top.title or f'passage {top.passage}', 44)}")
+    title = _short(top.title or f"passage {top.passage}", 44)
+    right.set_title(f"Rank {focus + 1}, through which nodes:\n{title}")
     from matplotlib.patches import Patch
 
     handles = [Patch(color=colour[s], label=_short(s, 40)) for s in sources]
