@@ -379,7 +379,7 @@ def draw_explanation(why, *, passages: int = 5, nodes: int = 4, focus: int = 0, 
                 start += part.score
     left.set_yticks(range(len(shown)), [_short(pe.title or f"passage {pe.passage}") for pe in shown])
     left.invert_yaxis()
-    left.set_xlabel("score, split by source")
+    left.set_xlabel("score, by source")
     left.set_title("Each passage's score,\nsplit by the seed whose mass it is")
     if not 0 <= focus < len(shown):
         raise InvalidValueError(f"focus must be a rank shown, 0 to {len(shown) - 1}, got {focus!r}")
@@ -393,13 +393,13 @@ def draw_explanation(why, *, passages: int = 5, nodes: int = 4, focus: int = 0, 
                 start += mass
     right.set_yticks(range(len(via)), [f"{_short(v.node, 28)} (x{v.count:g})" for v in via])
     right.invert_yaxis()
-    right.set_xlabel("mass the node brings, split by source")
-    title = _short(top.title or f"passage {top.passage}", 44)
-    right.set_title(f"Rank {focus + 1}, through which nodes:\n{title}")
+    right.set_xlabel("mass each node brings, by source")
+    title = _short(top.title or f"passage {top.passage}", 30)
+    right.set_title(f"Rank {focus + 1} came through:\n{title}")
     from matplotlib.patches import Patch
 
     handles = [Patch(color=colour[s], label=_short(s, 40)) for s in sources]
-    right.legend(handles=handles, fontsize=8, loc="lower right")
+    right.legend(handles=handles, fontsize=9, loc="lower right")
     return axes
 
 
