@@ -112,22 +112,14 @@ for row in result.summary():
 # the shape).
 
 # %%
-for name in ("ppr", "ppr_no_specificity"):
-    for h in (1, 2, 3):
-        check(
-            summary[name, h].mean == 1.0 and summary[name, h].hit_at_1 == 1.0,
-            idea="PPR ranks the answer first at every depth, in every trial",
-        )
+for name, h in [(name, h) for name in ("ppr", "ppr_no_specificity") for h in (1, 2, 3)]:
+    check(summary[name, h].mean == 1.0 == summary[name, h].hit_at_1,
+          idea="PPR ranks the answer first at every depth, in every trial")  # fmt: skip
 for name in ("mention_count", "rq_neighbours"):
-    check(
-        summary[name, 1].mean == 1.0,
-        idea="at one hop the answer shares a passage with each seed, so counting passages finds it",
-    )
-    for h in (2, 3):
-        check(
-            summary[name, h].mean == 9.0 and summary[name, h].hit_at_1 == 0.0,
-            idea="beyond one hop the answer ties with every dead end at 0: expected rank 9 of 17",
-        )
+    check(summary[name, 1].mean == 1.0,
+          idea="at one hop the answer shares a passage with each seed: counting finds it")  # fmt: skip
+    check(all(summary[name, h].mean == 9.0 and summary[name, h].hit_at_1 == 0.0 for h in (2, 3)),
+          idea="beyond one hop the answer ties with every dead end at 0: expected rank 9 of 17")  # fmt: skip
 check(all(summary["rq_nodes", h].mean == 9.0 for h in (1, 2, 3)),
       idea="the restart vector alone scores only the seeds: chance (9) at every depth")  # fmt: skip
 
@@ -140,12 +132,8 @@ for name in result.rankers:
     hi = np.array([summary[name, h].ci_random_high for h in (1, 2, 3)]) - ys
     ax.errorbar(np.array([1, 2, 3]) + offsets[name], ys, yerr=[lo, hi], marker="o", capsize=3, label=name)
 ax.axhline(9, color="grey", ls=":", label="chance (17 + 1) / 2")
-ax.set(
-    xticks=[1, 2, 3],
-    xlabel="hops from each seed to the answer",
-    ylabel="answer's rank (random ties), 1 = best",
-    title=f"Path-finding: PPR stays at 1, per-passage scoring falls to chance ({TRIALS} trials)",
-)
+ax.set(xticks=[1, 2, 3], xlabel="hops from each seed to the answer", ylabel="answer's rank (random ties)")
+ax.set_title(f"Path-finding: PPR stays at 1, per-passage scoring falls to chance ({TRIALS} trials)")
 ax.invert_yaxis()
 ax.legend(fontsize=8, loc="center right")
 fig.tight_layout()
@@ -176,20 +164,16 @@ for n, (lo, hi) in intervals.items():
     print(f"N = {n:4d}: 95% of chance-level means fall in [{lo:.2f}, {hi:.2f}]")
 half_200 = intervals[TRIALS][1] - 9
 half_1000 = intervals[1000][1] - 9
-check(
-    abs(half_1000 - 1.959963984540054 * np.sqrt(24 / 1000)) < 1e-12,
-    idea="the 95% half-width of a chance-level mean is 1.96 * sqrt(24 / N)",
-)
+check(abs(half_1000 - 1.959963984540054 * np.sqrt(24 / 1000)) < 1e-12,
+      idea="the 95% half-width of a chance-level mean is 1.96 * sqrt(24 / N)")  # fmt: skip
 check(abs(half_1000 - 0.3036) < 1e-4, idea="at N = 1000 trials the half-width is 0.3036")
 
 # check the formula by simulating 20,000 runs of N = 1000 random ranks
 sim = np.random.default_rng(0).integers(1, 18, size=(20_000, 1000)).mean(axis=1)
 lo_sim, hi_sim = np.percentile(sim, [2.5, 97.5])
 print(f"simulated 95% range for N = 1000: [{lo_sim:.2f}, {hi_sim:.2f}]")
-check(
-    abs(lo_sim - (9 - half_1000)) < 0.02 and abs(hi_sim - (9 + half_1000)) < 0.02,
-    idea="the simulated 95% interval of chance-level means matches the formula",
-)
+check(abs(lo_sim - (9 - half_1000)) < 0.02 and abs(hi_sim - (9 + half_1000)) < 0.02,
+      idea="the simulated 95% interval of chance-level means matches the formula")  # fmt: skip
 
 # %% [markdown]
 # A reference run of the chapter (1000 trials) reported mention counting at
@@ -208,25 +192,17 @@ expect(
     row.mean_random, finding("F2", "mean rank, random"), atol=0.005,
     idea="this run is FINDINGS row F2: mention counting at two hops, 1,000 trials, seed 0",
 )  # fmt: skip
-check(
-    9 - half_1000 < row.mean_random < 9 + half_1000,
-    idea="this package's 1000-trial mention-count mean is inside the chance interval",
-)
-check(
-    abs(summary["mention_count", 2].mean_random - 9) < half_200,
-    idea="the 200-trial mention-count mean is inside its chance interval",
-)
+check(9 - half_1000 < row.mean_random < 9 + half_1000,
+      idea="this package's 1000-trial mention-count mean is inside the chance interval")  # fmt: skip
+check(abs(summary["mention_count", 2].mean_random - 9) < half_200,
+      idea="the 200-trial mention-count mean is inside its chance interval")  # fmt: skip
 
 # %%
 fig, ax = plt.subplots(figsize=(7, 3.6))
 ax.hist(big.random_ranks["mention_count", 2], bins=np.arange(0.5, 18.5), rwidth=0.85, color="C0")
 ax.axhline(1000 / 17, color="k", ls=":", label="uniform: 1000/17 per rank")
-ax.set(
-    xlabel="answer's rank among 17 candidates (random tie-breaking)",
-    ylabel="trials",
-    title="Mention counting at two hops: a uniform draw",
-    xticks=range(1, 18),
-)
+ax.set(xlabel="answer's rank among 17 candidates (random tie-breaking)", ylabel="trials",
+       title="Mention counting at two hops: a uniform draw", xticks=range(1, 18))  # fmt: skip
 ax.legend()
 fig.tight_layout()
 show(fig, "03_figure_2")
@@ -308,10 +284,42 @@ for pos, j in enumerate(order, start=1):
         break
 ranks = passage_ranks(inst)
 print("rank of the answer's best passage under pi . P:", ranks["pi_P"][0], "of", inst.n_passages)
-check(
-    ranks["pi_P"][0] == has_seed.sum() + 1,
-    idea="every passage that names a seed outranks the answer's: mass decays with distance from the seeds",
-)
+check(ranks["pi_P"][0] == has_seed.sum() + 1,
+      idea="every passage that names a seed outranks the answer's: mass decays with depth")  # fmt: skip
+
+# %% [markdown]
+# Why, passage by passage: each score is a sum of one part per seed (the walk is linear in its
+# restart vector, $\pi P$ in $\pi$), and `HippoRetriever.explain` splits it. Index this
+# instance's facts as triples with the real-text engine, ask v1's walk from the two seeds, and set
+# the answer's best passage beside a dead end's at the same depth.
+
+# %%
+from pathfinding.hipporag import HippoRetriever
+from pathfinding.hipporag.index.build import build_index
+from pathfinding.synthetic.following import passage_relations
+
+relations = passage_relations(inst)  # one triple per passage: (subject, relation, object)
+triples = [[(names[u], rel, names[v])] for (u, v), rel in zip(inst.facts, relations, strict=True)]
+walk = HippoRetriever(build_index(triples, passages=inst.passages), extractor=None, facts=0, passage_weight=0)
+why = walk.explain("", k=inst.n_passages, entities=[names[s] for s in inst.seeds])
+expect(why.scores, scores[why.ids], rtol=1e-9, idea="the explained scores are this instance's π P")
+answer_pe = next(pe for pe in why.passages if has_answer[pe.passage])
+dead_pe = next(pe for pe in why.passages if np.isin(inst.facts[pe.passage], dead).any())
+for pe in (answer_pe, dead_pe):
+    parts = " + ".join(f"{p.score:.5f} from {p.source}" for p in pe.parts)
+    print(f"rank {list(why.ids).index(pe.passage) + 1}: {inst.passages[pe.passage]} {pe.score:.5f} = {parts}")
+meet = next(v for v in answer_pe.via if v.node == walk.index.normalize(names[answer]))
+print(f"the answer node {meet.node}:", {seed: f"{x:.5f}" for seed, x in meet.parts.items()})
+check(min(p.share for p in answer_pe.parts) > 0.2, idea="the answer's passage holds both seeds' mass")
+check(min(p.share for p in dead_pe.parts) < 0.01, idea="a dead end's passage holds one seed's mass")
+expect(2 * min(meet.parts.values()), meet_mass(inst)[answer], rtol=1e-6,
+       idea="meet mass (below) is the smaller part, doubled: each seed's restart weight is 1/2")  # fmt: skip
+
+# %% [markdown]
+# The answer node's mass is two equal inflows, one per seed; a dead end's passage is one seed's
+# mass and nothing else. That is the meet node of notebook 1, read off real passages. It is not
+# enough here: the seed passages above it are one seed's mass too, but at depth 0 and 1, where
+# there is more of it.
 
 # %% [markdown]
 # Where the chapter holds: at **one hop**, its own star shape (each seed's neighbours are the
@@ -531,10 +539,8 @@ show(fig, "03_budget_sweep")
 # %%
 reach = [rows["iterative", b]["reached"][0] for b in budget.budgets]
 check(reach == sorted(reach) and reach[-1] > reach[0], idea="more rounds reach the answer more often")
-check(
-    rows["iterative", 8]["hit_at_1"][0] < 0.5 and rows["beam", 8]["hit_at_1"][0] < 0.5,
-    idea="reaching the answer is not ranking it first: hit@1 stays low at 8 rounds",
-)
+check(rows["iterative", 8]["hit_at_1"][0] < 0.5 and rows["beam", 8]["hit_at_1"][0] < 0.5,
+      idea="reaching the answer is not ranking it first: hit@1 stays low at 8 rounds")  # fmt: skip
 check(np.all(budget.ppr_ranks == 1), idea="PPR ranks the answer first on every one of these instances")
 
 # %% [markdown]
@@ -550,15 +556,8 @@ check(np.all(budget.ppr_ranks == 1), idea="PPR ranks the answer first on every o
 # first?
 
 # %%
-varied = run_contrast(
-    shapes=("finding",),
-    hops=(2,),
-    trials=50,
-    seed=0,
-    retrievers=["iterative", "intersection", "ppr"],
-    variation=VARIATION,
-    progress=False,
-)
+varied = run_contrast(shapes=("finding",), hops=(2,), trials=50, seed=0, variation=VARIATION, progress=False,
+                      retrievers=["iterative", "intersection", "ppr"])  # fmt: skip
 for r in varied.summary():
     print(
         f"{r.retriever:<14} mean rank {r.mean:5.2f} [{r.ci_low:.2f}, {r.ci_high:.2f}]  hit@1 {r.hit_at_1:.0%}"

@@ -26,13 +26,14 @@ import warnings
 import matplotlib.pyplot as plt
 import numpy as np
 
+from pathfinding.core.contributions import seed_contributions
 from pathfinding.core.ppr import personalized_pagerank
 from pathfinding.core.scoring import passage_scores
 from pathfinding.core.specificity import passage_counts, restart_vector
-from pathfinding.course.diagrams import draw_pipeline_position
+from pathfinding.course.diagrams import draw_explanation, draw_pipeline_position
 from pathfinding.course.draw import draw_graph, show
 from pathfinding.course.quotes import finding
-from pathfinding.course.tables import show_table
+from pathfinding.course.tables import show_explanation, show_table
 from pathfinding.course.teaching import check, expect
 from pathfinding.experiments.realtext import load_realtext
 from pathfinding.hipporag import (
@@ -44,6 +45,7 @@ from pathfinding.hipporag import (
     recall_at_k,
     supporting_ids,
 )
+from pathfinding.hipporag.retrieval.chapter import chapter_retrieve
 
 # BM25's library asks for Jupyter widgets to draw a progress bar; the bar is not needed here.
 warnings.filterwarnings("ignore", message="IProgress not found")
@@ -93,8 +95,12 @@ scores_real = passage_scores(pi_real, real.mentions)
 hippo_top = np.argsort(-scores_real, kind="stable")[:10]
 # HippoRAG v1: capitalised entity seeds only, passages scored by pi . P, never fused with BM25
 v1 = dict(extractor="capitalised", facts=0, passage_weight=0, guess_weight=1.0)
-packaged = HippoRetriever(real, **v1).retrieve(q.question, k=10)
+retriever_v1 = HippoRetriever(real, **v1)
+packaged = retriever_v1.retrieve(q.question, k=10)
 expect(packaged.passages, hippo_top, idea="the step-by-step walk is exactly what HippoRetriever does")
+# Steps 4-7 as the chapter writes them: one page of numpy and scipy (hipporag/retrieval/chapter.py)
+chapter_ids, _ = chapter_retrieve(real, entities, k=10)
+expect(chapter_ids, hippo_top, idea="the chapter's reference retriever ranks the same ten passages")
 
 # %% [markdown]
 # The meet node. The question's country is Guyana; how far is it from each query node, and how
@@ -157,11 +163,46 @@ check(
 # get most of the mass: the membership table mentions caricom, the village
 # passage mentions clonbrook. On this question PPR wins as a good per-entity scorer — the same
 # "passages that name a seed win" effect as on the synthetic instances (notebook 3) — not by
-# walking to the bridge. One question proves nothing either way, so here is the comparison on
-# all 100 (FINDINGS rows R1 and R5 give these numbers with bootstrap intervals).
+# walking to the bridge. The explanation shows it.
+#
+# ### Why each passage ranked
+#
+# Each score is a sum of one part per seed (the walk is linear in its restart vector, $\pi P$ in
+# $\pi$), so `explain` splits it exactly, names the nodes it came through and the most probable
+# walk from each seed to each node. *Predict:* how much of the Clonbrook passage's score is
+# CARICOM's mass?
 
 # %%
-retriever = HippoRetriever(real, **v1)
+why = retriever_v1.explain(q.question, k=5)
+expect(why.scores, scores_real[why.ids], rtol=1e-9, idea="the explained scores are the π P above")
+show_explanation(why, passages=4, nodes=2, caption="the top four passages, each score split by seed")
+top_share = [max(p.share for p in pe.parts) for pe in why.passages[:2]]
+print("share of each gold passage's score from its larger seed:", [f"{x:.4%}" for x in top_share])
+check(min(top_share) > 0.999, idea="each gold passage's score is one seed's mass: nothing meets in it")
+
+# %% [markdown]
+# A meet node holds mass from two seeds. Split guyana's mass by seed with the core's
+# `seed_contributions` (one row per seed, the rows summing to $\pi$):
+
+# %%
+sources, parts = seed_contributions(real.prepared(), r_real)
+split = {real.phrases[s]: parts[j, guyana] / pi_real[guyana] for j, s in enumerate(sources)}
+print("guyana's mass by seed:", {name: f"{x:.6%}" for name, x in split.items()})
+check(split["clonbrook"] < 1e-4, idea="guyana's mass is CARICOM's: 7 hops leave clonbrook almost nothing")
+fig, axes = plt.subplots(1, 2, figsize=(11, 3.4), layout="constrained")
+draw_explanation(why, passages=5, nodes=3, axes=axes)
+show(fig, "07_real_explained")
+
+# %% [markdown]
+# guyana is the meet node of the question, but not of the walk: after 7 hops with restart 0.5,
+# about one part in a million of its mass is clonbrook's. The missing edge is the one the Clonbrook
+# passage states in its first words ("a village in the Demerara-Mahaica region of Guyana") but
+# not in a triple: with (Clonbrook, village in, Guyana) the two seeds would meet. One question proves
+# nothing either way, so here is the comparison on all 100 (FINDINGS rows R1 and R5 give these
+# numbers with bootstrap intervals, and rows E1–E10 what the explanations say over all of them).
+
+# %%
+retriever = retriever_v1
 hippo_all = [retriever.retrieve(x.question, k=10).passages for x in questions]
 bm25_all = [bm25.rank(x.question, k=10) for x in questions]
 r_h = recall_at_k(hippo_all, gold).mean(axis=0)

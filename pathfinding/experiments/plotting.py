@@ -6,10 +6,13 @@ from pathlib import Path
 
 import numpy as np
 
+from pathfinding.errors import InvalidValueError
+
 __all__ = [
     "plot_budget_sweep",
     "plot_frontier_rounds",
     "plot_mean_rank",
+    "plot_passage_ranks",
     "plot_rank_distribution",
     "save_figure",
 ]
@@ -95,6 +98,48 @@ def save_figure(fig, path, *, dpi: int = 120) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=dpi, format="png", metadata={"Software": None})
     return path
+
+
+def plot_passage_ranks(rankings, passages, ax=None):
+    """Where each ranking puts a few chosen passages: one stem per passage and ranking, rank 1 on top.
+
+    Parameters
+    ----------
+    rankings : dict of str to numpy.ndarray of int
+        A label per ranking, and the rank it gives every passage (1 = first).
+    passages : sequence of int
+        The passages to show, left to right.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Raises
+    ------
+    ValueError
+        If there is no ranking or no passage, or the rankings rank different numbers of passages.
+    """
+    sizes = {len(ranks) for ranks in rankings.values()}
+    if not rankings or not len(passages) or len(sizes) != 1:
+        raise InvalidValueError(
+            f"need one or more rankings of the same passages and one or more passages to show, got "
+            f"{len(rankings)} rankings of sizes {sorted(sizes)} and {len(passages)} passages"
+        )
+    (n,) = sizes
+    ax = axes_or_new(ax, figsize=(8, 3.8), layout="constrained")
+    x, width = np.arange(len(passages)), 0.66 / len(rankings)
+    for k, (label, ranks) in enumerate(rankings.items()):
+        xs, ys = x + (k - (len(rankings) - 1) / 2) * width, [int(ranks[j]) for j in passages]
+        ax.vlines(xs, n + 1, ys, color=f"C{k}", lw=2, alpha=0.5)
+        ax.plot(xs, ys, "osD^v"[k % 5], color=f"C{k}", label=label)
+        for xi, y in zip(xs, ys, strict=True):
+            ax.annotate(str(y), (xi, y), xytext=(0, 6), textcoords="offset points", ha="center", fontsize=8)
+    ticks = sorted({1, *range(10, n, 10), n})
+    ax.set(xticks=x, xticklabels=[f"p{j}" for j in passages], yticks=ticks, ylim=(n + 1, -4))
+    ax.set_ylabel(f"rank of {n} (1 = first, at the top)")
+    ax.legend(fontsize=8, loc="upper right")
+    return ax
 
 
 def plot_budget_sweep(budget, ax=None):

@@ -27,6 +27,7 @@ from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.io.loaders import load_corpus, load_questions
 from pathfinding.hipporag.io.records import Passage, Question
 from pathfinding.hipporag.language.names import capitalised_spans
+from pathfinding.hipporag.retrieval.explain import Explanation
 from pathfinding.hipporag.retrieval.linking import link_entities
 from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 from pathfinding.hipporag.storage.datasets import fetch
@@ -233,6 +234,9 @@ class CaseStudyWalk:
         Node phrase -> its PPR mass.
     mass_rank : dict of str to int
         Node phrase -> 1 + the number of nodes with more mass (the seeds included).
+    explanation : Explanation
+        The ranking with each passage's score split by seed, its nodes and their paths
+        (:meth:`~pathfinding.hipporag.retrieval.retrieve.HippoRetriever.explain`).
     """
 
     index: HippoIndex
@@ -241,6 +245,7 @@ class CaseStudyWalk:
     hops: dict[str, tuple[float, ...]]
     mass: dict[str, float]
     mass_rank: dict[str, int]
+    explanation: Explanation
 
     def best_rank(self, passage_ids: Sequence[int]) -> int:
         """The best (smallest) rank among ``passage_ids``."""
@@ -308,4 +313,5 @@ def walk(
         hops=hops,
         mass=mass,
         mass_rank=mass_rank,
+        explanation=v1.explain(question, k=index.n_passages),
     )
