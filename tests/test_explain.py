@@ -131,6 +131,31 @@ def test_the_most_probable_path_is_the_product_of_its_steps():
     assert most_probable_paths(step_costs(B, np.asarray(B.sum(axis=1)).ravel()), [0], [2]) == {}
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    A=st.integers(2, 12).flatmap(lambda n: st.lists(st.integers(0, 3), min_size=n * n, max_size=n * n)),
+    data=st.data(),
+)
+def test_the_stopped_search_finds_paths_as_cheap_as_a_full_dijkstra(A, data):
+    # the search stops once its targets are settled: each path it returns costs what scipy's search
+    # over the whole graph says is the least, and it leaves out exactly the unreachable targets
+    from scipy.sparse.csgraph import dijkstra
+
+    n = int(round(len(A) ** 0.5))
+    W = sp.csr_array(np.array(A, float).reshape(n, n))
+    out = np.asarray(W.sum(axis=1)).ravel()
+    costs = step_costs(W, out)
+    sources = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=2))
+    targets = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=4))
+    found = most_probable_paths(costs, sources, targets)
+    best = dijkstra(costs, indices=sources, min_only=True)
+    assert set(found) == {t for t in targets if np.isfinite(best[t])}
+    for t, path in found.items():
+        assert path[0] in sources and path[-1] == t
+        cost = sum(costs[[u]][:, [v]].toarray()[0, 0] for u, v in zip(path[:-1], path[1:], strict=True))
+        assert cost == pytest.approx(best[t], rel=1e-9, abs=1e-12)
+
+
 @st.composite
 def corpora(draw):
     names = ["Ada", "Bob", "Cleo", "Dan", "Eve", "Fay", "Gus", "Hal"]

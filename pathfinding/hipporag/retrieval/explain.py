@@ -22,11 +22,13 @@ the relation of a triple behind it, a synonymy edge by its cosine, a passage edg
 from __future__ import annotations
 
 import dataclasses
+import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
+from numba import njit
 
 from pathfinding.core.contributions import restart_contributions, top_k_contributions
 from pathfinding.hipporag.index.model import HippoIndex
@@ -70,8 +72,6 @@ TOP_VIA = 3
 """Nodes of a passage whose paths are spelled out (one per contributing seed)."""
 PATH_SHARE = 0.01
 """A seed gets a path to a node when it brings at least this share of the node's mass."""
-NEAR = 12.0
-"""Cost (-log probability) where the path search first stops: walks more probable than exp(-12)."""
 
 
 @dataclass(frozen=True)
@@ -454,27 +454,54 @@ def most_probable_paths(costs: sp.csr_array, sources, targets) -> dict[int, list
     """The most probable walk from any of ``sources`` to each of ``targets``: its nodes, first to last.
 
     ``costs`` holds -log of each step's probability (:func:`step_costs`); the most probable walk is
-    the cheapest path (Dijkstra). The search first stops at cost ``NEAR`` (a walk of probability
-    ``exp(-NEAR)``), and goes on to the whole graph only for a target it did not reach; a target no
-    walk reaches is left out.
+    the cheapest path (Dijkstra), and the search stops once every target is settled, so it visits
+    the nodes nearer than the farthest target only. A target no walk reaches is left out.
     """
-    from scipy.sparse.csgraph import dijkstra
-
-    sources = np.asarray(sources, dtype=np.int64)
-    wanted = sorted({int(t) for t in targets})
+    sources = np.unique(np.asarray(sources, dtype=np.int64))
+    wanted = np.unique(np.asarray(list(targets), dtype=np.int64))
+    if not wanted.size or not sources.size:
+        return {}
+    pred, done = _cheapest_paths(costs.indptr, costs.indices, costs.data, sources, wanted)
     out: dict[int, list[int]] = {}
-    for limit in (NEAR, np.inf):
-        if len(out) == len(wanted):
-            break
-        found = dijkstra(costs, indices=sources, min_only=True, return_predecessors=True, limit=limit)
-        dist, pred = found[0], found[1]
-        for t in wanted:
-            if t not in out and np.isfinite(dist[t]):
-                path = [t]
-                while pred[path[-1]] >= 0:
-                    path.append(int(pred[path[-1]]))
-                out[t] = path[::-1]
+    for t in wanted.tolist():
+        if done[t]:
+            path = [t]
+            while pred[path[-1]] >= 0:
+                path.append(int(pred[path[-1]]))
+            out[t] = path[::-1]
     return out
+
+
+@njit(cache=True)
+def _cheapest_paths(indptr, indices, costs, sources, wanted):
+    """Dijkstra from every source at once, stopped when each node of ``wanted`` is settled (or
+    nothing more is reachable). Returns (predecessor, settled); a source's predecessor is -1."""
+    n = indptr.shape[0] - 1
+    dist = np.full(n, np.inf)
+    pred = np.full(n, -1, np.int64)
+    done = np.zeros(n, np.bool_)
+    target = np.zeros(n, np.bool_)
+    target[wanted] = True
+    left = wanted.shape[0]
+    heap = [(0.0, np.int64(0)) for _ in range(0)]
+    for s in sources:
+        dist[s] = 0.0
+        heapq.heappush(heap, (0.0, np.int64(s)))
+    while len(heap) > 0 and left > 0:
+        d, u = heapq.heappop(heap)
+        if done[u]:
+            continue
+        done[u] = True
+        if target[u]:
+            left -= 1
+        for k in range(indptr[u], indptr[u + 1]):
+            v = indices[k]
+            nd = d + costs[k]
+            if nd < dist[v]:
+                dist[v] = nd
+                pred[v] = u
+                heapq.heappush(heap, (nd, np.int64(v)))
+    return pred, done
 
 
 def step_costs(A: sp.csr_array, out_weight: np.ndarray) -> sp.csr_array:
