@@ -168,6 +168,7 @@ def test_an_instance_prepares_its_graph_once_and_owns_it():
         (np.eye(3), [np.nan, 1.0, 0.0], {}, ValueError, "finite"),
         (np.eye(3), np.ones((2, 2)), {}, ValueError, r"shape \(3, b\)"),
         (np.eye(3), np.ones((3, 2, 1)), {}, ValueError, "1-D or 2-D"),
+        (np.eye(3), np.ones((3, 2)), {"method": "scipy"}, ValueError, "runs one restart vector, got a block"),
         (np.eye(3), [0], {"restart_prob": 0.0}, ValueError, r"restart_prob must be in \(0"),
         (np.eye(3), [0], {"restart_prob": 1.5}, ValueError, "restart_prob"),
         (np.eye(3), [0], {"restart_prob": np.nan}, ValueError, "restart_prob"),
