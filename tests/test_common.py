@@ -13,7 +13,8 @@ from pathfinding.cli import common
 from pathfinding.errors import FileBusyError, InvalidValueError
 from pathfinding.hipporag.index.persistence import MAGIC
 from pathfinding.hipporag.retrieval.querycache import LAYOUT as CACHE_LAYOUT
-from pathfinding.hipporag.storage.safety import DEFAULT_WAIT, exclusive_lock
+from pathfinding.hipporag.storage.safety import DEFAULT_WAIT
+from tests.conftest import lock_is_held
 
 # --- output ---------------------------------------------------------------------------------------
 
@@ -195,42 +196,22 @@ def test_the_guard_never_replaces_a_file_it_did_not_write(files):
 # --- the writer lock -------------------------------------------------------------------------------
 
 
-def _hold(path, release: threading.Event):
-    """Hold ``path``'s lock from another thread until ``release`` is set; return once it is held."""
-    held = threading.Event()
-
-    def run():
-        with exclusive_lock(path):
-            held.set()
-            release.wait(10)
-
-    t = threading.Thread(target=run)
-    t.start()
-    assert held.wait(10)
-    return t
-
-
-def test_writer_lock_gives_up_at_once_with_wait_zero(tmp_path):
-    path, release = str(tmp_path / "i.hippo"), threading.Event()
-    t = _hold(path, release)
-    try:
-        with pytest.raises(FileBusyError, match=r"gave up after waiting 0 s \(--wait SECONDS waits longer;"):
-            with common.writer_lock(path, argparse.Namespace(wait=0.0)):
-                pass
-    finally:
-        release.set()
-        t.join()
+def test_writer_lock_gives_up_at_once_with_wait_zero(tmp_path, hold_lock):
+    path = str(tmp_path / "i.hippo")
+    release = hold_lock(path)
+    with pytest.raises(FileBusyError, match=r"gave up after waiting 0 s \(--wait SECONDS waits longer;"):
+        with common.writer_lock(path, argparse.Namespace(wait=0.0)):
+            pass
+    release()
     with common.writer_lock(path, argparse.Namespace(wait=0.0)) as lock:  # free again
-        assert lock == path + ".lock"
+        assert lock == path + ".lock" and lock_is_held(path)
 
 
-def test_writer_lock_waits_for_the_other_writer_and_says_so(tmp_path, capsys):
-    path, release = str(tmp_path / "i.hippo"), threading.Event()
-    t = _hold(path, release)
-    threading.Timer(0.3, release.set).start()
+def test_writer_lock_waits_for_the_other_writer_and_says_so(tmp_path, capsys, hold_lock):
+    path = str(tmp_path / "i.hippo")
+    threading.Timer(0.3, hold_lock(path)).start()
     t0 = time.monotonic()
     with common.writer_lock(path, argparse.Namespace(wait=30.0)):
         waited = time.monotonic() - t0
-    t.join()
     assert waited >= 0.25
     assert capsys.readouterr().err.startswith(f"waiting for {path}: ")

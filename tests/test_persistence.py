@@ -33,7 +33,7 @@ from pathfinding.hipporag.language.casing import CasingModel, casing_model
 from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 from pathfinding.hipporag.storage.datasets import fetch
 from pathfinding.hipporag.storage.safety import atomic_write, exclusive_lock
-from tests.conftest import Table
+from tests.conftest import Table, lock_is_held
 from tests.test_maintenance import FROZEN, assert_same_index, assert_same_retrieval, passage_st
 
 TRIPLES = [[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "filmed in", "Burbank")]]
@@ -718,24 +718,6 @@ def test_save_and_load_remove_what_a_killed_save_left(tmp_path, caplog):
 # --- one writer at a time: save_index holds the file's lock while it writes -------------------------
 
 
-def _busy(path) -> bool:
-    """Whether another writer holds ``path``'s lock, asked from a thread of our own with wait=0 (a
-    thread never re-enters a lock that another thread holds)."""
-    out = []
-
-    def ask():
-        try:
-            with exclusive_lock(path, wait=0):
-                out.append(False)
-        except FileBusyError:
-            out.append(True)
-
-    t = threading.Thread(target=ask)
-    t.start()
-    t.join()
-    return out[0]
-
-
 def test_save_index_writes_under_the_files_lock(tmp_path, monkeypatch):
     """Every byte is written while the lock is held (a lock taken and dropped before the write, or
     none at all, would let a second writer in)."""
@@ -745,39 +727,34 @@ def test_save_index_writes_under_the_files_lock(tmp_path, monkeypatch):
     seen = []
 
     def spy(target, chunks):
-        seen.append(_busy(target))
+        seen.append(lock_is_held(target))
         atomic_write(target, chunks)
-        seen.append(_busy(target))
+        seen.append(lock_is_held(target))
 
     monkeypatch.setattr(persistence, "atomic_write", spy)
-    assert not _busy(path)
+    assert not lock_is_held(path)
     save_index(build_index(TRIPLES, passages=TEXTS), path)
-    assert seen == [True, True] and not _busy(path)
+    assert seen == [True, True] and not lock_is_held(path)
     assert load_index(path).phrases == ["burbank", "ed wood", "plan 9"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["i.hippo"]  # the lock file is gone
 
 
-def test_save_index_waits_for_another_writer(tmp_path):
+def test_save_index_waits_for_another_writer(tmp_path, hold_lock):
     """Another writer holds the lock: save_index waits, and writes nothing until it is released."""
     path = tmp_path / "i.hippo"
-    held, release, seen = threading.Event(), threading.Event(), []
+    release = hold_lock(path)
+    seen = []
 
-    def other_writer():
-        with exclusive_lock(path):
-            held.set()
-            release.wait(10)
-            seen.append(path.exists())  # what the save wrote while the lock was not its own
+    def release_later():
+        seen.append(path.exists())  # what the save wrote while the lock was not its own
+        release()
 
-    t = threading.Thread(target=other_writer)
-    t.start()
-    assert held.wait(10)
-    threading.Timer(0.3, release.set).start()
+    threading.Timer(0.3, release_later).start()
     save_index(build_index(TRIPLES), path)
-    t.join()
     assert seen == [False] and load_index(path).phrases == ["burbank", "ed wood", "plan 9"]
 
 
-def test_save_index_gives_up_on_a_busy_file_and_leaves_it(tmp_path, monkeypatch):
+def test_save_index_gives_up_on_a_busy_file_and_leaves_it(tmp_path, monkeypatch, hold_lock):
     """Past its wait (0 here; DEFAULT_WAIT in use) save_index raises FileBusyError, naming the file,
     and the index already there is untouched, with no temporary file left."""
     import pathfinding.hipporag.index.persistence as persistence
@@ -786,21 +763,9 @@ def test_save_index_gives_up_on_a_busy_file_and_leaves_it(tmp_path, monkeypatch)
     save_index(build_index(TRIPLES[:1]), path)
     before = path.read_bytes()
     monkeypatch.setattr(persistence, "exclusive_lock", functools.partial(exclusive_lock, wait=0))
-    held, release = threading.Event(), threading.Event()
-
-    def other_writer():
-        with exclusive_lock(path):
-            held.set()
-            release.wait(10)
-
-    t = threading.Thread(target=other_writer)
-    t.start()
-    assert held.wait(10)
-    try:
-        with pytest.raises(FileBusyError, match="is writing it") as exc:
-            save_index(build_index(TRIPLES), path)
-    finally:
-        release.set()
-        t.join()
+    release = hold_lock(path)
+    with pytest.raises(FileBusyError, match="is writing it") as exc:
+        save_index(build_index(TRIPLES), path)
+    release()
     assert exc.value.filename == str(path) and path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["i.hippo"]
