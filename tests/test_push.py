@@ -77,6 +77,7 @@ def test_push_top_k_certifies_on_any_budget_and_leaves_its_scratch_clean(graph, 
             0.0,
             budget,
             *scratch,
+            np.empty(0, np.int64),
         )
         p, res, seen, _, _, queued, item_pos = scratch
         assert not p.any() and not res.any() and not seen.any() and not queued.any()
@@ -122,6 +123,7 @@ def test_push_top_k_counts_the_mass_still_owed(restart, alpha):
             0.0,
             0,
             *scratch,
+            np.empty(0, np.int64),
         )
     assert not out[4]  # item 0 leads on what has been banked; the intervals must not certify it
     assert ppr_top_k(graph, r, 1, candidates=[0, 1], restart_prob=alpha).top.tolist() == [1]
@@ -145,7 +147,7 @@ def test_forward_push_matches_readable_push(graph, data, alpha, eps):
     touched = np.empty(n, np.int64)
     touched[: support.size] = support
     queued = np.zeros(n, np.bool_)
-    n_touched, pushes, left = _push.ppr_push(
+    n_touched, pushes, left, n_log = _push.ppr_push(
         indptr,
         indices,
         weights,
@@ -161,7 +163,10 @@ def test_forward_push_matches_readable_push(graph, data, alpha, eps):
         alpha,
         eps,
         2**62,
+        np.empty(0, np.int64),
+        0,
     )
+    assert n_log == 0  # an empty log keeps nothing
     assert not queued.any()
     want_p, want_res = reference.forward_push(graph, r, alpha, eps)
     np.testing.assert_allclose(p, want_p, rtol=0, atol=1e-13)
@@ -187,7 +192,7 @@ def _push_once(graph, r, alpha, eps, max_pushes=2**62):
     for e in np.atleast_1d(eps):
         out = _push.ppr_push(
             indptr, indices, weights, g.unit, g.inv_out, p, res, seen, touched, n_touched,
-            np.empty(n, np.int64), queued, alpha, e, max_pushes,
+            np.empty(n, np.int64), queued, alpha, e, max_pushes, np.empty(0, np.int64), 0,
         )  # fmt: skip
         n_touched = out[0]
     return p, res, out, queued
@@ -198,7 +203,7 @@ def test_a_push_keeps_its_invariant_whenever_it_stops(graph, data, alpha, budget
     """x = p + L res with L = alpha sum_t ((1 - alpha) W^T)^t: the solution for the residual, added to
     the estimate, is the solution; so ||x - p||_1 <= sum(res), after any number of pushes."""
     r = data.draw(restart_vectors(graph.shape[0]))
-    p, res, (_, pushes, left), queued = _push_once(graph, r, alpha, 1e-9, max_pushes=budget)
+    p, res, (_, pushes, left, _), queued = _push_once(graph, r, alpha, 1e-9, max_pushes=budget)
     assert pushes <= budget and not queued.any()  # stopped early, the queue left as found
     x = _exact_push_solution(graph, r, alpha)
     np.testing.assert_allclose(p + _exact_push_solution(graph, res, alpha), x, rtol=0, atol=1e-12)
@@ -209,7 +214,7 @@ def test_two_nodes_by_hand():
     """0 - 1 at restart 1/2 from node 0. Push 0: p0 = 1/2, res1 = 1/2. Push 1: p1 = 1/4, res0 = 1/4.
     Push 0: p0 = 5/8, res1 = 1/8 ... x = (2/3, 1/3), the geometric sums."""
     A = sp.csr_array(np.array([[0.0, 1.0], [1.0, 0.0]]))
-    p, res, (n_touched, pushes, left), _ = _push_once(A, [1.0, 0.0], 0.5, 0.3)
+    p, res, (n_touched, pushes, left, _), _ = _push_once(A, [1.0, 0.0], 0.5, 0.3)
     # eps 0.3: node 0 (res 1) and node 1 (res 1/2) are pushed, then res0 = 1/4 <= 0.3 stops it
     assert pushes == 2 and n_touched == 2
     np.testing.assert_allclose(p, [0.5, 0.25])
