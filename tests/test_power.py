@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from pathfinding.core import _kernels, reference
 from pathfinding.core.ppr import personalized_pagerank, ppr_solve
 from pathfinding.core.prepared import prepare_graph
-from pathfinding.errors import InvalidValueError
+from pathfinding.errors import ConvergenceWarning, InvalidValueError
 from tests.strategies import restart_vectors, weighted_graphs
 
 THREADS = min(2, numba.config.NUMBA_NUM_THREADS)
@@ -251,4 +251,5 @@ def test_scipy_walk_runs_one_vector_on_one_thread():
             ppr_solve(A, [0], method="scipy", threads=2)
     exact = ppr_solve(A, [0], method="scipy", tol=0, max_iter=3)  # tol=0: exactly max_iter steps
     assert exact.iterations == 3 and exact.error_bound == np.inf
-    assert ppr_solve(A, [0], method="scipy", tol=1e-9, max_iter=1).iterations == 1  # max_iter caps a tol
+    with pytest.warns(ConvergenceWarning, match="did not reach tol=1e-09 in max_iter=1"):
+        assert ppr_solve(A, [0], method="scipy", tol=1e-9, max_iter=1).iterations == 1  # max_iter caps a tol
