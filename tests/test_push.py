@@ -267,3 +267,77 @@ def test_rounds_shrink_the_threshold_by_four_and_stop_at_max_rounds():
         assert bound == pytest.approx(2 * res.sum() / (p.sum() + res.sum()), rel=1e-12)
     pi, rounds, bound, pushes = _push.push_solve(g, r, 0.15, 1e-3, 0)
     assert (rounds, bound, pushes) == (0, 2.0, 0) and np.array_equal(pi, r)
+
+
+# --- the push log, and the same pushes replayed on a split of the restart vector ----------------------
+
+
+def _logged_push(graph, r, alpha, eps, log):
+    """ppr_push from a fresh start, on node ids as given, keeping its pushes in ``log``."""
+    n = graph.shape[0]
+    g = prepare_graph(graph, reorder=None)
+    indptr, indices, weights = g.forward_csr()
+    p, res = np.zeros(n), np.asarray(r, dtype=float).copy()
+    support = np.flatnonzero(r)
+    seen = np.zeros(n, np.bool_)
+    seen[support] = True
+    touched = np.empty(n, np.int64)
+    touched[: support.size] = support
+    out = _push.ppr_push(
+        indptr, indices, weights, g.unit, g.inv_out, p, res, seen, touched, support.size,
+        np.empty(n, np.int64), np.zeros(n, np.bool_), alpha, eps, 2**62, log, 0,
+    )  # fmt: skip
+    return g, (indptr, indices, weights), p, res, out
+
+
+def test_the_log_lists_the_pushes_in_order_while_it_has_room():
+    """0 - 1 from node 0 at eps 0.3 pushes node 0, then node 1 (test_two_nodes_by_hand): a log of
+    room 4 holds [0, 1]; a log of room 1 holds the first push only, and the count still says 2."""
+    A = sp.csr_array(np.array([[0.0, 1.0], [1.0, 0.0]]))
+    log = np.full(4, -1, np.int64)
+    *_, (_, pushes, _, n_log) = _logged_push(A, [1.0, 0.0], 0.5, 0.3, log)
+    assert (pushes, n_log, log.tolist()) == (2, 2, [0, 1, -1, -1])
+    short = np.full(1, -1, np.int64)
+    *_, (_, pushes, _, n_log) = _logged_push(A, [1.0, 0.0], 0.5, 0.3, short)
+    assert (pushes, n_log, short.tolist()) == (2, 1, [0])
+
+
+def test_a_resumed_push_appends_to_the_log():
+    """n_log on entry counts the entries kept: a second call writes after them, not over them."""
+    A = sp.csr_array(np.array([[0.0, 1.0], [1.0, 0.0]]))
+    g = prepare_graph(A, reorder=None)
+    indptr, indices, weights = g.forward_csr()
+    p, res = np.zeros(2), np.array([1.0, 0.0])
+    seen = np.array([True, False])
+    touched = np.array([0, 0], np.int64)
+    log = np.array([7, -1, -1], np.int64)
+    out = _push.ppr_push(
+        indptr, indices, weights, g.unit, g.inv_out, p, res, seen, touched, 1,
+        np.empty(2, np.int64), np.zeros(2, np.bool_), 0.5, 0.3, 2**62, log, 1,
+    )  # fmt: skip
+    assert out[3] == 3 and log.tolist() == [7, 0, 1]
+
+
+@given(graph=weighted_graphs(max_nodes=10), data=st.data(), alpha=st.sampled_from([0.15, 0.5, 0.85]))
+def test_replayed_pushes_split_the_estimate_by_piece_of_the_restart(graph, data, alpha):
+    """Replaying the log on pieces of r: the columns add up to the logged push's p and res, and each
+    column keeps push's invariant for its own piece (p_j + L res_j = x(r_j)); dangling nodes and
+    weighted edges included, so a replay that forgot either would not add up."""
+    n = graph.shape[0]
+    r = data.draw(restart_vectors(n))
+    m = data.draw(st.integers(1, 3))
+    cut = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1))).dirichlet(np.ones(m), size=n)
+    pieces = r[:, None] * cut  # (n, m): column j is piece j of r
+    log = np.empty(4 * n * n + 64, np.int64)
+    g, csr, p, res, (_, pushes, _, n_log) = _logged_push(graph, r, alpha, 1e-4, log)
+    assert n_log == pushes  # the log had room for every push
+    p_j, res_j = np.zeros((n, m)), pieces.copy()  # C order, changed in place
+    _push.replay_pushes(*csr, g.unit, g.inv_out, log, n_log, p_j, res_j, alpha)
+    np.testing.assert_allclose(p_j.sum(axis=1), p, rtol=0, atol=1e-13)
+    np.testing.assert_allclose(res_j.sum(axis=1), res, rtol=0, atol=1e-13)
+    for j in range(m):
+        np.testing.assert_allclose(
+            p_j[:, j] + _exact_push_solution(graph, res_j[:, j], alpha),
+            _exact_push_solution(graph, pieces[:, j], alpha),
+            rtol=0, atol=1e-12,
+        )  # fmt: skip
