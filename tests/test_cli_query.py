@@ -99,8 +99,9 @@ def test_bm25_needs_texts_and_lists_only_passages_that_share_a_word(index, tmp_p
     ):
         Answerer(bare, "bm25")
     bm25 = Answerer(index, "bm25")
-    ids, scores, hit = bm25.answer("Burbank", 4)
-    assert hit is None and ids.size == 2 and np.all(scores > 0)  # two passages name Burbank; no zeros
+    ids, scores, hit, why = bm25.answer("Burbank", 4)
+    assert hit is None and why is None  # no walk, and no explanation unless asked
+    assert ids.size == 2 and np.all(scores > 0)  # two passages name Burbank; no zeros
     assert np.all(np.diff(scores) <= 0)  # best first
 
 
@@ -112,8 +113,8 @@ def test_a_passage_the_walk_never_reaches_is_not_listed():
         passages=["Ed Wood\nEd Wood directed Plan 9.", "Bela Lugosi\nBela Lugosi was born in Lugos."],
     )
     for one_shot in (False, True):
-        ids, scores, hit = Answerer(two, "default", one_shot=one_shot).answer("Who directed Plan 9?", 2)
-        assert ids.tolist() == [0] and scores[0] > 0
+        ids, scores, hit, why = Answerer(two, "default", one_shot=one_shot).answer("Who directed Plan 9?", 2)
+        assert ids.tolist() == [0] and scores[0] > 0 and why is None  # none unless asked
         assert hit.passages.tolist() == [0, 1] and hit.scores[1] == 0  # what was left out
     assert Answerer(two, "default").rank("Who directed Plan 9?", 2).tolist() == [0]
 
