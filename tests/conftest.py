@@ -80,6 +80,65 @@ def lock_holder():
         proc.wait()
 
 
+@pytest.fixture
+def hold_lock():
+    """``hold(path) -> release``: a thread of this process holds the writer lock of ``path`` until
+    ``release()`` is called (at the latest at the end of the test); flock locks belong to an open
+    file, so the test's own thread is a second writer to it."""
+    import threading
+
+    from pathfinding.hipporag.storage.safety import exclusive_lock
+
+    threads = []
+
+    def hold(path):
+        held, done = threading.Event(), threading.Event()
+
+        def run():
+            with exclusive_lock(path):
+                held.set()
+                done.wait(30)
+
+        t = threading.Thread(target=run)
+        t.start()
+        assert held.wait(10)
+        threads.append((t, done))
+
+        def release():
+            done.set()
+            t.join()
+
+        return release
+
+    yield hold
+    for t, done in threads:
+        done.set()
+        t.join()
+
+
+def lock_is_held(path) -> bool:
+    """Whether some writer holds ``path``'s lock now, asked with wait=0 from a new thread (a thread
+    never re-enters a lock that another thread holds, so the caller's own lock counts)."""
+    import threading
+
+    from pathfinding.errors import FileBusyError
+    from pathfinding.hipporag.storage.safety import exclusive_lock
+
+    out = []
+
+    def ask():
+        try:
+            with exclusive_lock(path, wait=0):
+                out.append(False)
+        except FileBusyError:
+            out.append(True)
+
+    t = threading.Thread(target=ask)
+    t.start()
+    t.join()
+    return out[0]
+
+
 # Triples written by hand for the three passages of HippoRAG's sample corpus, in corpus order (no
 # OpenIE output is released for it).
 SAMPLE_TRIPLES = [

@@ -8,7 +8,7 @@ from scipy.sparse.csgraph import shortest_path
 
 from pathfinding.core.reference import nodes_at_distance_bfs
 from pathfinding.core.scoring import rank_of
-from pathfinding.experiments.contrast import VARIATION, run_budget_sweep, run_contrast, settle_ties
+from pathfinding.experiments.contrast import VARIATION
 from pathfinding.synthetic.chaining import (
     beam_retrieve,
     intersection_scores,
@@ -149,37 +149,3 @@ def test_bad_intersection_input_is_named():
         nodes_at_distance(toy.graph, [9], 1)
 
 
-def test_contrast_streams_do_not_depend_on_the_other_retrievers():
-    both = run_contrast(hops=(2,), trials=6, retrievers=["iterative", "beam"], progress=False)
-    alone = run_contrast(hops=(2,), trials=6, retrievers=["beam"], progress=False)
-    for shape in ("following", "finding"):
-        assert np.array_equal(both.ranks[shape, 2, "beam"], alone.ranks[shape, 2, "beam"])
-
-
-def test_budget_sweep_reach_never_shrinks():
-    res = run_budget_sweep(trials=20, seed=3)
-    for name in res.retrievers:
-        reach = np.array([res.reached[name, b] for b in res.budgets])
-        assert np.all(np.diff(reach.astype(int), axis=0) >= 0)
-
-
-def test_contrast_rejects_unknown_names():
-    with pytest.raises(ValueError, match="unknown retriever"):
-        run_contrast(retrievers=["oracle"], trials=2)
-    with pytest.raises(ValueError, match="shape"):
-        run_contrast(shapes=["loop"], trials=2)
-
-
-@given(
-    values=st.lists(st.integers(0, 6), min_size=2, max_size=15),
-    noise_seed=st.integers(0, 2**32 - 1),
-)
-def test_settle_ties_restores_ties_that_rounding_broke(values, noise_seed):
-    """Exact ties jittered at the solver's noise level become ties again; real differences stay."""
-    exact = np.asarray(values, dtype=float) * 0.01 + 0.001
-    noisy = exact * (1 + np.random.default_rng(noise_seed).normal(scale=1e-13, size=exact.size))
-    settled = settle_ties(noisy)
-    assert np.array_equal(exact[:, None] == exact[None, :], settled[:, None] == settled[None, :])
-    assert np.array_equal(exact[:, None] < exact[None, :], settled[:, None] < settled[None, :])
-    answer, candidates = 0, np.arange(exact.size)
-    assert rank_of(settled, answer, candidates) == rank_of(exact, answer, candidates)

@@ -11,8 +11,7 @@ import scipy.sparse as sp  # noqa: E402
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from pathfinding.course import diagrams, draw, marks  # noqa: E402
-from pathfinding.errors import InvalidValueError  # noqa: E402
+from pathfinding.course import draw, marks  # noqa: E402
 from pathfinding.experiments.plotting import save_figure  # noqa: E402
 from pathfinding.synthetic.instances import make_instance  # noqa: E402
 from pathfinding.synthetic.rankers import RANKERS  # noqa: E402
@@ -123,13 +122,6 @@ def test_every_figure_function_renders(tmp_path):
         draw.draw_graph(inst.graph, inst.seeds, pi, dashed=sp.csr_array(([1.0], ([0], [1])), shape=(13, 13))),
         *draw.draw_scores_side_by_side(inst, {"PPR": pi, "mention count": RANKERS["mention_count"](inst)}),
         *draw.draw_mass_spreading(toy, ks=(0, 1)),
-        *diagrams.draw_matrix_p(
-            toy.mentions, RANKERS["ppr"](toy), passage_labels=toy.passages, highlight=[1]
-        ),
-        diagrams.draw_restart_bars((20, 5)),
-        diagrams.draw_pipelines(),
-        diagrams.draw_brain_map(),
-        diagrams.draw_pipeline_position("all"),
     ]
     for k, ax in enumerate(axes):
         assert save_figure(ax.figure, tmp_path / f"{k}.png").stat().st_size > 1000
@@ -153,30 +145,6 @@ def test_show_saves_outside_jupyter(tmp_path):
     fig, _ = plt.subplots()
     path = draw.show(fig, "x", directory=tmp_path)
     assert path == tmp_path / "x.png" and path.exists()
-
-
-def _named_objects():
-    """Every "module.name" a diagram prints under a box, as it is printed."""
-    from pathfinding.course import diagrams
-
-    rows = [m for *_, m in diagrams.OFFLINE_STEPS + diagrams.ONLINE_STEPS] + [
-        m for _, _, m, _ in diagrams.BRAIN_MAP
-    ]
-    names = []
-    for text in rows:
-        for line in text.split("\n"):
-            name = line.split(" (")[0].strip()
-            if name and name != "-":
-                names.append(name)
-    return names
-
-
-@pytest.mark.parametrize("name", _named_objects())
-def test_every_name_a_diagram_prints_resolves(name):
-    import importlib
-
-    module, _, attr = f"pathfinding.{name}".rpartition(".")
-    assert hasattr(importlib.import_module(module), attr), f"pathfinding.{name} does not exist"
 
 
 def test_a_node_with_twice_the_mass_shows_twice_the_inked_area():
@@ -223,16 +191,6 @@ def test_the_rank_box_can_show_the_callers_rank_and_marks_label_nodes():
     texts = [t.get_text() for t in ax.texts]
     assert any(t.startswith("answer: rank 5 of") for t in texts)
     assert "decoy" in texts
-
-
-def test_the_pipeline_position_highlights_what_it_is_told():
-    ax = diagrams.draw_pipeline_position(["P", "scores"])
-    assert sum(t.get_text() == "this notebook" for t in ax.texts) == 2
-    assert sum(t.get_text() == "this notebook" for t in diagrams.draw_pipeline_position("all").texts) == 10
-    with pytest.raises(InvalidValueError, match="'pagerank'"):
-        diagrams.draw_pipeline_position("pagerank")
-    with pytest.raises(InvalidValueError, match="step must be"):
-        diagrams.draw_pipeline_position([])
 
 
 def test_show_refuses_a_figure_whose_text_the_book_would_shrink_below_reading(monkeypatch, tmp_path):

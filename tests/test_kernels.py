@@ -1,13 +1,12 @@
 """Each compiled kernel against its readable twin in pathfinding.core.reference, called on raw arrays."""
 
 import numpy as np
-import pytest
 import scipy.sparse as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
 from pathfinding._validation import as_csr
-from pathfinding.core import _kernels, _push, reference
+from pathfinding.core import _kernels, reference
 from pathfinding.core.prepared import prepare_graph
 from tests.strategies import restart_vectors, weighted_graphs
 
@@ -91,36 +90,3 @@ def test_gauss_seidel_sweeps_match_readable_sweeps(graph, data, alpha, sweeps):
     assert it <= sweeps
 
 
-@given(graph=weighted_graphs(max_nodes=8), data=st.data(), alpha=alphas)
-def test_readable_gauss_seidel_converges_to_the_linear_solve(graph, data, alpha):
-    r = data.draw(restart_vectors(graph.shape[0]))
-    x = reference.gauss_seidel_sweeps(graph, r, alpha, 200)
-    np.testing.assert_allclose(x / x.sum(), reference.ppr_linear_solve(graph, r, alpha), atol=1e-10)
-
-
-@given(
-    graph=weighted_graphs(max_nodes=8), data=st.data(), alpha=alphas, eps=st.sampled_from([1e-1, 1e-3, 1e-6])
-)
-def test_forward_push_matches_readable_push(graph, data, alpha, eps):
-    n = graph.shape[0]
-    r = data.draw(restart_vectors(n))
-    g = prepare_graph(graph, reorder=None)  # node ids as the twin's, so the queues agree
-    indptr, indices, weights = g.forward_csr()
-    p, res = np.zeros(n), r.copy()
-    support = np.flatnonzero(r)
-    seen = np.zeros(n, np.bool_)
-    seen[support] = True
-    touched = np.empty(n, np.int64)
-    touched[: support.size] = support
-    queued = np.zeros(n, np.bool_)
-    n_touched, pushes, left, n_log = _push.ppr_push(
-        indptr, indices, weights, g.unit, g.inv_out, p, res, seen, touched, support.size,
-        np.empty(n, np.int64), queued, alpha, eps, 2**62, np.empty(0, np.int64), 0,
-    )
-    assert n_log == 0  # an empty log keeps nothing
-    assert not queued.any()
-    want_p, want_res = reference.forward_push(graph, r, alpha, eps)
-    np.testing.assert_allclose(p, want_p, rtol=0, atol=1e-13)
-    np.testing.assert_allclose(res, want_res, rtol=0, atol=1e-13)
-    assert left == pytest.approx(want_res.sum(), abs=1e-13)
-    assert set(touched[:n_touched].tolist()) == set(np.flatnonzero(seen).tolist())

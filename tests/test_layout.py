@@ -386,6 +386,18 @@ def test_every_test_file_is_named_after_one_module_or_is_listed_as_cross_module(
     assert stray == [], "name a test file after the module it tests (see _test_file_names)"
 
 
+def test_every_module_has_its_own_test_file():
+    """A module that is not a package face is guarded by a test file of its own, which kills its
+    plausible bugs by itself (a neighbour's tests catching them is luck, not a guard)."""
+    names = _test_file_names()
+    missing = sorted(
+        f"{module} -> tests/{name}"
+        for module, name in names.items()
+        if MODULES[module].name != "__init__.py" and not (ROOT / "tests" / name).exists()
+    )
+    assert missing == [], "write the test file of each (named by _test_file_names)"
+
+
 def test_no_module_has_two_test_files():
     """Each module has exactly one possible test file name, and no two modules share one."""
     names = _test_file_names()

@@ -20,7 +20,7 @@ from pathfinding.hipporag.index.neighbours import (
     cosine_neighbours_prefix,
     cosine_neighbours_topk,
 )
-from pathfinding.hipporag.index.synonymy import cosine_neighbours_allpairs, keep_nearest, synonymy_edges
+from pathfinding.hipporag.index.synonymy import cosine_neighbours_allpairs, keep_nearest
 from pathfinding.hipporag.language.text import normalize_phrase
 from pathfinding.synthetic.corpus import synthetic_corpus
 
@@ -79,32 +79,6 @@ def test_the_callers_matrix_is_left_as_it_was(search):
         np.testing.assert_array_equal(got, want)
 
 
-def test_synonymy_edges_keep_each_nodes_best_pairs():
-    """Pairs 0-1 (0.9), 0-2 (0.85), 2-3 (0.95) with one synonym per node: node 0 keeps 1, node 2
-    keeps 3, so after symmetrising the edges are 0-1 and 2-3 and the weaker 0-2 is gone."""
-    P = np.zeros((4, 4))
-    for (a, b), v in {(0, 1): 0.9, (0, 2): 0.85, (2, 3): 0.95}.items():
-        P[a, b] = P[b, a] = v
-    S = synonymy_edges(sp.csr_array(P), sp.csr_array((4, 4)), max_synonyms=1).toarray()
-    want = np.zeros((4, 4))
-    want[0, 1] = want[1, 0] = 0.9
-    want[2, 3] = want[3, 2] = 0.95
-    np.testing.assert_array_equal(S, want)
-
-
-def test_synonymy_edges_skip_pairs_with_a_relation_edge():
-    """A pair that a triple already links keeps no synonymy edge; the others stay, symmetric."""
-    P = np.zeros((3, 3))
-    P[0, 1] = P[1, 0] = 0.9
-    P[1, 2] = P[2, 1] = 0.8
-    R = np.zeros((3, 3))
-    R[1, 2] = R[2, 1] = 1.0
-    S = synonymy_edges(sp.csr_array(P), sp.csr_array(R), max_synonyms=5).toarray()
-    want = np.zeros((3, 3))
-    want[0, 1] = want[1, 0] = 0.9
-    np.testing.assert_array_equal(S, want)
-
-
 @pytest.mark.parametrize(
     ("kw", "message"),
     [
@@ -129,21 +103,6 @@ def test_limits_of_the_settings_are_accepted():
     assert cosine_neighbours_prefix(M, tau=1.0, max_neighbours=1, chunk=1, threads=1).shape == (4, 4)
     S = cosine_neighbours_allpairs(X, tau=-1.0, max_neighbours=1, chunk=1)
     assert np.diff(S.indptr).tolist() == [1, 1, 1, 1]
-
-
-def test_the_relation_mask_holds_for_a_matrix_with_unsorted_indices():
-    """R's row 0 lists its columns as (2, 1): the relation pairs 0-1 and 0-2 still get no synonymy
-    edge, and only 1-2 (no triple links it) remains."""
-    R = sp.csr_array((np.ones(4), np.array([2, 1, 0, 0]), np.array([0, 2, 3, 4])), shape=(3, 3))
-    assert not R.has_sorted_indices
-    P = np.zeros((3, 3))
-    for (a, b), v in {(0, 1): 0.9, (0, 2): 0.85, (1, 2): 0.8}.items():
-        P[a, b] = P[b, a] = v
-    S = synonymy_edges(sp.csr_array(P), R, max_synonyms=5).toarray()
-    want = np.zeros((3, 3))
-    want[1, 2] = want[2, 1] = 0.8
-    np.testing.assert_array_equal(S, want)
-    assert not R.has_sorted_indices  # the caller's matrix is not sorted in place
 
 
 @pytest.mark.parametrize("search", [cosine_neighbours_allpairs, cosine_neighbours_prefix])

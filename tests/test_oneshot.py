@@ -21,7 +21,6 @@ from hypothesis import strategies as st
 
 from pathfinding.core.ppr import ppr_solve
 from pathfinding.core.reference import ppr_linear_solve
-from pathfinding.errors import InvalidValueError
 from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
 from pathfinding.hipporag.index.build import build_index, index_from_openie
 from pathfinding.hipporag.index.nearest import NearestRows, row_dots
@@ -30,8 +29,6 @@ from pathfinding.hipporag.language.text import words
 from pathfinding.hipporag.retrieval.lexical import BM25Ranker, top_k
 from pathfinding.hipporag.retrieval.oneshot import TIGHTER, OneShotRetriever, rounding_slack
 from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
-
-from .strategies import restart_vectors, weighted_graphs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -144,29 +141,6 @@ def test_nearest_rows_leave_the_callers_matrix_alone_and_link_one_node_by_defaul
     assert all(np.array_equal(a, b) for a, b in zip(before, (X.data, X.indices, X.indptr), strict=True))
     rows, values = nearest.top_k(np.array([1]), np.array([1.0]))
     assert rows.tolist() == [1] and values.tolist() == [1.5]
-
-
-# --- the walk by scipy ---------------------------------------------------------------------------
-
-
-@settings(max_examples=40)
-@given(data=st.data())
-def test_scipy_walk_is_the_walk_within_its_bound(data):
-    A = data.draw(weighted_graphs())
-    r = data.draw(restart_vectors(A.shape[0]))
-    res = ppr_solve(A, r, tol=1e-12, method="scipy")
-    assert res.converged and res.error_bound <= 1e-12
-    assert np.abs(res.pi - ppr_linear_solve(A, r)).sum() <= 1e-12 + 1e-13
-
-
-def test_scipy_walk_runs_one_vector_on_one_thread():
-    A = sp.csr_array(np.array([[0.0, 1.0], [1.0, 0.0]]))
-    with pytest.raises(InvalidValueError, match="one restart vector"):
-        ppr_solve(A, np.full((2, 2), 0.5), method="scipy")
-    with pytest.raises(InvalidValueError, match="scipy"):
-        ppr_solve(A, [0], method="scipy", threads=2)
-    exact = ppr_solve(A, [0], method="scipy", tol=0, max_iter=3)  # tol=0: exactly max_iter steps
-    assert exact.iterations == 3 and exact.error_bound == np.inf
 
 
 # --- rankings: the library's, certified or walked by the compiled kernels -------------------------

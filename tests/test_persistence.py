@@ -7,12 +7,14 @@ with a correct checksum, and expects a ``FormatError`` whose message starts with
 and names the part and the value that is wrong (the package's error standard).
 """
 
+import functools
 import hashlib
 import json
 import os
 import re
 import struct
 import tempfile
+import threading
 
 import numpy as np
 import pytest
@@ -20,7 +22,7 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pathfinding.errors import FormatError, InvalidTypeError, InvalidValueError
+from pathfinding.errors import FileBusyError, FormatError, InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.build import build_index, index_from_openie
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.maintenance import add_passages
@@ -30,7 +32,8 @@ from pathfinding.hipporag.io import load_openie
 from pathfinding.hipporag.language.casing import CasingModel, casing_model
 from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 from pathfinding.hipporag.storage.datasets import fetch
-from tests.conftest import Table
+from pathfinding.hipporag.storage.safety import atomic_write, exclusive_lock
+from tests.conftest import Table, lock_is_held
 from tests.test_maintenance import FROZEN, assert_same_index, assert_same_retrieval, passage_st
 
 TRIPLES = [[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "filmed in", "Burbank")]]
@@ -709,4 +712,60 @@ def test_save_and_load_remove_what_a_killed_save_left(tmp_path, caplog):
             call()
         assert not stale.exists() and "i.hippo.tmp-999999999" in caplog.text
         caplog.clear()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["i.hippo"]
+
+
+# --- one writer at a time: save_index holds the file's lock while it writes -------------------------
+
+
+def test_save_index_writes_under_the_files_lock(tmp_path, monkeypatch):
+    """Every byte is written while the lock is held (a lock taken and dropped before the write, or
+    none at all, would let a second writer in)."""
+    import pathfinding.hipporag.index.persistence as persistence
+
+    path = tmp_path / "i.hippo"
+    seen = []
+
+    def spy(target, chunks):
+        seen.append(lock_is_held(target))
+        atomic_write(target, chunks)
+        seen.append(lock_is_held(target))
+
+    monkeypatch.setattr(persistence, "atomic_write", spy)
+    assert not lock_is_held(path)
+    save_index(build_index(TRIPLES, passages=TEXTS), path)
+    assert seen == [True, True] and not lock_is_held(path)
+    assert load_index(path).phrases == ["burbank", "ed wood", "plan 9"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["i.hippo"]  # the lock file is gone
+
+
+def test_save_index_waits_for_another_writer(tmp_path, hold_lock):
+    """Another writer holds the lock: save_index waits, and writes nothing until it is released."""
+    path = tmp_path / "i.hippo"
+    release = hold_lock(path)
+    seen = []
+
+    def release_later():
+        seen.append(path.exists())  # what the save wrote while the lock was not its own
+        release()
+
+    threading.Timer(0.3, release_later).start()
+    save_index(build_index(TRIPLES), path)
+    assert seen == [False] and load_index(path).phrases == ["burbank", "ed wood", "plan 9"]
+
+
+def test_save_index_gives_up_on_a_busy_file_and_leaves_it(tmp_path, monkeypatch, hold_lock):
+    """Past its wait (0 here; DEFAULT_WAIT in use) save_index raises FileBusyError, naming the file,
+    and the index already there is untouched, with no temporary file left."""
+    import pathfinding.hipporag.index.persistence as persistence
+
+    path = tmp_path / "i.hippo"
+    save_index(build_index(TRIPLES[:1]), path)
+    before = path.read_bytes()
+    monkeypatch.setattr(persistence, "exclusive_lock", functools.partial(exclusive_lock, wait=0))
+    release = hold_lock(path)
+    with pytest.raises(FileBusyError, match="is writing it") as exc:
+        save_index(build_index(TRIPLES), path)
+    release()
+    assert exc.value.filename == str(path) and path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["i.hippo"]

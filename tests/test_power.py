@@ -1,4 +1,5 @@
-"""The binned layout and the threaded power iteration: same numbers as the row-wise kernels."""
+"""The binned layout, the threaded power iteration and the scipy walk: the numbers of the row-wise
+kernels and of the readable twins."""
 
 import json
 import os
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from pathfinding.core import _kernels, reference
 from pathfinding.core.ppr import personalized_pagerank, ppr_solve
 from pathfinding.core.prepared import prepare_graph
+from pathfinding.errors import ConvergenceWarning, InvalidValueError
 from tests.strategies import restart_vectors, weighted_graphs
 
 THREADS = min(2, numba.config.NUMBA_NUM_THREADS)
@@ -186,3 +188,68 @@ def test_binned_kernels_agree_with_and_without_jit():
         out[flag] = json.loads(proc.stdout)
     for key in out["0"]:
         np.testing.assert_allclose(out["0"][key], out["1"][key], rtol=0, atol=1e-13, err_msg=key)
+
+
+POOL = """
+import json, numpy as np, scipy.sparse as sp
+import numba.np.ufunc.parallel as pool
+from pathfinding.core.ppr import ppr_solve, prepare_graph
+A = sp.random_array((40, 40), density=0.2, random_state=1)
+g = prepare_graph(A + A.T, layout="binned")
+one = ppr_solve(g, [3], tol=0, max_iter=5).pi
+out = {"pool_after_one": pool._is_initialized}
+two = ppr_solve(g, [3], tol=0, max_iter=5, threads=2).pi
+print(json.dumps(out | {"pool_after_two": pool._is_initialized, "equal": bool(np.array_equal(one, two))}))
+"""
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs two numba threads")
+def test_the_one_thread_binned_solve_never_starts_numbas_thread_pool():
+    """A fresh process: the one-thread binned solve does not start numba's thread pool (its kernel
+    is compiled without the threaded sweep); threads=2 does, and gives the same numbers."""
+    proc = subprocess.run([sys.executable, "-c", POOL], capture_output=True, text=True, check=True)
+    assert json.loads(proc.stdout) == {"pool_after_one": False, "pool_after_two": True, "equal": True}
+
+
+# --- the scipy walk (method="scipy"): the same map with scipy's product ----------------------------
+
+
+@settings(max_examples=40)
+@given(data=st.data())
+def test_scipy_walk_is_the_walk_within_its_bound(data):
+    A = data.draw(weighted_graphs())
+    r = data.draw(restart_vectors(A.shape[0]))
+    res = ppr_solve(A, r, tol=1e-12, method="scipy")
+    assert res.converged and res.error_bound <= 1e-12
+    assert np.abs(res.pi - reference.ppr_linear_solve(A, r)).sum() <= 1e-12 + 1e-13
+
+
+@given(graph=weighted_graphs(max_nodes=15), data=st.data(), n_iter=st.integers(1, 12))
+def test_scipy_walk_takes_the_readable_iterations_step_for_step(graph, data, n_iter):
+    r = data.draw(restart_vectors(graph.shape[0]))
+    res = ppr_solve(graph, r, tol=0, max_iter=n_iter, method="scipy")
+    assert res.iterations == n_iter
+    np.testing.assert_allclose(res.pi, reference.ppr_power_iteration(graph, r, n_iter=n_iter), atol=1e-13)
+
+
+def test_scipy_walk_returns_the_mass_of_a_dangling_node_to_the_restart():
+    """0 -> 1 and node 1 has no out-edge. From pi = (1, 0) at restart 0.5: (1/2, 1/2), then 1/2 r +
+    1/2 (W^T pi + pi_1 r) = (1/2 + 1/4, 1/4); the fixed point is (2/3, 1/3), which sums to 1 only
+    because node 1's mass goes back to node 0 each step."""
+    A = sp.csr_array(np.array([[0.0, 1.0], [0.0, 0.0]]))
+    for n_iter, want in [(1, [0.5, 0.5]), (2, [0.75, 0.25])]:
+        res = ppr_solve(A, [0], tol=0, max_iter=n_iter, method="scipy")
+        np.testing.assert_allclose(res.pi, want, rtol=0, atol=1e-15)
+    res = ppr_solve(A, [0], tol=1e-13, method="scipy")
+    np.testing.assert_allclose(res.pi, [2 / 3, 1 / 3], rtol=0, atol=1e-12)
+
+
+def test_scipy_walk_runs_one_vector_on_one_thread():
+    A = sp.csr_array(np.array([[0.0, 1.0], [1.0, 0.0]]))
+    if numba.config.NUMBA_NUM_THREADS >= 2:
+        with pytest.raises(InvalidValueError, match="got method='scipy'"):
+            ppr_solve(A, [0], method="scipy", threads=2)
+    exact = ppr_solve(A, [0], method="scipy", tol=0, max_iter=3)  # tol=0: exactly max_iter steps
+    assert exact.iterations == 3 and exact.error_bound == np.inf
+    with pytest.warns(ConvergenceWarning, match="did not reach tol=1e-09 in max_iter=1"):
+        assert ppr_solve(A, [0], method="scipy", tol=1e-9, max_iter=1).iterations == 1  # max_iter caps a tol

@@ -168,6 +168,7 @@ def test_an_instance_prepares_its_graph_once_and_owns_it():
         (np.eye(3), [np.nan, 1.0, 0.0], {}, ValueError, "finite"),
         (np.eye(3), np.ones((2, 2)), {}, ValueError, r"shape \(3, b\)"),
         (np.eye(3), np.ones((3, 2, 1)), {}, ValueError, "1-D or 2-D"),
+        (np.eye(3), np.ones((3, 2)), {"method": "scipy"}, ValueError, "runs one restart vector, got a block"),
         (np.eye(3), [0], {"restart_prob": 0.0}, ValueError, r"restart_prob must be in \(0"),
         (np.eye(3), [0], {"restart_prob": 1.5}, ValueError, "restart_prob"),
         (np.eye(3), [0], {"restart_prob": np.nan}, ValueError, "restart_prob"),
@@ -310,88 +311,6 @@ def test_certified_top_k_equals_the_exact_order(method, graph, data, alpha):
     else:  # only ties (within the tolerance) can block a certificate
         s = np.sort(exact)[::-1]
         assert np.any(np.abs(np.diff(s[: k + 1])) <= 1e-12)
-
-
-def _exact_push_solution(graph, r, alpha):
-    """x = alpha r + (1 - alpha) W^T x, the mass of a node without edges dropped (push's equation)."""
-    W, _ = reference.transition_matrix(graph)
-    return np.linalg.solve(np.eye(W.shape[0]) - (1 - alpha) * W.T, alpha * r)
-
-
-@given(
-    graph=weighted_graphs(max_nodes=12, symmetric=True), data=st.data(), alpha=alphas,
-    eps=st.sampled_from([0.3, 1e-2, 1e-4]),
-)
-def test_push_leaves_every_node_inside_its_interval(graph, data, alpha, eps):
-    # The bound ppr_top_k certifies with: on an undirected graph, after pushing to any threshold,
-    # v = p + alpha res <= x <= v + (1 - alpha) min(e d, sum(res)), e = max res / d (d: weighted
-    # degree). The e d term is the one that makes a low-degree node's interval narrow.
-    r = data.draw(restart_vectors(graph.shape[0]))
-    p, res = reference.forward_push(graph, r, alpha, eps)
-    d = np.asarray(graph.sum(axis=1)).ravel()
-    e = np.max(np.where(d > 0, res / np.where(d > 0, d, 1), 0.0))
-    x = _exact_push_solution(graph, r, alpha)
-    v = p + alpha * res
-    assert np.all(v <= x + 1e-12)
-    assert np.all(x <= v + (1 - alpha) * e * d + 1e-12)
-    assert np.all(x <= v + (1 - alpha) * res.sum() + 1e-12)
-
-
-@given(
-    graph=weighted_graphs(max_nodes=12, symmetric=True), data=st.data(), budget=st.integers(0, 40),
-    alpha=alphas,
-)
-def test_push_top_k_certifies_on_any_budget_and_leaves_its_scratch_clean(graph, data, budget, alpha):
-    from pathfinding.core._push import ppr_push_top_k
-
-    n = graph.shape[0]
-    r = data.draw(restart_vectors(n))
-    cand = np.array(sorted(data.draw(st.sets(st.integers(0, n - 1), min_size=1))))
-    k = data.draw(st.integers(1, cand.size))
-    g = prepare_graph(graph)
-    items = g.internal_ids(cand)
-    support = g.internal_ids(np.flatnonzero(r))
-    inv = g.inv_out[items]
-    max_deg = float(1 / inv[inv > 0].min()) if np.any(inv > 0) else 0.0
-    with g.push_workspace() as scratch:
-        out = ppr_push_top_k(
-            g.indptr, g.indices, g.weights, g.unit, g.inv_out, support, r[np.flatnonzero(r)], items,
-            max_deg, k, alpha, 0.1, 0.0, budget, *scratch, np.empty(0, np.int64),
-        )
-        p, res, seen, _, _, queued, item_pos = scratch
-        assert not p.any() and not res.any() and not seen.any() and not queued.any()
-        assert np.all(item_pos == -1)
-    assert out[1] <= budget  # pushes spent
-    if out[4]:  # certified, even on a budget: the exact order
-        exact = _exact_push_solution(graph, r, alpha)[cand]
-        assert cand[out[2]].tolist() == cand[np.lexsort((np.arange(cand.size), -exact))[:k]].tolist()
-
-
-@pytest.mark.parametrize(
-    "restart, alpha",
-    [
-        # item 1 holds less restart than the isolated item 0, but its neighbour 2 sends it more
-        ([0.6, 0.05, 0.35], 0.15),
-        # item 1 holds no restart at all: push has not touched it when the budget is spent
-        ([0.2, 0.0, 0.8], 0.5),
-    ],
-)
-def test_push_top_k_counts_the_mass_still_owed(restart, alpha):
-    from pathfinding.core._push import ppr_push_top_k
-
-    graph = sp.csr_array(np.array([[0.0, 0, 0], [0, 0, 1], [0, 1, 0]]))  # node 0 alone, 1 - 2
-    r = np.array(restart)
-    exact = _exact_push_solution(graph, r, alpha)
-    assert exact[1] > exact[0]
-    g = prepare_graph(graph)
-    support = np.flatnonzero(r)
-    with g.push_workspace() as scratch:  # no push allowed: the residual is all still owed
-        out = ppr_push_top_k(
-            g.indptr, g.indices, g.weights, g.unit, g.inv_out, g.internal_ids(support), r[support],
-            g.internal_ids(np.array([0, 1])), 1.0, 1, alpha, 1.0, 0.0, 0, *scratch, np.empty(0, np.int64),
-        )
-    assert not out[4]  # item 0 leads on what has been banked; the intervals must not certify it
-    assert ppr_top_k(graph, r, 1, candidates=[0, 1], restart_prob=alpha).top.tolist() == [1]
 
 
 def test_top_k_method():

@@ -455,37 +455,6 @@ def test_fuse_is_weighted_reciprocal_rank(small):
     )
 
 
-def test_chosen_fusion_is_the_closest_to_bm25_that_keeps_the_target():
-    from pathfinding.experiments.sensitivity import chosen_fusion
-
-    def row(lam, c, r5, others=0.0):
-        return {"guess_weight": lam, "fusion_c": c, "gain": [others, others, r5, others]}
-
-    grid = {
-        "ks": [1, 2, 5, 10],
-        "grid": [
-            row(0.6, 10, 0.04),
-            row(0.7, 10, 0.06, 0.01),
-            row(0.8, 10, 0.09, 0.02),
-            row(0.7, 60, 0.05, 0.03),
-        ],
-    }
-    # c=10 -> 0.7 (mean 0.0225); c=60 -> 0.7 (mean 0.035): the larger mean gain wins
-    assert chosen_fusion(grid) == (0.7, 60)
-    with pytest.raises(ValueError, match="no fusion on the grid"):
-        chosen_fusion(grid, target=0.5)
-
-
-@pytest.mark.slow  # 2,700 retrievals on the MuSiQue index (about half a minute)
-def test_defaults_are_what_the_stated_rule_chooses_on_musique():
-    import inspect
-
-    from pathfinding.experiments.sensitivity import chosen_fusion, fusion_grid
-
-    params = inspect.signature(HippoRetriever).parameters
-    assert chosen_fusion(fusion_grid()) == (params["guess_weight"].default, params["fusion_c"].default)
-
-
 V1 = {"facts": 0, "passage_weight": 0.0, "guess_weight": 1.0}  # v1: the walk alone, never fused
 
 
@@ -819,38 +788,6 @@ def test_derived_state_has_one_owner_the_index(index):
     c = HippoRetriever(grown, passage_weight=0.2)
     assert c.graph_with_passages() is not a.graph_with_passages()
     assert c.graph_with_passages().n_nodes == grown.n_nodes + grown.n_passages
-
-
-# --- the rule that chose the floor of entity linking ----------------------------------------------
-
-
-def test_chosen_link_floor_is_the_highest_that_loses_nothing_on_musique():
-    from pathfinding.experiments.sensitivity import chosen_link_floor
-
-    def row(floor, cased, lower):
-        return {"floor": floor, "cased": cased, "lower": lower, "weak": {}}
-
-    free = [0.3, 0.5, 0.7, 0.8]
-    grid = {"ks": [1, 2, 5, 10], "sets": {"musique": {"grid": [
-        row(0.0, free, free),
-        row(0.4, [0.3, 0.5, 0.71, 0.8], free),  # a gain is no loss
-        row(0.5, free, [0.3, 0.5, 0.7, 0.79]),  # a loss at R@10, lower-cased
-        row(0.6, free, free),  # above a losing floor, and losing nothing: still the highest
-    ]}}}  # fmt: skip
-    assert chosen_link_floor(grid) == 0.6
-    grid["sets"]["musique"]["grid"][3]["cased"] = [0.29, 0.5, 0.7, 0.8]
-    assert chosen_link_floor(grid) == 0.4
-    grid["sets"]["musique"]["grid"] = grid["sets"]["musique"]["grid"][1:]
-    with pytest.raises(ValueError, match="needs floor 0"):
-        chosen_link_floor(grid)
-
-
-@pytest.mark.slow  # the default retriever at ten floors on both question sets (about half a minute)
-def test_min_link_cosine_is_what_the_stated_rule_chooses_on_musique():
-    from pathfinding.experiments.sensitivity import chosen_link_floor, link_floor_grid
-    from pathfinding.hipporag.retrieval.linking import MIN_LINK_COSINE
-
-    assert chosen_link_floor(link_floor_grid()) == MIN_LINK_COSINE
 
 
 # --- every script reads right, and weak links are said ------------------------------------------

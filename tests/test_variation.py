@@ -1,4 +1,4 @@
-"""Structural variation and path-following instances: their invariants, for any knobs and any rng."""
+"""Structural variation: its invariants, for any knobs and any rng."""
 
 import numpy as np
 import pytest
@@ -6,17 +6,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy.sparse.csgraph import shortest_path
 
-from pathfinding.core.reference import ppr_linear_solve
 from pathfinding.experiments.contrast import VARIATION
 from pathfinding.synthetic.following import (
-    make_following_instance,
     passage_relations,
-    path_relations,
-    question_text,
 )
 from pathfinding.synthetic.instances import PathFindingInstance, make_instance
-from pathfinding.synthetic.rankers import RANKERS
-from pathfinding.synthetic.variation import QuestionInstance, make_varied_instance
+from pathfinding.synthetic.variation import make_varied_instance
 
 knobs = st.fixed_dictionaries(
     {
@@ -100,68 +95,6 @@ def test_trials_sample_graphs_not_relabellings(knob):
     assert len(shapes(lambda rng: make_varied_instance(2, rng=rng, **{knob: VARIATION[knob]}))) > 1
 
 
-@given(hops=st.integers(1, 4), kw=knobs, rng=st.integers(0, 2**32 - 1))
-def test_each_hop_passage_names_the_next_clue(hops, kw, rng):
-    """On a path-following instance the fact leaving path[k-1] with the question's k-th relation is
-    unique and names path[k]: following the relations reaches the answer."""
-    inst = make_following_instance(hops, rng=rng, **kw)
-    assert inst.kind == "following" and len(inst.seeds) == 1
-    _check_question_instance(inst, [hops])
-    (path,), (rels,) = inst.paths, path_relations(inst)
-    assert len(rels) == hops
-    for k in range(1, hops + 1):
-        leaving = [
-            int(v)
-            for (u, v), rel in zip(inst.facts, inst.relations, strict=True)
-            if u == path[k - 1] and rel == rels[k - 1]
-        ]
-        assert leaving == [path[k]]
-    assert question_text(inst) == inst.node_names[path[0]] + " " + " someone who ".join(rels) + " whom?"
-
-
-@given(hops=st.integers(1, 4), rng=st.integers(0, 2**32 - 1))
-def test_path_finding_question_names_the_bridge_relations(hops, rng):
-    """The relations in the question are the ones on each seed's path, in order (the old notebook text
-    named relations the generator never used)."""
-    inst = make_instance(hops, rng=rng)
-    names = inst.node_names
-    clauses = []
-    D = shortest_path(inst.graph, unweighted=True, indices=inst.seeds)
-    for i, (seed, rels) in enumerate(zip(inst.seeds, path_relations(inst), strict=True)):
-        assert len(rels) == hops
-        # walk back from the answer along the seed's shortest path, reading each passage's relation
-        node, read = inst.answer, []
-        while node != seed:
-            (j,) = [j for j, (u, v) in enumerate(inst.facts) if v == node and D[i, u] == D[i, v] - 1]
-            u = inst.facts[j, 0]
-            read.append(inst.passages[j][len(names[u]) + 1 : -len(names[node]) - 2])
-            node = u
-        assert tuple(reversed(read)) == rels
-        clauses.append(names[seed] + " " + " someone who ".join(rels))
-    assert question_text(inst) == "Who is it that " + ", and that ".join(clauses) + "?"
-
-
-def test_ppr_cannot_tell_the_following_answer_from_a_dead_end():
-    """The FINDINGS prose says PPR's masses on path-following candidates are equal up to the solver's
-    tolerance (1e-10): the exact solution ties them all."""
-    for rng in range(10):
-        inst = make_following_instance(3, rng=rng)
-        pi = RANKERS["ppr"](inst)[inst.candidates]
-        assert np.ptp(pi) <= 1e-10
-        restart = np.zeros(inst.n_nodes)
-        restart[inst.seeds] = 1.0
-        exact = ppr_linear_solve(inst.graph, restart)[inst.candidates]
-        assert np.ptp(exact) <= 1e-14 * exact.max()
-
-
-def test_following_default_shape():
-    inst = make_following_instance(2, rng=5)
-    assert isinstance(inst, QuestionInstance)
-    assert (inst.n_nodes, inst.n_passages, len(inst.candidates)) == (1 + 8 * 2 + 2, 18, 9)
-    deg = np.diff(inst.graph.indptr)
-    assert deg[inst.seeds[0]] == 9
-
-
 @pytest.mark.parametrize(
     ("make", "kwargs", "error", "match"),
     [
@@ -177,9 +110,6 @@ def test_following_default_shape():
             "shared_nodes=5",
         ),
         (make_varied_instance, {"hops": 0}, ValueError, "hops"),
-        (make_following_instance, {"hops": 0}, ValueError, "hops"),
-        (make_following_instance, {"distractors": -1}, ValueError, "distractors"),
-        (make_following_instance, {"hops": [1, 2]}, TypeError, "hops"),
     ],
 )
 def test_bad_input_is_named(make, kwargs, error, match):

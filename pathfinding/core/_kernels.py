@@ -2,11 +2,12 @@
 
 Kernels take plain arrays (CSR ``indptr``/``indices``/``weights``, dense vectors), never objects, and
 draw no random numbers. They trust their callers: all validation happens in the public functions.
-The binned power iteration's kernels call three small helpers of their own (``_power_start``,
-``_power_bin``, ``_power_restart``), which is one reason they share a file: numba's disk cache does
-not notice an edit to a jitted function that lives in another file. Keeping them together also puts
-what ``NUMBA_DISABLE_JIT=1`` turns back into Python in one place. The prefix filter of the synonymy
-step keeps its own five loops in :mod:`pathfinding.hipporag.index.neighbours`, beside their only caller.
+The binned power iteration calls four small helpers of its own (``_power_start``, ``_power_bin``,
+``_power_restart``, ``_power_bins_threaded``), which is one reason they share a file: numba's disk
+cache does not notice an edit to a jitted function that lives in another file. Keeping them
+together also puts what ``NUMBA_DISABLE_JIT=1`` turns back into Python in one place. The prefix
+filter of the synonymy step keeps its own five loops in :mod:`pathfinding.hipporag.index.neighbours`,
+beside their only caller.
 
 ``alpha`` in every kernel is the *restart* probability (the public ``restart_prob``), the chance of
 jumping back to the restart vector at each step. networkx, igraph and most texts call the other
@@ -508,13 +509,20 @@ def _power_restart(pi, pi_next, x_next, inv_out, r_idx, r_val, alpha, beta, lost
 @njit(cache=True)
 def ppr_power_bins(
     bin_rows, indptr, src, dst, bin_weights, unit, inv_out, r_idx, r_val, alpha, tol_delta, max_iter,
+    groups=None,
 ):
-    """:func:`ppr_power` computed bin by bin (rows ``bin_rows[b]:bin_rows[b + 1]``), on one thread.
+    """:func:`ppr_power` computed bin by bin (rows ``bin_rows[b]:bin_rows[b + 1]``).
 
     The bins come from :func:`binned_layout` (``src``/``dst``/``bin_weights``; ``indptr`` gives each
-    bin's edge range). Same iterate as :func:`ppr_power` up to the order in which the per-bin L1
-    change and dangling mass are added; bitwise the same as
-    :func:`ppr_power_bins_parallel` on the same bins, whatever its thread count.
+    bin's edge range). Without ``groups`` the bins run in order on this thread; with ``groups =
+    (group_ptr, group_bins)`` (:meth:`pathfinding.core.prepared.PPRGraph.thread_groups`) thread t
+    runs the bins ``group_bins[group_ptr[t]:group_ptr[t + 1]]`` in every iteration, so a bin's rows
+    of pi and x stay in one core's cache. ``groups is None`` is settled when numba compiles, so
+    the one-thread version never compiles the threaded sweep nor starts numba's thread pool.
+
+    Same iterate as :func:`ppr_power` up to the order in which the per-bin L1 change and dangling
+    mass are added (in bin order, whoever computed them): bitwise the same result on the same
+    bins, whatever the thread count.
     """
     beta = 1.0 - alpha
     track = tol_delta >= 0.0
@@ -526,10 +534,16 @@ def ppr_power_bins(
     delta = np.nan
     it = 0
     while it < max_iter:
-        for b in range(nb):
-            _power_bin(
-                b, bin_rows, indptr, src, dst, bin_weights, unit, x, pi, pi_next, x_next, inv_out, beta,
-                track, part,
+        if groups is None:
+            for b in range(nb):
+                _power_bin(
+                    b, bin_rows, indptr, src, dst, bin_weights, unit, x, pi, pi_next, x_next, inv_out, beta,
+                    track, part,
+                )
+        else:
+            _power_bins_threaded(
+                groups[0], groups[1], bin_rows, indptr, src, dst, bin_weights, unit, x, pi, pi_next, x_next,
+                inv_out, beta, track, part,
             )
         delta = 0.0
         lost_next = 0.0
@@ -551,48 +565,15 @@ def ppr_power_bins(
 
 
 @njit(cache=True, parallel=True)
-def ppr_power_bins_parallel(
-    group_ptr, group_bins, bin_rows, indptr, src, dst, bin_weights, unit, inv_out, r_idx, r_val, alpha,
-    tol_delta, max_iter,
+def _power_bins_threaded(
+    group_ptr, group_bins, bin_rows, indptr, src, dst, bin_weights, unit, x, pi, pi_next, x_next, inv_out,
+    beta, track, part,
 ):
-    """:func:`ppr_power_bins` with the bins dealt to threads once, for every iteration.
-
-    Thread t runs the bins ``group_bins[group_ptr[t]:group_ptr[t + 1]]`` (one group per thread,
-    :meth:`pathfinding.core.prepared.PPRGraph.thread_groups`), so a bin's rows of pi and x stay in one
-    core's cache from one iteration to the next. The text is otherwise :func:`ppr_power_bins`;
-    numba compiles it (and starts its thread pool) on the first call only, so the single-threaded
-    path never pays for it.
-    """
-    beta = 1.0 - alpha
-    track = tol_delta >= 0.0
-    nb = bin_rows.shape[0] - 1
-    pi, x, lost = _power_start(inv_out, r_idx, r_val)
-    pi_next = np.empty_like(pi)
-    x_next = np.empty_like(x)
-    part = np.zeros((nb, 2))
-    delta = np.nan
-    it = 0
-    while it < max_iter:
-        for t in prange(group_ptr.shape[0] - 1):
-            for j in range(group_ptr[t], group_ptr[t + 1]):
-                _power_bin(
-                    group_bins[j], bin_rows, indptr, src, dst, bin_weights, unit, x, pi, pi_next, x_next,
-                    inv_out, beta, track, part,
-                )
-        delta = 0.0
-        lost_next = 0.0
-        for b in range(nb):
-            delta += part[b, 0]
-            lost_next += part[b, 1]
-        delta, lost_next = _power_restart(
-            pi, pi_next, x_next, inv_out, r_idx, r_val, alpha, beta, lost, track, delta, lost_next
-        )
-        pi, pi_next = pi_next, pi
-        x, x_next = x_next, x
-        lost = lost_next
-        it += 1
-        if track and delta <= tol_delta:
-            break
-    if not track:
-        delta = np.nan
-    return pi, it, delta
+    """One iteration's bins, group t on thread t: the only loop of the binned iteration that runs in
+    parallel (``prange`` needs ``parallel=True``, which the rest of the iteration does not)."""
+    for t in prange(group_ptr.shape[0] - 1):
+        for j in range(group_ptr[t], group_ptr[t + 1]):
+            _power_bin(
+                group_bins[j], bin_rows, indptr, src, dst, bin_weights, unit, x, pi, pi_next, x_next, inv_out,
+                beta, track, part,
+            )

@@ -51,9 +51,8 @@ def power_single(g, r_idx, r_val, alpha, tol_delta, max_iter, threads: int):
     before = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        return _kernels.ppr_power_bins_parallel(
-            *g.thread_groups(threads), *args, r_idx, r_val, alpha, tol_delta, max_iter
-        )
+        groups = g.thread_groups(threads)
+        return _kernels.ppr_power_bins(*args, r_idx, r_val, alpha, tol_delta, max_iter, groups)
     finally:
         numba.set_num_threads(before)
 

@@ -1,0 +1,96 @@
+"""The corpus shapes besides a JSON list (pathfinding.hipporag.io.corpusfiles): when a text is JSON
+lines, what a folder gives, and HotpotQA's object turned into passages."""
+
+import pytest
+
+from pathfinding.errors import FormatError
+from pathfinding.hipporag.io.corpusfiles import CORPUS_SUFFIXES, folder_texts, json_lines, title_sentences
+
+# --- JSON lines ----------------------------------------------------------------------------------
+
+
+def test_json_lines_are_read_with_their_line_numbers():
+    text = '\n{"title": "a", "text": "x"}\n\n{"title": "b", "text": "y"}\n'
+    assert json_lines(text, "c.json") == [
+        ("line 2", {"title": "a", "text": "x"}),
+        ("line 4", {"title": "b", "text": "y"}),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ('{"title": "a", "text": "x"}\n', "c.json"),  # one object on one line: a JSON document
+        ('[{"title": "a", "text": "x"}]\n', "c.json"),  # a list
+        ('{\n  "title": "a",\n  "text": "x"\n}\n', "c.json"),  # one object over several lines
+        ("\n  \n", "c.json"),  # nothing at all
+        ('{"a": [1, 2]}  \n\n  \n', "c.json"),  # trailing blank lines are not more records
+    ],
+)
+def test_a_single_json_document_is_not_json_lines(text, name):
+    assert json_lines(text, name) is None
+
+
+def test_a_jsonl_name_means_json_lines_even_for_one_line():
+    assert json_lines('{"title": "a", "text": "x"}\n', "c.jsonl") == [("line 1", {"title": "a", "text": "x"})]
+    assert json_lines('{"title": "a", "text": "x"}\n', "c.jsonl.gz") == [
+        ("line 1", {"title": "a", "text": "x"})
+    ]
+    assert json_lines('{"title": "a", "text": "x"}\n', "c.json.gz") is None
+
+
+def test_a_broken_line_is_named():
+    with pytest.raises(FormatError, match=r"^c.jsonl: line 3 is not a JSON object \(Expecting"):
+        json_lines('{"a": 1}\n{"a": 2}\n{"a": \n', "c.jsonl")
+    with pytest.raises(FormatError, match="^c.txt: line 2 is not a JSON object"):
+        json_lines('{"a": 1}\nnot json\n', "c.txt")  # JSON lines whatever the name, once the first line is
+
+
+# --- a folder of files ---------------------------------------------------------------------------
+
+
+def test_a_folder_gives_one_passage_per_text_file_in_name_order(tmp_path):
+    (tmp_path / "b.md").write_text("\n\nSecond.\n\nMore.\n\n")
+    (tmp_path / "a.txt").write_bytes("\ufeffFirst, with a BOM.\r\n".encode())
+    (tmp_path / "C.TXT").write_text("Upper-case suffix.")
+    (tmp_path / "notes.pdf").write_bytes(b"%PDF")
+    (tmp_path / "sub.txt").mkdir()  # a folder named like a file is not one
+    texts, skipped = folder_texts(str(tmp_path))
+    assert texts == [
+        ("C.TXT", "C", "Upper-case suffix."),
+        ("a.txt", "a", "First, with a BOM."),
+        ("b.md", "b", "Second.\n\nMore."),  # blank lines around the text dropped, inside kept
+    ]
+    assert skipped == ["notes.pdf", "sub.txt"]
+    assert CORPUS_SUFFIXES == (".txt", ".md")
+
+
+def test_a_folder_without_text_or_with_a_binary_file_is_refused(tmp_path):
+    (tmp_path / "x.pdf").write_bytes(b"%PDF")
+    with pytest.raises(
+        FormatError, match=r"needs at least one \.txt or \.md file \(one passage per file\), found none"
+    ):
+        folder_texts(str(tmp_path))
+    (tmp_path / "bad.txt").write_bytes(b"caf\xe9")
+    with pytest.raises(FormatError, match=r"bad.txt: not UTF-8 text \(byte 3: unexpected end of data\)"):
+        folder_texts(str(tmp_path))
+
+
+# --- HotpotQA's object ---------------------------------------------------------------------------
+
+
+def test_hotpotqa_sentences_are_joined_as_they_are():
+    data = {"Ed Wood": ["Ed Wood was a director.", " He made Plan 9."], "Empty": []}
+    assert title_sentences("h.json", data) == [
+        {"title": "Ed Wood", "text": "Ed Wood was a director. He made Plan 9."},
+        {"title": "Empty", "text": ""},
+    ]
+
+
+def test_a_hotpotqa_object_of_the_wrong_shape_is_named():
+    with pytest.raises(
+        FormatError, match=r"h.json: expected a JSON list of passages, .* whose \['x'\] is str"
+    ):
+        title_sentences("h.json", {"x": "not a list"})
+    with pytest.raises(FormatError, match=r"^h.json: \['x'\]\[1\] must be a string, got int$"):
+        title_sentences("h.json", {"x": ["fine", 3]})
