@@ -15,6 +15,7 @@ import os
 import re
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -175,6 +176,36 @@ def test_a_server_that_is_down(tiny, monkeypatch):
     assert _left_in(tiny) == []
 
 
+def test_the_env_variable_names_a_mirror(tiny, monkeypatch):
+    with FileServer(good) as mirror:
+        monkeypatch.setenv("PATHFINDING_DATA_URL", mirror.base_url)
+        assert fetch("tiny", progress=False).read_bytes() == GOOD and mirror.requests == 1
+
+
+def test_offline_without_a_copy_the_data_tests_and_doctests_are_skipped_and_counted(tmp_path):
+    """The suite as a fresh clone runs it with no copy of the data and no route to its host: the
+    package's doctests and the tests that read the release are skipped (not failed), and the summary
+    counts them and names the command that fetches the data."""
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "PATHFINDING_DATA")}
+    # empty, not unset: the root conftest would otherwise point it at the copy beside the checkout
+    env |= {"PATHFINDING_DATA": "", "PATHFINDING_DATA_HOME": str(tmp_path / "cache")}
+    env["PATHFINDING_DATA_URL"] = f"http://127.0.0.1:{_closed_port()}"
+    args = ["pathfinding/hipporag/storage/datasets.py", "pathfinding/hipporag/io/loaders.py",
+            "tests/test_datasets.py::test_released_musique_files_load_and_align"]  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *args],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    counts = re.fullmatch(r"(\d+) passed, (\d+) skipped in .*", proc.stdout.splitlines()[-1])
+    n = int(counts.group(2))
+    assert n >= 3, proc.stdout[-3000:]
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("data: "))
+    assert line.startswith(f"data: {n} tests skipped for want of the data files") and "`make data`" in line
+    assert "ConnectionRefusedError" in line  # why no download brought them, said once
+    assert _left_in(tmp_path / "cache") == []
+
+
 def test_an_interrupted_download_leaves_no_file_and_no_temporary_file(tiny, monkeypatch):
     with _serve(interrupted(tiny), monkeypatch):
         with pytest.raises(KeyboardInterrupt):
@@ -328,7 +359,8 @@ MANIFESTS = [
 def test_registry_equals_the_manifest_of_the_local_copy():
     manifest = next((p for p in MANIFESTS if p.is_file()), None)
     if manifest is None:
-        pytest.skip(f"no MANIFEST of a local copy of the release at {[str(p) for p in MANIFESTS]}")
+        places = [str(p) for p in MANIFESTS]
+        pytest.skip(f"data unavailable: no MANIFEST of a local copy of the release at {places}")
     rows = re.findall(
         r"^\| `([^`]+)` \| `([^`]+)` \|[^|]*\| ([\d,]+) \| [0-9a-f]{40} \| ([0-9a-f]{64}) \|$",
         manifest.read_text(encoding="utf-8"),

@@ -8,8 +8,9 @@ its SHA-256 and its licence. :func:`fetch` returns a verified local path, lookin
    a network),
 2. the cache, :func:`get_data_home` (``$PATHFINDING_DATA_HOME``, else the platform's cache folder,
    ``~/.cache/pathfinding`` on Linux),
-3. upstream (or a mirror or a folder given as ``source``): downloaded into the cache, checked against
-   the registry's size and SHA-256, and only then moved under its final name.
+3. upstream (or a mirror or a folder given as ``source``, or as ``$PATHFINDING_DATA_URL``): downloaded
+   into the cache, checked against the registry's size and SHA-256, and only then moved under its
+   final name.
 
 A file whose bytes do not hash to the registry's value is never returned. When no place has the file,
 the error is one line naming the file, every place looked in and the command that fetches it
@@ -260,8 +261,8 @@ def fetch(
         The cache folder (default :func:`get_data_home`).
     source : str or path-like, optional
         Where to take a file missing locally: a folder holding the files, or the base URL of a mirror
-        (``http(s)://`` or ``file://``; the file is read from ``source/<file name>``). Default: the
-        upstream URL pinned in the registry.
+        (``http(s)://`` or ``file://``; the file is read from ``source/<file name>``). Default:
+        ``$PATHFINDING_DATA_URL`` when set, else the upstream URL pinned in the registry.
     timeout : float, default 30.0
         Seconds to wait for the server to connect or to send the next bytes.
     progress : bool or None, optional
@@ -305,6 +306,8 @@ def fetch(
             return path
         looked.append(f"{label} {path.parent}: {why}")
     target = get_data_home(data_home) / f.filename
+    if source is None:
+        source = os.environ.get("PATHFINDING_DATA_URL") or None
     origin = f.url if source is None else _join(source, f.filename)
     try:
         _transfer(f, origin, target, timeout=timeout, progress=progress)
