@@ -399,7 +399,12 @@ def add_query_commands(gsub) -> None:
     p.set_defaults(func=_cmd_query)
 
     p = gsub.add_parser(
-        "eval", help="R@k and AR@k of the default and BM25 on your questions, with paired intervals"
+        "eval",
+        help="R@k and AR@k of the default and BM25 on your questions, with paired intervals",
+        description="Score retrievers on QUESTIONS whose supporting passages are known (matched to the "
+        "index's passages by title, and by text when the questions give it): R@k and AR@k of each, and "
+        "the first minus each other, with paired bootstrap intervals over questions. A bar on stderr "
+        "(on a terminal) shows the questions answered so far.",
     )
     p.add_argument(
         "questions",
