@@ -207,6 +207,16 @@ def test_a_full_disk_or_a_permission_is_one_line(work, code, call, words):
     assert _snapshot(work) == before  # no new file, no temporary file, the index as it was
 
 
+def test_a_full_disk_under_a_query_is_called_a_full_disk_not_a_read_only_folder(work):
+    """The query cache cannot be written: the question is answered, and the note says why."""
+    prefix = ["-c", _FAIL.format(code="ENOSPC", call="fsync")]
+    proc = cli("hipporag", "query", "i.hippo", "Who directed Plan 9?", cwd=work, prefix=prefix)
+    assert proc.returncode == 0 and "Ed Wood" in proc.stdout, proc.stderr
+    assert proc.stderr.startswith("note: could not write i.hippo.query-cache (No space left on device)")
+    assert "read-only" not in proc.stderr and len(proc.stderr.splitlines()) == 1
+    assert sorted(os.listdir(work)) == ["c.json", "docs", "i.hippo"]  # no cache, no temporary file
+
+
 _KILLED_SAVE = """
 import sys
 from pathfinding.hipporag.storage.safety import atomic_write
@@ -283,6 +293,46 @@ def test_an_index_given_where_text_is_expected_is_named(built, command, args):
     line = one_line(cli("hipporag", command, *args, cwd=built), command)
     assert "i.hippo: this is an index file, not a" in line and "not UTF-8" not in line
     assert not (built / "j.hippo").exists()
+
+
+def _on_a_terminal(*args, cwd) -> tuple[int, str, str]:
+    """``python -m pathfinding ARGS`` with stderr on a pseudo-terminal (as in a shell): (status,
+    stdout, what the terminal showed)."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    leader, follower = pty.openpty()
+    # 24 rows of 120 columns: a terminal of no width shows a bar of no width
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))
+    cmd = [sys.executable, "-m", "pathfinding", *map(str, args)]
+    env = ENV | {"TQDM_MININTERVAL": "0"}  # every update drawn, however quick the run
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=follower, text=True, env=env, cwd=cwd)
+    os.close(follower)
+    shown = bytearray()
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the other end closed (EIO on Linux)
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(leader)
+    out = proc.stdout.read()
+    return proc.wait(timeout=300), out, shown.decode(errors="replace")
+
+
+def test_eval_of_a_long_question_file_shows_its_progress_on_a_terminal(built, tmp_path):
+    rows = [{"question": f"Who directed Plan 9 ({i})?", "supporting": ["Ed Wood"]} for i in range(60)]
+    (tmp_path / "q.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    index = built / "i.hippo"
+    status, out, shown = _on_a_terminal("hipporag", "eval", "q.jsonl", "--index", index, cwd=tmp_path)
+    assert status == 0 and "60 questions" in out, shown
+    assert "eval" in shown and "120/120" in shown and "question" in shown  # two retrievers x 60
+    proc = cli("hipporag", "eval", "q.jsonl", "--index", index, cwd=tmp_path)
+    assert proc.returncode == 0 and proc.stderr == "" and proc.stdout == out  # no bar into a file
 
 
 def test_version():
