@@ -207,6 +207,13 @@ def test_a_full_disk_or_a_permission_is_one_line(work, code, call, words):
     assert _snapshot(work) == before  # no new file, no temporary file, the index as it was
 
 
+def test_deleting_the_last_passages_is_refused_with_the_reason(work):
+    before = _snapshot(work)
+    line = one_line(cli("hipporag", "delete", "i.hippo", "0", "1", "2", cwd=work), "delete")
+    assert "deleting all 3 passages would leave an empty index" in line and "build a new index" in line
+    assert _snapshot(work) == before
+
+
 def test_a_full_disk_under_a_query_is_called_a_full_disk_not_a_read_only_folder(work):
     """The query cache cannot be written: the question is answered, and the note says why."""
     prefix = ["-c", _FAIL.format(code="ENOSPC", call="fsync")]

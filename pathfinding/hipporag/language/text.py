@@ -6,14 +6,18 @@ Text is normalised once, the Unicode way:
   a decomposed "Zoë" (NFD, what macOS file systems and many editors write) and a composed one are
   the same string afterwards;
 * :func:`fold` for matching: NFC and full case folding (``str.casefold``: German "ß" is "ss"), with
-  the Turkish capital "İ" and dotless "ı" folded to "i", so that "İstanbul'da" matches "istanbul".
+  the Turkish capital "İ" and dotless "ı" folded to "i", so that "İstanbul'da" matches "istanbul";
+  the invisible joiners (zero-width joiner and non-joiner, word joiner, soft hyphen) are dropped, so a
+  name typed with one matches the same name typed without.
 
 Words keep their combining marks (Unicode categories Mn, Mc, Me): the vowel signs and virama of
 Devanagari, Thai tone marks and Hebrew points belong to the word they sit on, as do the accents of a
-decomposed letter. Three tokenizers share that rule: :func:`words` (BM25's tokens),
-:func:`word_matches` (the words of a no-model extractor) and :func:`name_tokens` (the tokens a
-capitalised span is made of). :func:`sentence_bounds` finds sentence ends in any script ("." "!" "?"
-before a sentence start, "।", "؟", "。", a Greek question mark ...).
+decomposed letter, and so does an invisible joiner between two letters (Malayalam, Sinhala and
+Persian write them inside words): it never splits a name in two. Three tokenizers share that rule:
+:func:`words` (BM25's tokens), :func:`word_matches` (the words of a no-model extractor) and
+:func:`name_tokens` (the tokens a capitalised span is made of). :func:`sentence_bounds` finds
+sentence ends in any script ("." "!" "?" before a sentence start, "।", "؟", "。", a Greek question
+mark ...).
 
 Two normalisation rules make a phrase into a node key:
 
@@ -99,20 +103,26 @@ def nfc(text: str) -> str:
 # "İ" (capital I with dot) case-folds to "i" + a combining dot, and the dotless "ı" has no fold:
 # both become "i", so Turkish text matches however it was capitalised or typed.
 _TURKISH_I = str.maketrans({"İ": "I", "ı": "i"})
+# Invisible characters that join (or mark a break inside) a word: zero-width non-joiner and joiner,
+# word joiner, soft hyphen. They shape how a word is drawn, not which word it is.
+_JOINERS = "\u200c\u200d\u2060\u00ad"
+_DROP_JOINERS = str.maketrans(dict.fromkeys(_JOINERS))
 
 
 def fold(text: str) -> str:
-    """The matching form of ``text``: NFC, Turkish "İ"/"ı" as "i", then full case folding.
+    """The matching form of ``text``: NFC, Turkish "İ"/"ı" as "i", full case folding, no joiners.
 
     Examples
     --------
     >>> fold("İstanbul'da"), fold("DIYARBAKIR") == fold("Diyarbakır"), fold("Straße")
     ("istanbul'da", True, 'strasse')
+    >>> fold("Ali\u200dce") == fold("Alice")  # a zero-width joiner is invisible, and ignored
+    True
     """
     _check(text)
     if text.isascii():
         return text.lower()  # casefold is lower on ASCII
-    folded = unicodedata.normalize("NFC", text).translate(_TURKISH_I).casefold()
+    folded = unicodedata.normalize("NFC", text).translate(_TURKISH_I).translate(_DROP_JOINERS).casefold()
     return unicodedata.normalize("NFC", folded)
 
 
@@ -158,10 +168,10 @@ def _patterns() -> dict[str, re.Pattern]:
     m = _marks()
     letter = rf"(?:[^\W_]|[{m}])"  # a letter or digit of any script, or a combining mark
     return {
-        # a word: letters, digits and marks, with inner apostrophes ("O'Brien", "Nolan's")
-        "word": re.compile(rf"{letter}+(?:['’]{letter}+)*"),
-        # a name's token starts with a letter or digit and may hold . ' - ("J.R.R.", "Jean-Luc")
-        "name": re.compile(rf"[^\W_](?:[\w'’.\-]|[{m}])*"),
+        # a word: letters, digits and marks, with inner apostrophes ("O'Brien", "Nolan's") and joiners
+        "word": re.compile(rf"{letter}+(?:(?:['’]|[{_JOINERS}]+){letter}+)*"),
+        # a name's token starts with a letter or digit and may hold . ' - ("J.R.R.", "Jean-Luc"), joiners
+        "name": re.compile(rf"[^\W_](?:[\w'’.\-]|[{m}{_JOINERS}])*"),
         # BM25's token: two or more word characters (bm25s' and scikit-learn's rule) or marks
         "token": re.compile(rf"[\w{m}][\w{m}]+"),
     }
