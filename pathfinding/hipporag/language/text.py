@@ -32,9 +32,15 @@ Two normalisation rules make a phrase into a node key:
 On ASCII text the two rules give the same string, so they differ only where v1 deleted letters.
 
 Scripts written without spaces (Chinese, Japanese, Thai ...) have no word boundaries for a word
-tokenizer to find: :func:`segment_unspaced` splits each run of such characters into overlapping
-character bigrams, the usual lexical unit of CJK retrieval, so BM25 can match a Japanese question
-to a Japanese passage. Text without such characters is returned unchanged.
+tokenizer to find, and Korean, written with spaces, glues its particles to the word before them
+("서울에서", in Seoul; "한글을", Hangul as an object): a word tokenizer finds "서울에서" where the
+passage says "서울은". :func:`segment_unspaced` splits each run of such characters into overlapping
+character bigrams, the usual lexical unit of CJK retrieval (Lucene's CJK bigrams cover Hangul too),
+so BM25 can match a Japanese or Korean question to its passage; :func:`glued_runs` finds the runs,
+where a name can be looked for inside a longer word. Text without such characters is returned
+unchanged. A dictionary segmenter for each language (MeCab-ko or Kiwi for Korean, Sudachi or Janome
+for Japanese, jieba for Chinese) would find words instead; each brings a language's dictionary, and
+bigrams need none.
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ __all__ = [
     "LEGACY_NORMALIZATION",
     "NORMALIZATIONS",
     "fold",
+    "glued_runs",
     "has_case",
     "index_normalization",
     "is_unspaced_char",
@@ -300,8 +307,11 @@ _UNSPACED = (
     "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
     "\u0e00-\u0e7f\u0e80-\u0eff\u1780-\u17ff\u1000-\u109f"
 )
-_UNSPACED_RUN = re.compile(f"[{_UNSPACED}]+")
 _UNSPACED_CHAR = re.compile(f"[{_UNSPACED}]")
+# ... and Hangul (syllables, jamo, compatibility jamo), spaced, but with particles glued to its words:
+# every such run is read as character bigrams.
+_GLUED = _UNSPACED + "\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f"
+_GLUED_RUN = re.compile(f"[{_GLUED}]+")
 
 
 def _keep(ch: str) -> bool:
@@ -360,16 +370,31 @@ def is_unspaced_char(ch: str) -> bool:
     return bool(_UNSPACED_CHAR.fullmatch(ch))
 
 
+def glued_runs(text: str) -> list[re.Match]:
+    """The runs of characters of scripts whose words spaces do not delimit: written without spaces
+    (CJK, kana, Thai ...) or with particles glued on (Hangul).
+
+    Examples
+    --------
+    >>> [m.group() for m in glued_runs("서울에서 흐르는 강은? 東京タワー, Ed")]
+    ['서울에서', '흐르는', '강은', '東京タワー']
+    """
+    _check(text)
+    return [] if text.isascii() else list(_GLUED_RUN.finditer(text))
+
+
 def segment_unspaced(text: str) -> str:
-    """Split every run of unspaced-script characters into overlapping character bigrams.
+    """Split every run of :func:`glued_runs` into overlapping character bigrams.
 
     A run of one character stays as it is; everything else in ``text`` is left untouched, so text
-    without CJK, kana or Thai characters comes back identical.
+    without CJK, kana, Thai or Hangul characters comes back identical.
 
     Examples
     --------
     >>> segment_unspaced("東京都に住む Ed Wood")
     ' 東京 京都 都に に住 住む  Ed Wood'
+    >>> segment_unspaced("서울에서")  # "in Seoul": its bigram 서울 meets the 서울 of "서울은"
+    ' 서울 울에 에서 '
     >>> segment_unspaced("Ed Wood directed Plan 9.")
     'Ed Wood directed Plan 9.'
     """
@@ -383,4 +408,4 @@ def segment_unspaced(text: str) -> str:
             return f" {run} "
         return " " + " ".join(run[i : i + 2] for i in range(len(run) - 1)) + " "
 
-    return _UNSPACED_RUN.sub(bigrams, text)
+    return _GLUED_RUN.sub(bigrams, text)

@@ -72,7 +72,7 @@ def is_cache_file(path) -> bool:
 
 _PROBE = (
     "Thomas Südhof met Jürgen in Łódź and 東京都; the U.S. film's 2nd cut, e-mail x1, "
-    "गांधी in İstanbul'da, Straße"
+    "गांधी in İstanbul'da, Straße, 서울에서, Ali\u200dce"
 )
 """Text whose BM25 tokens go into the cache key: a package whose tokenizer tokenizes differently
 (another script, another rule) does not read BM25 state written by the old one."""
