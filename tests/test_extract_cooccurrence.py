@@ -223,6 +223,20 @@ def test_two_passages_meet_in_a_shared_span_and_retrieval_walks_there():
     assert r.passages.tolist()[:2] == [0, 1] and not r.fell_back
 
 
+def test_a_number_with_thousands_separators_is_one_node_not_a_shared_000():
+    # "18,000" and "250,000" were split at the comma: "18", "250" and one "000" node that joined
+    # every passage holding a large number, a hub the walk spread through.
+    corpus = [
+        Passage("Ironside Park", "Ironside Park is a stadium in Dunmore with 18,000 seats."),
+        Passage("Lake Morrow", "Lake Morrow holds 250,000 fish near Brackton."),
+    ]
+    docs = cooccurrence_docs(corpus)
+    assert docs[0].entities == ("Ironside Park", "Dunmore", "18,000")
+    assert docs[1].entities == ("Lake Morrow", "250,000", "Brackton")
+    phrases = index_from_openie(docs).phrases
+    assert "000" not in phrases and "18 000" in phrases
+
+
 def test_openie_json_loads_unchanged(tmp_path):
     corpus = [
         Passage("Ed Wood", 'Ed Wood directed "Plan 9". He lived in Burbank.'),

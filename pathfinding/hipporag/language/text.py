@@ -162,10 +162,14 @@ def _marks() -> str:
     return "".join(f"\\U{a:08x}" if a == b else f"\\U{a:08x}-\\U{b:08x}" for a, b in ranges)
 
 
+# A thousands separator inside a number ("18,000", "1,250,000"): a name token keeps it, so that a
+# number is one node, not "18" and a "000" that every large number shares.
+_THOUSANDS = r"(?<=\d),(?=\d{3}(?!\d))"
+
 # The ASCII patterns are the full ones restricted to ASCII text (which has no mark): cheaper to run.
 _ASCII = {
     "word": re.compile(r"[^\W_]+(?:['’][^\W_]+)*"),
-    "name": re.compile(r"[^\W_][\w'’.\-]*"),
+    "name": re.compile(rf"[^\W_](?:[\w'’.\-]|{_THOUSANDS})*"),
     "token": re.compile(r"\w\w+"),
 }
 
@@ -178,7 +182,7 @@ def _patterns() -> dict[str, re.Pattern]:
         # a word: letters, digits and marks, with inner apostrophes ("O'Brien", "Nolan's") and joiners
         "word": re.compile(rf"{letter}+(?:(?:['’]|[{_JOINERS}]+){letter}+)*"),
         # a name's token starts with a letter or digit and may hold . ' - ("J.R.R.", "Jean-Luc"), joiners
-        "name": re.compile(rf"[^\W_](?:[\w'’.\-]|[{m}{_JOINERS}])*"),
+        "name": re.compile(rf"[^\W_](?:[\w'’.\-]|[{m}{_JOINERS}]|{_THOUSANDS})*"),
         # BM25's token: two or more word characters (bm25s' and scikit-learn's rule) or marks
         "token": re.compile(rf"[\w{m}][\w{m}]+"),
     }
@@ -203,12 +207,15 @@ def word_matches(text: str) -> Iterator[re.Match]:
 
 def name_tokens(text: str) -> Iterator[re.Match]:
     """The tokens a capitalised span is built from: a letter or digit, then letters, digits,
-    combining marks and the ``. ' ’ -`` inside names ("J.R.R.", "Jean-Luc", "Nolan's").
+    combining marks and the ``. ' ’ -`` inside names ("J.R.R.", "Jean-Luc", "Nolan's"), and the
+    commas that group a number's thousands.
 
     Examples
     --------
     >>> [m.group() for m in name_tokens("Who met J.R.R. Tolkien's Jean-Luc?")]
     ['Who', 'met', 'J.R.R.', "Tolkien's", 'Jean-Luc']
+    >>> [m.group() for m in name_tokens("18,000 seats, 1,250,000 fans; 3,14 or 1,2,3")]
+    ['18,000', 'seats', '1,250,000', 'fans', '3', '14', 'or', '1', '2', '3']
     """
     _check(text)
     return _pattern("name", text).finditer(text)
