@@ -7,29 +7,19 @@ or a load from the on-disk cache) would blow.
 The test servers (``scripted_server``, ``embeddings_server``, ``replay_server``) import each other by
 module name, so this folder is put on ``sys.path`` before any of them is collected.
 
-The data files from elsewhere (:mod:`pathfinding.hipporag.storage.datasets`) are read from the copy beside the
-checkout when there is one, as ``make test`` does. A test that needs one that no place holds and no
-download can bring is skipped with the one-line reason, unless the data is expected: under
-``PATHFINDING_DATA`` set, or in CI with the copy present, it fails.
+Where the data files from elsewhere are found, and what happens to a test that needs one that no
+place holds, is the root ``conftest.py``'s: it reaches the package's doctests too.
 """
 
-import doctest
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import settings
 
-from pathfinding.errors import DataError
-
 sys.path.insert(0, os.path.dirname(__file__))
-
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "hipporag"
-if SHARED_DATA.is_dir():
-    os.environ.setdefault("PATHFINDING_DATA", str(SHARED_DATA))
 
 settings.register_profile("dev", deadline=None)
 if not os.environ.get("CI"):
@@ -188,32 +178,6 @@ def sample(tmp_path_factory):
     questions, _ = load_questions(fetch("sample_questions"))
     assert report.n_issues == 0
     return corpus, index_from_openie(docs), questions
-
-
-def _data_unavailable(exc) -> str | None:
-    """The one-line message when a test failed for want of a data file, else None: raised in the test,
-    in a doctest, or in a notebook's kernel (nbclient reports the kernel's exception by name)."""
-    if isinstance(exc, doctest.UnexpectedException):
-        exc = exc.exc_info[1]
-    if isinstance(exc, DataError):
-        return str(exc)
-    if getattr(exc, "ename", None) in {"DataNotFoundError", "DataDownloadError"}:
-        return str(exc.evalue)
-    return None
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
-    outcome = yield
-    report = outcome.get_result()
-    if not report.failed or call.excinfo is None:
-        return
-    reason = _data_unavailable(call.excinfo.value)
-    expected = os.environ.get("PATHFINDING_DATA") or (os.environ.get("CI") and SHARED_DATA.is_dir())
-    if reason is not None and not expected:
-        report.outcome = "skipped"
-        line = (item.location[1] or 0) + 1
-        report.longrepr = (str(item.path), line, f"Skipped: data unavailable: {reason}")
 
 
 class Table:

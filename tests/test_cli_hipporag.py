@@ -364,7 +364,9 @@ def test_index_says_per_passage_why_the_extractor_found_nothing(d, capsys):
     assert "empty text (passage 1)" in err and "no named span" in err and "(passage 0)" in err
 
 
-def test_add_reports_duplicates_as_index_does(d, capsys):
+def test_add_skips_passages_already_in_the_index_unless_asked(d, capsys):
+    """`index` keeps a corpus's duplicates (and counts them); `add` of passages the index already holds
+    adds nothing unless --allow-duplicates, so that rerunning an add never doubles a passage."""
     (d / "dup.json").write_text(json.dumps([TINY[0], TINY[0]]))
     code, _, err = _run_or_exit(
         capsys,
@@ -381,8 +383,13 @@ def test_add_reports_duplicates_as_index_does(d, capsys):
         "cooccurrence",
     ]
     code, out, err = _run_or_exit(capsys, [*argv, "-o", str(d / "t2.hippo"), "--json"])
-    assert code == 0 and "2 of 2 passages are already in t.hippo" in err
-    assert json.loads(out)["duplicates_of_index"] == 2
+    assert code == 0 and "2 of 2 passages are already in t.hippo (same title and text) and were" in err
+    assert json.loads(out) == {
+        "index": str(d / "t2.hippo"), "added_ids": [], "duplicates_skipped": 2, "written": False
+    }  # fmt: skip
+    assert not (d / "t2.hippo").exists()
+    code, out, err = _run_or_exit(capsys, [*argv, "-o", str(d / "t2.hippo"), "--json", "--allow-duplicates"])
+    assert code == 0 and "added again as --allow-duplicates asks" in err
     np.testing.assert_array_equal(json.loads(out)["added_ids"], [2, 3])
 
 

@@ -131,3 +131,39 @@ def test_openie_against_a_dead_endpoint_reports_each_retry_and_ends_in_time(tmp_
     assert code == 1 and len(lines) == 1, err
     assert lines[0].startswith("chat: attempt 1/2 failed (no answer within 0.2 s); retrying in 0.0")
     assert 0.4 <= elapsed <= 0.4 + 0.02 + 5.0  # two timeouts and one wait; 5 s for the rest
+
+
+def test_an_endpoint_answering_nonsense_fails_the_command_in_one_last_line_and_is_asked_again(
+    tmp_path, capsys
+):
+    """Status 200 with nonsense for every request: no triple, status 1, the last line counts the
+    passages and says the answers were not kept; the rerun sends every request again. A readable
+    answer with no triple is unusable too: more than --max-unusable of them fails the command."""
+    from scripted_server import ScriptedServer
+
+    from pathfinding.cli import main
+    from tests.test_llm import _completion
+
+    docs = [{"title": "Ed Wood", "text": "Ed Wood directed Plan 9."}, {"title": "Bela", "text": "He acted."}]
+    (tmp_path / "c.json").write_text(json.dumps(docs))
+    reply = {"content": "Sorry, I cannot help with that."}
+    with ScriptedServer(lambda n, p, h, b: (200, _completion(reply["content"]), [])) as srv:
+        argv = ["hipporag", "openie", str(tmp_path / "c.json"), "--base-url", srv.base_url, "--model", "m"]
+        argv += ["-o", str(tmp_path / "o.json")]
+        assert main(argv) == 1
+        err = capsys.readouterr().err.splitlines()
+        assert err[-1] == (
+            "pathfinding hipporag openie: error: nothing usable from 2 of 2 passages (100%, more than the "
+            "10% allowed): 2 with an unreadable answer (never cached: the rerun asks again)"
+        )
+        assert len(srv.log) == 2  # each passage's first answer was unreadable: no triple request
+        assert main(argv) == 1 and len(srv.log) == 4  # asked again, not read from the cache
+        capsys.readouterr()
+        reply["content"] = '{"named_entities": ["Ed Wood"], "triples": []}'  # readable, no triple
+        assert main(argv) == 1 and len(srv.log) == 8
+        assert capsys.readouterr().err.splitlines()[-1].endswith("2 with no triple in a readable answer")
+        assert main([*argv, "--max-unusable", "1"]) == 0 and len(srv.log) == 8  # now from the cache
+        assert capsys.readouterr().err.splitlines()[-1] == (
+            "pathfinding hipporag openie: nothing usable from 2 of 2 passages (100%, within the 100% "
+            "allowed): 2 with no triple in a readable answer"
+        )

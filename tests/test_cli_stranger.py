@@ -177,9 +177,100 @@ def test_ctrl_c_is_one_line_and_status_130(work, lock_holder):
     _wait_for_line(p.stderr, "waiting for i.hippo")
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=120)
-    assert p.returncode == 130 and err == "pathfinding hipporag add: interrupted\n" and out == ""
+    assert p.returncode == 130 and out == "" and err == (
+        "pathfinding hipporag add: interrupted: i.hippo is as it was (nothing written); rerunning the "
+        "command is safe\n"
+    )
     assert (work / "i.hippo").read_bytes() == before
     assert not [n for n in os.listdir(work) if ".tmp-" in n]
+
+
+# A real SIGINT, sent by the process to itself just before or just after one call: a stage of the
+# command, reached without depending on timing.
+_SIGNAL_AT = """
+import importlib, os, signal, sys
+module = importlib.import_module("{module}")
+real = getattr(module, "{name}")
+def at_stage(*args, **kwargs):
+    if "{when}" == "before":
+        os.kill(os.getpid(), signal.SIGINT)
+    out = real(*args, **kwargs)
+    if "{when}" == "after":
+        os.kill(os.getpid(), signal.SIGINT)
+    return out
+setattr(module, "{name}", at_stage)
+from pathfinding.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+# (module, function, before or after it): every stage of `add` and `index`, in order, and whether the
+# index is saved when the interrupt comes.
+_SAVING = [
+    ("os", "fsync", "after", False),  # the new file written in full, not yet renamed over the old
+    ("os", "replace", "after", True),  # renamed: saved, the next line not yet run
+    ("pathfinding.hipporag.retrieval.querycache", "write_cache", "before", True),
+    ("pathfinding.hipporag.retrieval.querycache", "write_cache", "after", True),
+    ("pathfinding.cli.index", "emit", "before", True),  # printing the summary
+]
+_READ = ("pathfinding.hipporag.io.loaders", "load_corpus", "after", False)  # the corpus read
+_ADD_STAGES = [
+    _READ,
+    ("pathfinding.hipporag.index.persistence", "load_index", "after", False),  # the index read
+    ("pathfinding.hipporag.index.maintenance", "add_passages", "after", False),  # the new index made
+    *_SAVING,
+]
+_INDEX_STAGES = [_READ, ("pathfinding.hipporag.index.build", "build_index", "after", False), *_SAVING]
+
+
+def _ids(stages) -> list[str]:
+    return [f"{name}-{when}" for _, name, when, _ in stages]
+
+
+@pytest.mark.parametrize("module, name, when, saved", _ADD_STAGES, ids=_ids(_ADD_STAGES))
+def test_an_interrupt_at_each_stage_of_add_says_whether_the_index_was_saved(work, module, name, when, saved):
+    (work / "new.json").write_text(json.dumps([{"title": "Paris", "text": "Paris is in France."}]))
+    before = (work / "i.hippo").read_bytes()
+    prefix = ["-c", _SIGNAL_AT.format(module=module, name=name, when=when)]
+    proc = cli("hipporag", "add", "i.hippo", "--corpus", "new.json", *COOC, cwd=work, prefix=prefix)
+    assert not [n for n in os.listdir(work) if ".tmp-" in n]
+    if not saved:
+        assert proc.returncode == 130 and proc.stdout == "" and proc.stderr == (
+            "pathfinding hipporag add: interrupted: i.hippo is as it was (nothing written); rerunning "
+            "the command is safe\n"
+        )
+        assert (work / "i.hippo").read_bytes() == before
+        proc = cli("hipporag", "add", "i.hippo", "--corpus", "new.json", *COOC, cwd=work)  # as it says
+        assert proc.returncode == 0 and "added 1 passages" in proc.stdout, proc.stderr
+    else:
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stderr.splitlines()[-1] == (
+            "pathfinding hipporag add: interrupted after i.hippo was saved (the new passages added); its "
+            "query cache may be missing, and the next query writes it"
+        )
+        proc = cli("hipporag", "add", "i.hippo", "--corpus", "new.json", *COOC, cwd=work)  # run again
+        assert proc.returncode == 0 and proc.stdout == "added 0 passages: i.hippo is unchanged\n"
+        assert "1 of 1 passages are already in i.hippo (same title and text) and were skipped" in proc.stderr
+    assert _titles(work) == [p["title"] for p in CORPUS] + ["Paris"]  # one copy, however it went
+
+
+@pytest.mark.parametrize("module, name, when, saved", _INDEX_STAGES, ids=_ids(_INDEX_STAGES))
+def test_an_interrupt_at_each_stage_of_index_says_whether_it_was_written(work, module, name, when, saved):
+    prefix = ["-c", _SIGNAL_AT.format(module=module, name=name, when=when)]
+    for target in ("new.hippo", "i.hippo"):  # a new file, and a rebuild over an index of ours
+        before = _snapshot(work)
+        proc = cli("hipporag", "index", "c.json", *COOC, "-o", target, cwd=work, prefix=prefix)
+        assert not [n for n in os.listdir(work) if ".tmp-" in n]
+        if not saved:
+            what = "was not written" if target == "new.hippo" else "is as it was (nothing written)"
+            assert proc.returncode == 130 and proc.stderr == (
+                f"pathfinding hipporag index: interrupted: {target} {what}; rerunning the command is safe\n"
+            )
+            assert _snapshot(work) == before
+        else:
+            assert proc.returncode == 0 and proc.stderr.splitlines()[-1].startswith(
+                f"pathfinding hipporag index: interrupted after {target} was saved (the whole index)"
+            )
+            assert _titles(work, target) == [p["title"] for p in CORPUS]
 
 
 _FAIL = """
@@ -205,6 +296,23 @@ def test_a_full_disk_or_a_permission_is_one_line(work, code, call, words):
     proc = cli("hipporag", "add", "i.hippo", "--corpus", "new.json", *COOC, cwd=work, prefix=prefix)
     assert one_line(proc, "add") == f"pathfinding hipporag add: error: i.hippo: {words}"
     assert _snapshot(work) == before  # no new file, no temporary file, the index as it was
+
+
+def test_deleting_the_last_passages_is_refused_with_the_reason(work):
+    before = _snapshot(work)
+    line = one_line(cli("hipporag", "delete", "i.hippo", "0", "1", "2", cwd=work), "delete")
+    assert "deleting all 3 passages would leave an empty index" in line and "build a new index" in line
+    assert _snapshot(work) == before
+
+
+def test_a_full_disk_under_a_query_is_called_a_full_disk_not_a_read_only_folder(work):
+    """The query cache cannot be written: the question is answered, and the note says why."""
+    prefix = ["-c", _FAIL.format(code="ENOSPC", call="fsync")]
+    proc = cli("hipporag", "query", "i.hippo", "Who directed Plan 9?", cwd=work, prefix=prefix)
+    assert proc.returncode == 0 and "Ed Wood" in proc.stdout, proc.stderr
+    assert proc.stderr.startswith("note: could not write i.hippo.query-cache (No space left on device)")
+    assert "read-only" not in proc.stderr and len(proc.stderr.splitlines()) == 1
+    assert sorted(os.listdir(work)) == ["c.json", "docs", "i.hippo"]  # no cache, no temporary file
 
 
 _KILLED_SAVE = """
@@ -283,6 +391,46 @@ def test_an_index_given_where_text_is_expected_is_named(built, command, args):
     line = one_line(cli("hipporag", command, *args, cwd=built), command)
     assert "i.hippo: this is an index file, not a" in line and "not UTF-8" not in line
     assert not (built / "j.hippo").exists()
+
+
+def _on_a_terminal(*args, cwd) -> tuple[int, str, str]:
+    """``python -m pathfinding ARGS`` with stderr on a pseudo-terminal (as in a shell): (status,
+    stdout, what the terminal showed)."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    leader, follower = pty.openpty()
+    # 24 rows of 120 columns: a terminal of no width shows a bar of no width
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))
+    cmd = [sys.executable, "-m", "pathfinding", *map(str, args)]
+    env = ENV | {"TQDM_MININTERVAL": "0"}  # every update drawn, however quick the run
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=follower, text=True, env=env, cwd=cwd)
+    os.close(follower)
+    shown = bytearray()
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the other end closed (EIO on Linux)
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(leader)
+    out = proc.stdout.read()
+    return proc.wait(timeout=300), out, shown.decode(errors="replace")
+
+
+def test_eval_of_a_long_question_file_shows_its_progress_on_a_terminal(built, tmp_path):
+    rows = [{"question": f"Who directed Plan 9 ({i})?", "supporting": ["Ed Wood"]} for i in range(60)]
+    (tmp_path / "q.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    index = built / "i.hippo"
+    status, out, shown = _on_a_terminal("hipporag", "eval", "q.jsonl", "--index", index, cwd=tmp_path)
+    assert status == 0 and "60 questions" in out, shown
+    assert "eval" in shown and "120/120" in shown and "question" in shown  # two retrievers x 60
+    proc = cli("hipporag", "eval", "q.jsonl", "--index", index, cwd=tmp_path)
+    assert proc.returncode == 0 and proc.stderr == "" and proc.stdout == out  # no bar into a file
 
 
 def test_version():

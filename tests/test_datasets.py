@@ -15,6 +15,7 @@ import os
 import re
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -175,6 +176,36 @@ def test_a_server_that_is_down(tiny, monkeypatch):
     assert _left_in(tiny) == []
 
 
+def test_the_env_variable_names_a_mirror(tiny, monkeypatch):
+    with FileServer(good) as mirror:
+        monkeypatch.setenv("PATHFINDING_DATA_URL", mirror.base_url)
+        assert fetch("tiny", progress=False).read_bytes() == GOOD and mirror.requests == 1
+
+
+def test_offline_without_a_copy_the_data_tests_and_doctests_are_skipped_and_counted(tmp_path):
+    """The suite as a fresh clone runs it with no copy of the data and no route to its host: the
+    package's doctests and the tests that read the release are skipped (not failed), and the summary
+    counts them and names the command that fetches the data."""
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "PATHFINDING_DATA")}
+    # empty, not unset: the root conftest would otherwise point it at the copy beside the checkout
+    env |= {"PATHFINDING_DATA": "", "PATHFINDING_DATA_HOME": str(tmp_path / "cache")}
+    env["PATHFINDING_DATA_URL"] = f"http://127.0.0.1:{_closed_port()}"
+    args = ["pathfinding/hipporag/storage/datasets.py", "pathfinding/hipporag/io/loaders.py",
+            "tests/test_datasets.py::test_released_musique_files_load_and_align"]  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *args],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    counts = re.fullmatch(r"(\d+) passed, (\d+) skipped in .*", proc.stdout.splitlines()[-1])
+    n = int(counts.group(2))
+    assert n >= 3, proc.stdout[-3000:]
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("data: "))
+    assert line.startswith(f"data: {n} tests skipped for want of the data files") and "`make data`" in line
+    assert "ConnectionRefusedError" in line  # why no download brought them, said once
+    assert _left_in(tmp_path / "cache") == []
+
+
 def test_an_interrupted_download_leaves_no_file_and_no_temporary_file(tiny, monkeypatch):
     with _serve(interrupted(tiny), monkeypatch):
         with pytest.raises(KeyboardInterrupt):
@@ -248,8 +279,8 @@ def test_the_message_names_every_place_and_why(tiny, monkeypatch, tmp_path):
     with pytest.raises(DataNotFoundError) as err:
         fetch("tiny", source=tmp_path / "nowhere")
     assert str(err.value) == (
-        f"data file tiny.json (tiny) not available: $PATHFINDING_DATA {copy}: wrong size 2 bytes "
-        f"(expected {len(GOOD):,}); the cache {tiny}: missing; the folder to fetch from "
+        f"data file tiny.json (tiny) not available: $PATHFINDING_DATA {copy}: corrupt: size differs "
+        f"(2 bytes, expected {len(GOOD):,}); the cache {tiny}: missing; the folder to fetch from "
         f"{tmp_path / 'nowhere'}: missing. Fetch it with `pathfinding data fetch tiny`, or from a copy "
         "with `pathfinding data fetch tiny --from DIR_OR_URL` (or set PATHFINDING_DATA to a folder "
         "holding it)"
@@ -297,6 +328,50 @@ def test_cli_fetch_from_a_folder_then_list(tiny, tmp_path, capsys):
     assert re.search(r"^tiny +\d+\.\d [kM]B  " + re.escape(str(tiny / "tiny.json")) + "$", table, re.M)
 
 
+def test_cli_list_calls_a_corrupt_file_corrupt_and_says_how_to_replace_it(tiny, monkeypatch, capsys):
+    tiny.mkdir()
+    (tiny / "tiny.json").write_bytes(GOOD[:-3] + b"!!]")  # the right size, other bytes
+    assert main(["data", "list"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("tiny "))
+    assert f"corrupt: checksum differs (its SHA-256 is not the registry's), at {tiny / 'tiny.json'}" in row
+    assert "`pathfinding data fetch tiny` downloads a verified copy into the cache" in row
+    assert "corrupt: 1 (`pathfinding data fetch tiny` replaces them)" in out
+    (tiny / "tiny.json").write_bytes(b"[]")
+    assert main(["data", "list", "--json"]) == 0
+    row = next(r for r in json.loads(capsys.readouterr().out) if r["name"] == "tiny")
+    assert row["path"] is None and row["status"].startswith("corrupt: size differs (2 bytes, expected")
+    with FileServer(good) as mirror:
+        assert main(["data", "fetch", "tiny", "--from", mirror.base_url]) == 0  # the fix it names
+    capsys.readouterr()
+    assert main(["data", "list", "--json"]) == 0
+    row = next(r for r in json.loads(capsys.readouterr().out) if r["name"] == "tiny")
+    assert (row["path"], row["status"]) == (str(tiny / "tiny.json"), "ok")
+
+
+def test_cli_fetch_of_several_files_tries_each_reports_each_and_fails_at_the_end(tiny, monkeypatch, capsys):
+    other = DataFile("tiny2", "data/tiny2.json", len(GOOD), TINY.sha256, "test")
+    monkeypatch.setitem(REGISTRY, "tiny2", other)
+    monkeypatch.setitem(REGISTRY, "tiny3", DataFile("tiny3", "data/tiny3.json", 5, "0" * 64, "test"))
+    src = tiny.parent / "copy"
+    src.mkdir()
+    for name in ("tiny.json", "tiny2.json"):
+        (src / name).write_bytes(GOOD)
+    status = main(["data", "fetch", "tiny", "tiny3", "tiny2", "--from", str(src)])
+    out, err = capsys.readouterr()
+    assert status == 2  # tiny3 is not in the folder
+    assert out == f"tiny: {tiny / 'tiny.json'}\ntiny2: {tiny / 'tiny2.json'}\n"
+    lines = err.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("tiny3: failed: data file tiny3.json (tiny3) not")
+    assert lines[1] == (
+        "pathfinding data fetch: error: 1 of 3 files failed (tiny3); the others are in place, and "
+        "rerunning fetches only what is missing"
+    )
+    monkeypatch.setattr(datasets, "UPSTREAM", f"http://127.0.0.1:{_closed_port()}")
+    assert main(["data", "fetch", "tiny3", "tiny"]) == 1  # a failed download: status 1, as for one file
+    assert capsys.readouterr().out == f"tiny: {tiny / 'tiny.json'}\n"
+
+
 def test_cli_fetch_from_a_mirror_url(tiny, monkeypatch, capsys):
     with FileServer(good) as mirror:
         assert main(["data", "fetch", "tiny", "--from", mirror.base_url + "/"]) == 0
@@ -328,7 +403,8 @@ MANIFESTS = [
 def test_registry_equals_the_manifest_of_the_local_copy():
     manifest = next((p for p in MANIFESTS if p.is_file()), None)
     if manifest is None:
-        pytest.skip(f"no MANIFEST of a local copy of the release at {[str(p) for p in MANIFESTS]}")
+        places = [str(p) for p in MANIFESTS]
+        pytest.skip(f"data unavailable: no MANIFEST of a local copy of the release at {places}")
     rows = re.findall(
         r"^\| `([^`]+)` \| `([^`]+)` \|[^|]*\| ([\d,]+) \| [0-9a-f]{40} \| ([0-9a-f]{64}) \|$",
         manifest.read_text(encoding="utf-8"),

@@ -1,16 +1,37 @@
 """The command line: help, the instance and rank commands, and clear errors."""
 
+import argparse
 import subprocess
 import sys
 
 import pytest
 
 from pathfinding.cli import main
+from pathfinding.cli.entry import build_parser
 
 
 def test_module_help_runs():
     proc = subprocess.run([sys.executable, "-m", "pathfinding", "--help"], capture_output=True, text=True)
     assert proc.returncode == 0 and "instance" in proc.stdout and "rank" in proc.stdout
+
+
+def _subcommands(parser, prefix=("pathfinding",)):
+    """(command words, parser) of every subcommand below ``parser``, depth first."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield (*prefix, name), sub
+                yield from _subcommands(sub, (*prefix, name))
+
+
+def test_every_subcommand_help_has_a_description():
+    """`--help` of every command opens with what it does, not only its usage and options."""
+    found = dict(_subcommands(build_parser()))
+    assert ("pathfinding", "data", "list") in found and ("pathfinding", "hipporag", "eval") in found
+    missing = [" ".join(words) for words, p in found.items() if not (p.description or "").strip()]
+    assert missing == []
+    text = " ".join(found[("pathfinding", "data", "list")].format_help().split())
+    assert "corrupt (its checksum differs from the registry's)" in text
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,7 @@ from pathfinding.hipporag.extract.cooccurrence import (
     cooccurrence_docs,
     cooccurrence_openie,
     cooccurrence_triples,
+    korean_stem,
     named_spans,
     passage_spans,
     why_no_triples,
@@ -46,11 +47,24 @@ from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
         ("東", []),  # one character: dropped
         ("東京の港", ["東京"]),  # hiragana splits the run; 港 alone is dropped
         ("old 東京 town", ["old", "東京", "town"]),  # an unspaced run ends the word run before it
+        # Korean: each word its noun, the particle cut off; a predicate ("-다") gives none
+        ("세종대왕이 한글을 만들었다.", ["세종대왕", "한글"]),
+        ("서울은 대한민국의 수도이다.", ["서울", "대한민국", "수도"]),  # the copula "이다" cut too
+        ("나이", ["나이"]),  # a stem of one syllable is not cut: "이" belongs to the word here
     ],
 )
 def test_content_spans_by_hand(sentence, spans):
     """Content spans of one lower-case sentence, by the rules in the module docstring."""
     assert content_spans(sentence) == spans
+
+
+def test_korean_particles_and_endings_are_cut_from_their_nouns():
+    particles = {"에서": "서울에서", "을": "한글을", "이": "세종대왕이", "으로": "부산으로", "의": "조선의"}
+    assert {p: korean_stem(w) for p, w in particles.items()} == {
+        "에서": "서울", "을": "한글", "이": "세종대왕", "으로": "부산", "의": "조선"
+    }  # fmt: skip
+    assert [korean_stem(w) for w in ("흐른다", "있습니다", "갔다")] == [None, None, None]
+    assert korean_stem("문자입니다") == "문자"
 
 
 @pytest.mark.parametrize(
@@ -207,6 +221,20 @@ def test_two_passages_meet_in_a_shared_span_and_retrieval_walks_there():
     idx = index_from_openie(docs)
     r = HippoRetriever(idx).retrieve("Where was the film by Ed Wood shot?", k=3)
     assert r.passages.tolist()[:2] == [0, 1] and not r.fell_back
+
+
+def test_a_number_with_thousands_separators_is_one_node_not_a_shared_000():
+    # "18,000" and "250,000" were split at the comma: "18", "250" and one "000" node that joined
+    # every passage holding a large number, a hub the walk spread through.
+    corpus = [
+        Passage("Ironside Park", "Ironside Park is a stadium in Dunmore with 18,000 seats."),
+        Passage("Lake Morrow", "Lake Morrow holds 250,000 fish near Brackton."),
+    ]
+    docs = cooccurrence_docs(corpus)
+    assert docs[0].entities == ("Ironside Park", "Dunmore", "18,000")
+    assert docs[1].entities == ("Lake Morrow", "250,000", "Brackton")
+    phrases = index_from_openie(docs).phrases
+    assert "000" not in phrases and "18 000" in phrases
 
 
 def test_openie_json_loads_unchanged(tmp_path):

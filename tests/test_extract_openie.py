@@ -27,6 +27,7 @@ from pathfinding.hipporag.extract.openie import (
     NER_SYSTEM,
     QUERY_NER_SYSTEM,
     TRIPLE_SYSTEM,
+    UNREADABLE,
     OpenIERun,
     llm_query_ner,
     ner_messages,
@@ -199,6 +200,47 @@ def test_a_failed_passage_is_listed_with_empty_lists_and_a_rerun_asks_only_for_i
         ["Plan 9", "released in", "1957"]
     ]
     assert "2 answered from the cache" in again.summary()
+
+
+NONSENSE = "<html><body>Service temporarily unavailable</body></html>"  # sent with status 200
+
+
+def test_an_unreadable_answer_fails_its_passage_is_not_cached_and_the_rerun_asks_again(tmp_path):
+    """B's triple answer is an error page sent as a 200: B fails as if the request had (empty lists,
+    ``unreadable_answer``, its reason in ``failed``), the answer is not cached, and the rerun with the
+    same cache sends B's triple request again (and nothing else)."""
+    ents = {_keys(A): ["Ed Wood"], _keys(B): ["1957"]}
+    tris = {_keys(A): [["Ed Wood", "directed", "Plan 9"]], _keys(B): NONSENSE}
+    cache = tmp_path / "c.sqlite"
+    with ScriptedServer(_openie_server(ents, tris)) as srv:
+        run = run_openie([A, B], _client(srv.base_url), cache=cache, progress=False)
+    assert not run.complete and list(run.failed) == [1]
+    assert run.failed[1] == (
+        "unreadable answer to the triple request (no JSON list in it): "
+        "'<html><body>Service temporarily unavailable</body></html>'"
+    )
+    assert run.docs[1]["extracted_triples"] == [] and run.docs[1]["openie_issues"] == {UNREADABLE: 1}
+    assert run.issues[UNREADABLE] == 1 and run.unusable() == Counter({UNREADABLE: 1})
+    assert len(ResponseCache(cache)) == 3  # A's two answers and B's entities, not the page
+    assert run.usable_line(0.1).startswith("nothing usable from 1 of 2 passages (50%, more than the 10%")
+    tris[_keys(B)] = [["Plan 9", "released in", "1957"]]
+    with ScriptedServer(_openie_server(ents, tris)) as srv:
+        again = run_openie([A, B], _client(srv.base_url), cache=cache, progress=False)
+        assert [e["body"]["messages"][0]["content"] for e in srv.log] == [TRIPLE_SYSTEM]
+    assert again.complete and again.docs[1]["extracted_triples"] == [["Plan 9", "released in", "1957"]]
+    assert again.usable_line(0.1) is None
+
+
+def test_an_unreadable_answer_an_older_run_cached_is_asked_again(tmp_path):
+    ents = {_keys(A): ["Ed Wood"]}
+    tris = {_keys(A): [["Ed Wood", "directed", "Plan 9"]]}
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    with ScriptedServer(_openie_server(ents, tris)) as srv:
+        client = _client(srv.base_url)
+        cache.put(client.payload(ner_messages(_keys(A))), NONSENSE, {}, "stop")  # as an older run did
+        run = run_openie([A], client, cache=cache, progress=False)
+        assert len(srv.log) == 2 and run.stats["cache_hits"] == 0
+    assert run.complete and run.docs[0]["extracted_entities"] == ["Ed Wood"]
 
 
 def test_a_fatal_refusal_is_raised_and_keeps_the_cache_usable(tmp_path):
@@ -483,7 +525,9 @@ def test_fault_injection_every_passage_extracted_or_reported(released, tmp_path)
         # Retry-After is honoured: each retried 429 waited exactly the 0.02 s the server asked for.
         assert s.waits.count(0.02) == s.errors["http 429"]
         succeeded_first = srv.succeeded_keys()
-    assert run.complete, run.failed
+    # Every fault was retried until it got an answer; only an answer cut off before its list opened
+    # has nothing to read, and fails its passage.
+    assert all(why.startswith("unreadable answer to the") for why in run.failed.values()), run.failed
     docs, _ = _load(tmp_path, run)
     reported = 0
     for d, ok, exp in zip(run.docs, docs, expected, strict=True):
@@ -491,14 +535,17 @@ def test_fault_injection_every_passage_extracted_or_reported(released, tmp_path)
             continue
         # A truncated answer keeps what could be read and says so.
         reported += 1
-        assert {"truncated", "ner_truncated", "no_json", "ner_no_json"} & set(d["openie_issues"]), d
+        assert {"truncated", "ner_truncated", UNREADABLE} & set(d["openie_issues"]), d
     assert 0 < reported <= faults.count("malformed")
     cut = run.issues["truncated_by_length"] + run.issues["ner_truncated_by_length"]
-    assert cut == faults.count("malformed")  # finish_reason="length" is reported too
+    assert cut + len(run.failed) == faults.count("malformed")  # finish_reason="length" is reported too
     with ReplayServer(released["raw"]) as again:
         rerun = run_openie(corpus, _replay_client(again), cache=tmp_path / "c.sqlite")
         assert again.requested_keys().isdisjoint(succeeded_first)
-        assert len(again.log) == 0 and rerun.docs == run.docs
+        # the rerun asks again for what could not be read, and for nothing else
+        assert len(run.failed) <= len(again.log) <= 2 * len(run.failed) and rerun.complete
+    same = [j for j in range(len(corpus)) if j not in run.failed]
+    assert [rerun.docs[j] for j in same] == [run.docs[j] for j in same]
 
 
 def test_server_killed_mid_run_then_resumed(released, tmp_path):

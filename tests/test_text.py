@@ -175,6 +175,22 @@ def test_devanagari_hebrew_and_thai_words_keep_their_marks():
     assert [m.group() for m in word_matches("กรุงเทพ, ไทย")] == ["กรุงเทพ", "ไทย"]  # Thai tone marks
 
 
+def test_a_zero_width_joiner_inside_a_name_keeps_it_one_word():
+    """Malayalam and Sinhala write a zero-width joiner inside words, Persian a non-joiner: the word
+    stays whole (before: 'ശ്രീ\u200dരാമൻ' was two words, 'ali ce' two tokens), and typed without the
+    invisible joiner the name is the same token and the same node."""
+    zwj, zwnj = "\u200d", "\u200c"
+    name = f"ശ്രീ{zwj}രാമൻ"
+    assert [m.group() for m in word_matches(f"{name} and Ali{zwj}ce")] == [name, "and", f"Ali{zwj}ce"]
+    assert words(f"{name} Ali{zwj}ce می{zwnj}خواهم") == ["ശ്രീരാമൻ", "alice", "میخواهم"]
+    assert normalize_phrase(f"Ali{zwj}ce Smith") == normalize_phrase("Alice Smith") == "alice smith"
+    docs = cooccurrence_docs([Passage(f"Ali{zwj}ce Smith", "Alice Smith lives in Paris."),
+                              Passage("Bob Jones", "Bob Jones lives in Rome.")])  # fmt: skip
+    idx = index_from_openie(docs)
+    assert "alice smith" in idx.phrase_ids and "ali ce smith" not in idx.phrase_ids
+    assert HippoRetriever(idx).retrieve("Where does Alice Smith live?", k=1).passages[0] == 0
+
+
 def test_turkish_and_german_fold_to_one_key():
     """"İ" case-folds to i + a combining dot and the dotless "ı" not at all; both are "i" here, so
     "İstanbul'da" is "istanbul" + its suffix and "DİYARBAKIR" meets "Diyarbakır". "ß" is "ss"."""

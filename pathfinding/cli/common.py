@@ -41,11 +41,11 @@ def note(text: str) -> None:
     print(text, file=sys.stderr)
 
 
-def progress(total: int, desc: str):
+def progress(total: int, desc: str, *, unit: str = "step"):
     """A tqdm bar on stderr, shown on a terminal only."""
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, desc=desc, unit="step", file=sys.stderr, disable=None, leave=False)
+    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, disable=None, leave=False)
 
 
 def add_json_flag(p) -> None:

@@ -97,16 +97,18 @@ def main(argv: list[str] | None = None) -> int:
     and returns 2; argparse's own rejections are one line too, and exit with status 2 as argparse
     does. A data file that is not available (:class:`~pathfinding.errors.DataError`) is one line too,
     which says how to fetch it: status 1 when a download failed, 2 when it was not found. Ctrl-C
-    prints "interrupted" and returns 130. Any other exception is a bug and keeps its traceback. A
-    reader that stops early (``pathfinding instance | head -1``) ends the command quietly with status
-    141, as SIGPIPE does for Unix tools.
+    prints "interrupted" (and, from a command that writes a file, whether it did) and returns 130.
+    Any other exception is a bug and keeps its traceback. A reader that stops early (``pathfinding
+    instance | head -1``) ends the command quietly with status 141, as SIGPIPE does for Unix tools.
     """
     args = None
     try:
         args = build_parser().parse_args(argv)
         return _run(args)
-    except KeyboardInterrupt:
-        print(f"{_command_name(args)}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        # a command that writes raises it again with what it left: "i.hippo is as it was ..."
+        detail = f": {exc}" if str(exc) else ""
+        print(f"{_command_name(args)}: interrupted{detail}", file=sys.stderr)
         return INTERRUPTED_STATUS
 
 

@@ -7,6 +7,12 @@ OpenAI-compatible embeddings endpoint (:mod:`~pathfinding.hipporag.index.embeddi
 --corpus FILE --openie FILE`` and ``delete INDEX IDS...`` update the file in place (or write ``-o``),
 equal to a rebuild (:mod:`~pathfinding.hipporag.index.maintenance`), holding an exclusive lock on it
 from the read to the write (:mod:`~pathfinding.hipporag.storage.safety`).
+
+``add`` skips a passage whose title and text are already in the index (or earlier in the same
+corpus), and says so, unless ``--allow-duplicates``. A Ctrl-C says what it left: before the index is
+saved, the file is as it was (status 130, and rerunning is safe); once it is saved, the command's
+work is done, so the interrupt only skips what follows (writing the query cache, which the next
+query writes) and the status is 0, with a line that says the file was saved.
 """
 
 from __future__ import annotations
@@ -141,6 +147,39 @@ def _passages_and_triples(args, corpus_path):
     return corpus, [by_key[p.key] for p in corpus], oreport
 
 
+def _file_state(path: str):
+    """What identifies the file at ``path`` now (a save replaces it by a new file), or None."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def _says_what_was_written(run, command: str, target, done: str):
+    """The command ``run`` with a Ctrl-C turned into a report of the state of the file it writes
+    (``target(args)``), told from the file itself, so that an interrupt landing between the rename
+    and the next line is told right: not replaced, the interrupt goes on with that said (status 130);
+    replaced, the work is done (``done``), which one line says, and the status is 0."""
+
+    def cmd(args) -> int:
+        path = target(args)
+        before = _file_state(path)
+        try:
+            return run(args)
+        except KeyboardInterrupt:
+            if _file_state(path) == before:
+                what = "was not written" if before is None else "is as it was (nothing written)"
+                raise KeyboardInterrupt(f"{path} {what}; rerunning the command is safe") from None
+            note(
+                f"pathfinding hipporag {command}: interrupted after {path} was saved ({done}); its "
+                f"query cache may be missing, and the next query writes it"
+            )
+            return 0
+
+    return cmd
+
+
 def _stats_dict(index) -> dict:
     return dataclasses.asdict(index.stats)
 
@@ -192,9 +231,37 @@ def _cmd_index(args) -> int:
     return 0
 
 
-def _duplicates_of_index(index, corpus) -> list[int]:
+def _duplicates(index, corpus) -> list[int]:
+    """Positions of the corpus passages whose title and text are in the index or earlier in the corpus."""
     have = set(index.passages)
-    return [j for j, p in enumerate(corpus) if p.key in have]
+    out = []
+    for j, p in enumerate(corpus):
+        if p.key in have:
+            out.append(j)
+        have.add(p.key)
+    return out
+
+
+def _skip_duplicates(args, index, corpus, triples):
+    """The corpus and triples without the passages already in the index (unless --allow-duplicates),
+    and how many were skipped; each decision said on stderr."""
+    name, where = os.path.basename(args.corpus), os.path.basename(args.index)
+    if not index.passages:
+        note(f"note: {where} keeps no passage texts, so a passage already in it cannot be recognised")
+        return corpus, triples, 0
+    dup = _duplicates(index, corpus)
+    if not dup:
+        return corpus, triples, 0
+    first = f"e.g. [{dup[0]}] {corpus[dup[0]].title!r}"
+    if args.allow_duplicates:
+        note(f"{name}: {len(dup)} of {len(corpus)} passages are already in {where} (same title and text), "
+             f"added again as --allow-duplicates asks, {first}")  # fmt: skip
+        return corpus, triples, 0
+    note(f"{name}: {len(dup)} of {len(corpus)} passages are already in {where} (same title and text) and "
+         f"were skipped, {first}; --allow-duplicates adds them again")  # fmt: skip
+    gone = set(dup)
+    keep = [j for j in range(len(corpus)) if j not in gone]
+    return [corpus[j] for j in keep], [triples[j] for j in keep], len(dup)
 
 
 def _cmd_add(args) -> int:
@@ -214,13 +281,15 @@ def _cmd_add(args) -> int:
         with writer_lock(out, args):
             index = load_index(args.index)
             configure_endpoint(index.encoder, args)
-            dup = _duplicates_of_index(index, corpus)
-            if dup:
-                note(
-                    f"{os.path.basename(args.corpus)}: {len(dup)} of {len(corpus)} passages are already "
-                    f"in {os.path.basename(args.index)} (same title and text; added again, as `index` "
-                    f"keeps duplicates), e.g. [{dup[0]}] {corpus[dup[0]].title!r}"
-                )
+            corpus, triples, skipped = _skip_duplicates(args, index, corpus, triples)
+            if not corpus:  # nothing new: no file is written
+                what = "is unchanged" if out == args.index else "was not written"
+                if args.json:
+                    res = {"index": out, "added_ids": [], "duplicates_skipped": skipped, "written": False}
+                    emit(json.dumps(res, indent=2))
+                else:
+                    emit(f"added 0 passages: {out} {what}")
+                return 0
             bar.update()
             bar.set_postfix_str("adding")
             first = index.n_passages
@@ -234,7 +303,7 @@ def _cmd_add(args) -> int:
     new_ids = list(range(first, index.n_passages))
     if args.json:
         res = {"index": out, "added_ids": new_ids, "seconds": secs, "stats": _stats_dict(index)}
-        res |= {"duplicates_of_index": len(dup)}
+        res |= {"duplicates_skipped": skipped}
         emit(json.dumps(res | {"openie": report.to_dict()}, indent=2))
     else:
         span = f"ids {new_ids[0]}..{new_ids[-1]}" if new_ids else "none"
@@ -324,7 +393,7 @@ def add_index_command(gsub) -> None:
     _encoder_flags(p)
     add_write_flags(p)
     add_json_flag(p)
-    p.set_defaults(func=_cmd_index)
+    p.set_defaults(func=_says_what_was_written(_cmd_index, "index", lambda a: a.output, "the whole index"))
 
 
 def add_update_commands(gsub) -> None:
@@ -333,7 +402,9 @@ def add_update_commands(gsub) -> None:
         "add",
         help="append a corpus's passages to an index file",
         description="Append the passages of a corpus, with their triples, to an index file (rewritten "
-        "in place unless -o); the result equals a fresh build over all the passages.",
+        "in place unless -o); the result equals a fresh build over all the passages. A passage whose "
+        "title and text are already there is skipped (--allow-duplicates adds it). Ctrl-C before the "
+        "save leaves the file as it was (status 130); after it, the passages are saved (status 0).",
     )
     p.add_argument("index", help="index file (rewritten unless -o)")
     p.add_argument("--corpus", required=True, help=_CORPUS_HELP + " (the new passages)")
@@ -341,10 +412,17 @@ def add_update_commands(gsub) -> None:
     _triple_extractor_flag(p)
     p.add_argument("-o", "--output", metavar="INDEX", help="write here instead of over the input")
     _refit_flag(p)
+    p.add_argument(
+        "--allow-duplicates",
+        action="store_true",
+        help="add a passage even when its title and text are already in the index (by default it is "
+        "skipped, and said so)",
+    )
     add_endpoint_flags(p, "the index's embeddings endpoint (if it has one)", timeout=60.0)
     add_write_flags(p)
     add_json_flag(p)
-    p.set_defaults(func=_cmd_add)
+    saved = "the new passages added"
+    p.set_defaults(func=_says_what_was_written(_cmd_add, "add", lambda a: a.output or a.index, saved))
 
     p = gsub.add_parser(
         "delete",

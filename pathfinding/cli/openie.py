@@ -4,9 +4,13 @@
 
 Registered on an argparse subparsers object by :func:`add_openie_command`. Answers are cached next to
 the output (``OPENIE.json.cache.sqlite`` unless ``--cache`` says otherwise), so the same command run
-again after a crash or a partial failure only sends what is missing. The exit status is 0 when every
-passage was extracted, 1 when some requests failed (the file is still written, those passages with
-empty lists and ``openie_issues: {"request_failed": 1}``), 2 on bad arguments or a fatal refusal.
+again after a crash or a partial failure only sends what is missing; an answer that cannot be read
+is never cached. The exit status is 0 when every passage got readable answers and at most
+``--max-unusable`` of them (a share) gave no triple; 1 when some requests failed or answers could
+not be read (the file is still written, those passages with empty lists and ``openie_issues:
+{"request_failed": 1}`` or ``{"unreadable_answer": 1}``), or when more passages than that share
+gave nothing usable; 2 on bad arguments or a fatal refusal. The last line says how many passages
+gave nothing usable, and why.
 """
 
 from __future__ import annotations
@@ -16,10 +20,11 @@ import json
 import os
 import sys
 
-from pathfinding._argtypes import positive_int
+from pathfinding._argtypes import positive_int, unit_interval
 from pathfinding.cli.common import add_endpoint_flags, add_write_flags
 
 __all__ = ["add_openie_command", "run_openie_command"]
+
 
 
 def run_openie_command(args) -> int:
@@ -84,11 +89,17 @@ def run_openie_command(args) -> int:
     prose = sys.stderr if args.json else sys.stdout
     print(run.summary(), file=prose)
     print(f"wrote {args.output} (cache: {cache_path})", file=prose)
+    unusable = run.unusable()
+    too_many = sum(unusable.values()) > args.max_unusable * len(run.docs)
     if args.json:
-        print(
-            json.dumps({"output": args.output, "cache": cache_path, **run.to_json()["openie_run"]}, indent=2)
-        )
-    return 0 if run.complete else 1
+        out = {"output": args.output, "cache": cache_path, **run.to_json()["openie_run"]}
+        out |= {"unusable": dict(unusable), "max_unusable": args.max_unusable}
+        print(json.dumps(out, indent=2))
+    line = run.usable_line(args.max_unusable)
+    if line is not None:  # the last line, on stderr: what a script and a person must see
+        print(f"pathfinding hipporag openie: {'error: ' if too_many or not run.complete else ''}{line}",
+              file=sys.stderr)  # fmt: skip
+    return 0 if run.complete and not too_many else 1
 
 
 def add_openie_command(subparsers) -> argparse.ArgumentParser:
@@ -110,8 +121,13 @@ def add_openie_command(subparsers) -> argparse.ArgumentParser:
         "openie",
         help="extract triples from a corpus with an LLM (two-step OpenIE, any OpenAI-compatible endpoint)",
         description="Two-step OpenIE (named entities, then triples) of CORPUS through POST "
-        "{base-url}/chat/completions; writes HippoRAG v1 OpenIE JSON. Answers are cached, so rerunning "
-        "the same command resumes a killed or partly failed run without paying twice.",
+        "{base-url}/chat/completions; writes HippoRAG v1 OpenIE JSON. Answers are cached (OUTPUT.cache."
+        "sqlite, or --cache), so rerunning the same command resumes a killed or partly failed run "
+        "without paying twice. An answer that cannot be read (no JSON list in it) fails its passage and "
+        "is never cached: the rerun asks again. To ask everything again (another prompt, a model that "
+        "was misconfigured), delete the cache file or give a new --cache path. The last line counts the "
+        "passages that gave nothing usable; the status is 1 when any got no readable answer, or when "
+        "more than --max-unusable of them gave no triple.",
     )
     p.add_argument(
         "corpus",
@@ -131,7 +147,15 @@ def add_openie_command(subparsers) -> argparse.ArgumentParser:
     p.add_argument(
         "-o", "--output", required=True, metavar="OPENIE.json", help="output file (.gz compresses)"
     )
-    p.add_argument("--cache", metavar="PATH", help="answer cache (default: OUTPUT.cache.sqlite)")
+    p.add_argument(
+        "--cache",
+        metavar="PATH",
+        help="answer cache (default: OUTPUT.cache.sqlite); delete it, or name a new file, to ask again",
+    )
+    p.add_argument(
+        "--max-unusable", type=unit_interval, default=0.1, metavar="SHARE",
+        help="fail (status 1) when more than this share of passages gave no triple (default 0.1)",
+    )  # fmt: skip
     p.add_argument("--concurrency", type=positive_int, default=4, help="passages in flight (default 4)")
     add_endpoint_flags(p, "the chat endpoint", timeout=120.0)
     p.add_argument("--max-tokens", type=positive_int, default=None, help="completion budget per request")

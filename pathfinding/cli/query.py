@@ -25,6 +25,7 @@ from pathfinding.cli.common import (
     configure_endpoint,
     emit,
     note,
+    progress,
 )
 from pathfinding.errors import InvalidValueError
 
@@ -39,12 +40,16 @@ def _load_for_query(path: str, args):
     from pathfinding.hipporag.retrieval.querycache import cache_path, load_for_query
 
     check_input_path(path, "an index file")
-    index = load_for_query(path)
-    if not os.path.isfile(cache_path(path)):
+
+    def skipped(exc) -> None:
+        why = (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
         note(
-            f"note: could not write {cache_path(path)} (the folder is read-only?): every query of this "
-            f"index derives its BM25 and graphs again; copy the index to a writable folder to keep them"
+            f"note: could not write {cache_path(path)} ({why}): every query of this index derives its "
+            f"BM25 and graphs again until it can be written (free space, or copy the index to a "
+            f"writable folder)"
         )
+
+    index = load_for_query(path, on_skip=skipped)
     url = getattr(args, "encoder", None)
     if url is not None:
         from pathfinding.hipporag.index.embeddings import EmbeddingEncoder
@@ -372,14 +377,24 @@ def _cmd_eval(args) -> int:
         )
     names = list(dict.fromkeys(args.retriever))
     answerers = {name: Answerer(index, name, min_link_cosine=args.min_link_cosine) for name in names}
-    result = evaluate_retrievers(
-        [questions[i].question for i in keep],
-        [gold[i] for i in keep],
-        {name: a.rank for name, a in answerers.items()},
-        ks=args.k,
-        n_boot=args.boot,
-        seed=args.seed,
-    )
+    with progress(len(keep) * len(names), "eval", unit="question") as bar:
+
+        def counted(rank):
+            def rank_and_count(question, k):
+                ids = rank(question, k)
+                bar.update()
+                return ids
+
+            return rank_and_count
+
+        result = evaluate_retrievers(
+            [questions[i].question for i in keep],
+            [gold[i] for i in keep],
+            {name: counted(a.rank) for name, a in answerers.items()},
+            ks=args.k,
+            n_boot=args.boot,
+            seed=args.seed,
+        )
     result |= {"questions_file": args.questions, "format": shape, "index": args.index}
     result |= {"n_questions_read": len(questions), "unmatched_titles": unmatched, "shared_titles": shared}
     if args.json:
@@ -464,7 +479,12 @@ def add_query_commands(gsub) -> None:
     p.set_defaults(func=_cmd_query)
 
     p = gsub.add_parser(
-        "eval", help="R@k and AR@k of the default and BM25 on your questions, with paired intervals"
+        "eval",
+        help="R@k and AR@k of the default and BM25 on your questions, with paired intervals",
+        description="Score retrievers on QUESTIONS whose supporting passages are known (matched to the "
+        "index's passages by title, and by text when the questions give it): R@k and AR@k of each, and "
+        "the first minus each other, with paired bootstrap intervals over questions. A bar on stderr "
+        "(on a terminal) shows the questions answered so far.",
     )
     p.add_argument(
         "questions",

@@ -66,11 +66,22 @@ def _cmd_rank(args) -> int:
 
 def add_commands(sub) -> None:
     """Register ``instance`` and ``rank`` on the top-level subparsers."""
-    p = sub.add_parser("instance", help="print one generated instance a student can read")
+    p = sub.add_parser(
+        "instance",
+        help="print one generated instance a student can read",
+        description="Print one generated path-finding instance: its query entities (seeds), the answer "
+        "two or more hops from every seed, the candidates and one passage per fact. The same --seed "
+        "prints the same instance.",
+    )
     _instance_args(p)
     p.set_defaults(func=_cmd_instance)
 
-    p = sub.add_parser("rank", help="rank one instance's candidates with one ranker")
+    p = sub.add_parser(
+        "rank",
+        help="rank one instance's candidates with one ranker",
+        description="Rank the candidates of one generated instance (the same options as `instance`) "
+        "with one ranker and say where the answer lands (ties count as their mean rank).",
+    )
     _instance_args(p)
     p.add_argument("--method", choices=sorted(RANKER_NAMES), default="ppr", help="ranker (default ppr)")
     p.set_defaults(func=_cmd_rank)

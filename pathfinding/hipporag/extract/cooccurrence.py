@@ -72,6 +72,7 @@ __all__ = [
     "cooccurrence_openie",
     "cooccurrence_triples",
     "content_spans",
+    "korean_stem",
     "named_spans",
     "passage_spans",
     "why_no_triples",
@@ -88,6 +89,34 @@ _QUOTED_CHARS = (2, 100)
 
 # Hiragana (Japanese particles and endings) splits a run of unspaced-script characters.
 _HIRAGANA = re.compile("[\u3040-\u309f]+")
+# A Korean word (a run of Hangul syllables between spaces) is a noun with its particle glued on
+# ("서울에서", in Seoul) or an inflected predicate ("만들었다", made). The particles below, longest
+# first, are cut from the end of a word whose stem keeps two syllables; the copula ("이다", is) too;
+# a word that then ends in the declarative "다" is a predicate and gives no span.
+_HANGUL_WORD = re.compile("[\uac00-\ud7a3]+")
+_COPULA = ("입니다", "이었다", "였다", "이다")
+_JOSA = tuple(sorted(
+    "에서부터 으로부터 에게서 한테서 으로서 으로써 에서는 에서도 에게는 에서 에게 께서 한테 부터 까지 "
+    "으로 처럼 보다 이나 이랑 하고 마다 조차 은 는 이 가 을 를 의 에 와 과 로 도 만 랑".split(),
+    key=len, reverse=True,
+))  # fmt: skip
+
+
+def korean_stem(word: str) -> str | None:
+    """The noun of a Korean word without its particle or copula, or None for a predicate.
+
+    Examples
+    --------
+    >>> korean_stem("서울에서"), korean_stem("한글을"), korean_stem("수도이다"), korean_stem("만들었다")
+    ('서울', '한글', '수도', None)
+    >>> korean_stem("나이")  # a one-syllable stem is not cut: "이" is part of the word here
+    '나이'
+    """
+    for ending in (*_COPULA, *_JOSA):
+        if word.endswith(ending) and len(word) - len(ending) >= 2:
+            word = word[: -len(ending)]
+            break
+    return None if word.endswith("다") else word
 MAX_SPAN_WORDS = 3
 """Longest content span in words; a longer run gives its overlapping word pairs instead (a run of
 content words that long mostly joins a name to the words around it)."""
@@ -135,6 +164,12 @@ def content_spans(sentence: str) -> list[str]:
         if sentence[prev_end : m.start()].strip():
             close()  # punctuation between two words ends a run
         prev_end = m.end()
+        if _HANGUL_WORD.fullmatch(word):  # one noun per Korean word, its particle cut off
+            close()
+            stem = korean_stem(word)
+            if stem is not None and len(stem) > 1:
+                spans.append(stem)
+            continue
         if any(is_unspaced_char(ch) for ch in word):
             close()
             for part in _HIRAGANA.split(word):

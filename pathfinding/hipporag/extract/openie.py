@@ -11,10 +11,12 @@ The prompts are this package's own (:data:`NER_SYSTEM`, :data:`TRIPLE_SYSTEM`, o
 each). Answers go through :mod:`pathfinding.hipporag.extract.parsing`; every repair and rejection is counted
 per passage and written beside the triples under ``openie_issues`` (a key the v1 loader ignores).
 
-Every successful answer is stored in a :class:`~pathfinding.hipporag.transport.cache.ResponseCache` (one
-SQLite file) under a hash of the model and the full request, *before* it is parsed. A rerun -- or a
-run killed halfway -- sends only the requests that never succeeded; a rerun of a complete run sends
-none.
+Every answer that can be read is stored in a :class:`~pathfinding.hipporag.transport.cache.ResponseCache`
+(one SQLite file) under a hash of the model and the full request. A rerun -- or a run killed halfway
+-- sends only the requests that never got one; a rerun of a complete run sends none. An answer that
+cannot be read at all (no JSON list anywhere in it: an error page sent with status 200, a refusal in
+prose) is a failure of its passage, like a request that got no answer: it is counted, never cached
+(the rerun asks again), and an answer of that kind found in an older cache is asked again too.
 
 References
 ----------
@@ -43,6 +45,7 @@ __all__ = [
     "NER_SYSTEM",
     "QUERY_NER_SYSTEM",
     "TRIPLE_SYSTEM",
+    "UNREADABLE",
     "OpenIERun",
     "llm_query_ner",
     "ner_messages",
@@ -136,17 +139,39 @@ def query_ner_messages(question: str) -> list[dict]:
     ]
 
 
-def _cached_chat(client: ChatClient, cache: ResponseCache | None, messages, json_mode: bool, counter):
+UNREADABLE = "unreadable_answer"
+"""The issue of a passage whose NER or triple answer held no JSON list at all (nothing to parse)."""
+
+
+class _Unreadable(LLMError):
+    """An answer with nothing to parse: its passage failed, as if the request had."""
+
+
+def _readable(parsed) -> bool:
+    return not parsed.issues.get("no_json")
+
+
+def _cached_chat(client: ChatClient, cache: ResponseCache | None, messages, json_mode: bool, counter, parse):
+    """(the answer, ``parse(answer)``), from the cache or the client; only a readable answer is kept."""
     body = client.payload(messages, json_mode=json_mode)
     if cache is not None:
         hit = cache.get(body)
         if hit is not None:
-            counter("cache_hits")
-            return ChatResponse(content=hit.content, finish_reason=hit.finish_reason, usage=hit.usage)
+            parsed = parse(hit.content)
+            if _readable(parsed):  # an unreadable one an older run kept is asked again
+                counter("cache_hits")
+                resp = ChatResponse(content=hit.content, finish_reason=hit.finish_reason, usage=hit.usage)
+                return resp, parsed
     resp = client.chat(messages, json_mode=json_mode)
-    if cache is not None:
+    parsed = parse(resp.content)
+    if cache is not None and _readable(parsed):
         cache.put(body, resp.content, resp.usage, resp.finish_reason)
-    return resp
+    return resp, parsed
+
+
+def _unreadable(step: str, content: str) -> _Unreadable:
+    shown = " ".join(content.split())
+    return _Unreadable(f"unreadable answer to the {step} request (no JSON list in it): {shown[:80]!r}")
 
 
 @dataclass
@@ -160,12 +185,14 @@ class OpenIERun:
         ``extracted_entities``, ``extracted_triples``, plus ``openie_issues`` (issue -> count, empty
         when clean) and, for a rejected item, ``openie_rejected``.
     failed : dict of int to str
-        Passage position -> why its requests failed (no answer; rerun to retry these only).
+        Passage position -> why it failed: no answer, or an answer that could not be read (rerun to
+        retry these only).
     issues : collections.Counter
         Issue counts summed over passages: parse repairs and rejections of the triple step
         (``triple_not_three``, ``truncated`` ...; see :mod:`pathfinding.hipporag.extract.parsing`), the same
         for the NER step prefixed ``ner_``, ``truncated_by_length`` (the server said
-        ``finish_reason="length"``), ``passage_no_triples`` and ``request_failed``.
+        ``finish_reason="length"``), ``passage_no_triples``, ``request_failed`` and
+        ``unreadable_answer``.
     stats : dict
         Client counters (requests, retries, tokens, errors) plus ``cache_hits`` and ``passages``.
     """
@@ -177,8 +204,48 @@ class OpenIERun:
 
     @property
     def complete(self) -> bool:
-        """True when every passage got both answers."""
+        """True when every passage got both answers, readable."""
         return not self.failed
+
+    def unusable(self) -> Counter:
+        """Passages that gave no triple, by why: ``unreadable_answer``, ``request_failed`` (no
+        answer) or ``passage_no_triples`` (a readable answer with none)."""
+        why = Counter()
+        for d in self.docs:
+            issues = d["openie_issues"]
+            for reason in (UNREADABLE, "request_failed", "passage_no_triples"):
+                if issues.get(reason):
+                    why[reason] += 1
+                    break
+        return why
+
+    def usable_line(self, max_share: float) -> str | None:
+        """One line on the passages that gave nothing usable (None when every one gave a triple),
+        saying whether their share exceeds ``max_share``.
+
+        Examples
+        --------
+        >>> docs = [{"openie_issues": {}}] * 3 + [{"openie_issues": {"unreadable_answer": 1}}]
+        >>> print(OpenIERun(docs, failed={3: "..."}, issues=Counter()).usable_line(0.1))
+        nothing usable from 1 of 4 passages (25%, more than the 10% allowed): 1 with an unreadable answer
+        (never cached: the rerun asks again)
+        """
+        why = self.unusable()
+        n = sum(why.values())
+        if not n:
+            return None
+        share = n / len(self.docs)
+        words = {
+            UNREADABLE: "with an unreadable answer (never cached: the rerun asks again)",
+            "request_failed": "with no answer",
+            "passage_no_triples": "with no triple in a readable answer",
+        }
+        parts = ", ".join(f"{why[k]} {words[k]}" for k in words if why[k])
+        over = "more than" if share > max_share else "within"
+        return (
+            f"nothing usable from {n} of {len(self.docs)} passages ({share:.0%}, {over} the "
+            f"{max_share:.0%} allowed): {parts}"
+        )
 
     def to_json(self) -> dict:
         """The v1 OpenIE file content (``docs`` plus entity-length averages and this run's counts)."""
@@ -258,16 +325,20 @@ def _extract_passage(client, cache, p: Passage, json_mode: bool, counter, abort:
     doc = {"title": p.title, "text": p.text, "passage": passage}
     issues: Counter = Counter()
     rejected = []
-    ner = _cached_chat(client, cache, ner_messages(passage), json_mode, counter)
-    ents = parse_entities(ner.content)
+    ner, ents = _cached_chat(client, cache, ner_messages(passage), json_mode, counter, parse_entities)
+    if not _readable(ents):
+        raise _unreadable("named-entity", ner.content)
     issues.update({f"ner_{k}": v for k, v in ents.issues.items()})
     if ner.finish_reason == "length":
         issues["ner_truncated_by_length"] += 1
     rejected += [["named_entities", r] for r in ents.rejected]
     if abort.is_set():
         raise _Aborted("run aborted after a fatal refusal")
-    tri = _cached_chat(client, cache, triple_messages(passage, ents.items), json_mode, counter)
-    triples = parse_triples(tri.content)
+    tri, triples = _cached_chat(
+        client, cache, triple_messages(passage, ents.items), json_mode, counter, parse_triples
+    )
+    if not _readable(triples):
+        raise _unreadable("triple", tri.content)
     issues.update(triples.issues)
     if tri.finish_reason == "length":
         issues["truncated_by_length"] += 1
@@ -310,8 +381,9 @@ def run_openie(
     Returns
     -------
     OpenIERun
-        ``docs`` has one record per passage in corpus order; a passage whose requests failed gets
-        empty lists and is listed in ``failed`` (and counted as ``request_failed``).
+        ``docs`` has one record per passage in corpus order; a passage whose requests failed, or
+        whose answer could not be read, gets empty lists and is listed in ``failed`` (and counted as
+        ``request_failed`` or ``unreadable_answer``).
 
     Raises
     ------
@@ -340,6 +412,7 @@ def run_openie(
 
     docs: list = [None] * len(corpus)
     failed: dict[int, str] = {}
+    unreadable: set[int] = set()
     try:
         with ThreadPoolExecutor(max_workers=concurrency) as pool:
             futures = {
@@ -362,6 +435,8 @@ def run_openie(
                         if isinstance(exc, LLMFatalError):
                             raise abort.first or exc from None
                         failed[j] = str(exc)
+                        if isinstance(exc, _Unreadable):
+                            unreadable.add(j)
                     bar.update(1)
             except BaseException:
                 # A fatal refusal or Ctrl-C: queued passages are dropped, not sent; what is in flight
@@ -383,7 +458,7 @@ def run_openie(
                 "passage": p.title + "\n" + p.text,
                 "extracted_entities": [],
                 "extracted_triples": [],
-                "openie_issues": {"request_failed": 1},
+                "openie_issues": {UNREADABLE if j in unreadable else "request_failed": 1},
             }
         issues.update(docs[j]["openie_issues"])
     stats = client.stats.to_dict()
@@ -411,7 +486,7 @@ def llm_query_ner(
     The returned callable fits :class:`pathfinding.hipporag.retrieval.retrieve.HippoRetriever`'s
     ``extractor=`` (``question -> list of str``). Answers are parsed like passage NER; an answer
     with no usable list gives ``[]`` (the retriever then falls back to BM25, and
-    ``extract.issues`` counts why).
+    ``extract.issues`` counts why), and is not cached: the next call asks again.
 
     Parameters
     ----------
@@ -441,14 +516,14 @@ def llm_query_ner(
             if question in memo:
                 return list(memo[question])
         hits = Counter()
-        resp = _cached_chat(
-            client, cache, query_ner_messages(question), json_mode, lambda n: hits.update([n])
+        _, parsed = _cached_chat(
+            client, cache, query_ner_messages(question), json_mode, lambda n: hits.update([n]), parse_entities
         )
-        parsed = parse_entities(resp.content)
         with lock:
             extract.issues.update(parsed.issues)
             extract.calls += 0 if hits else 1
-            memo[question] = parsed.items
+            if _readable(parsed):  # an unreadable answer is neither cached nor kept: asked again
+                memo[question] = parsed.items
         return list(parsed.items)
 
     extract.issues = Counter()

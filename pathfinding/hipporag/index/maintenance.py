@@ -111,7 +111,8 @@ def delete_passages(index: HippoIndex, ids, *, refit: bool = False) -> HippoInde
     Raises
     ------
     ValueError
-        If an id is out of range or repeated, or no phrase would remain.
+        If an id is out of range or repeated, if every passage would go (an index is never empty),
+        or if no phrase would remain.
     TypeError
         If an id is not an integer.
 
@@ -124,6 +125,12 @@ def delete_passages(index: HippoIndex, ids, *, refit: bool = False) -> HippoInde
     """
     _check_index(index)
     gone = _check_ids(ids, index.n_passages)
+    if gone.size == index.n_passages:
+        raise InvalidValueError(
+            f"deleting all {index.n_passages} passages would leave an empty index, and an index holds at "
+            f"least one passage with a triple (a node to start a walk from); to start afresh, build a new "
+            f"index from a corpus, or remove the file"
+        )
     keep = np.setdiff1d(np.arange(index.n_passages), gone)
     return _update(index, keep, [], np.zeros(0, np.int64), [], refit=_check_refit(refit))
 
@@ -256,7 +263,10 @@ def _update(
         for a in added:
             phrases.insert(bisect.bisect_left(phrases, a), a)
     if not phrases:
-        raise InvalidValueError("no phrase nodes: every passage has no usable triple")
+        raise InvalidValueError(
+            f"no phrase nodes would remain: none of the {keep.size + len(new_triples)} passages left has "
+            f"a usable triple, and an index needs at least one node to start a walk from"
+        )
     n = len(phrases)
     # Kept phrase k moves up by the number of added phrases sorting before it.
     at = np.asarray([bisect.bisect_left(kept_phrases, a) for a in added], dtype=np.int64)

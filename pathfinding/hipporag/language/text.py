@@ -6,14 +6,18 @@ Text is normalised once, the Unicode way:
   a decomposed "Zoë" (NFD, what macOS file systems and many editors write) and a composed one are
   the same string afterwards;
 * :func:`fold` for matching: NFC and full case folding (``str.casefold``: German "ß" is "ss"), with
-  the Turkish capital "İ" and dotless "ı" folded to "i", so that "İstanbul'da" matches "istanbul".
+  the Turkish capital "İ" and dotless "ı" folded to "i", so that "İstanbul'da" matches "istanbul";
+  the invisible joiners (zero-width joiner and non-joiner, word joiner, soft hyphen) are dropped, so a
+  name typed with one matches the same name typed without.
 
 Words keep their combining marks (Unicode categories Mn, Mc, Me): the vowel signs and virama of
 Devanagari, Thai tone marks and Hebrew points belong to the word they sit on, as do the accents of a
-decomposed letter. Three tokenizers share that rule: :func:`words` (BM25's tokens),
-:func:`word_matches` (the words of a no-model extractor) and :func:`name_tokens` (the tokens a
-capitalised span is made of). :func:`sentence_bounds` finds sentence ends in any script ("." "!" "?"
-before a sentence start, "।", "؟", "。", a Greek question mark ...).
+decomposed letter, and so does an invisible joiner between two letters (Malayalam, Sinhala and
+Persian write them inside words): it never splits a name in two. Three tokenizers share that rule:
+:func:`words` (BM25's tokens), :func:`word_matches` (the words of a no-model extractor) and
+:func:`name_tokens` (the tokens a capitalised span is made of). :func:`sentence_bounds` finds
+sentence ends in any script ("." "!" "?" before a sentence start, "।", "؟", "。", a Greek question
+mark ...).
 
 Two normalisation rules make a phrase into a node key:
 
@@ -28,9 +32,15 @@ Two normalisation rules make a phrase into a node key:
 On ASCII text the two rules give the same string, so they differ only where v1 deleted letters.
 
 Scripts written without spaces (Chinese, Japanese, Thai ...) have no word boundaries for a word
-tokenizer to find: :func:`segment_unspaced` splits each run of such characters into overlapping
-character bigrams, the usual lexical unit of CJK retrieval, so BM25 can match a Japanese question
-to a Japanese passage. Text without such characters is returned unchanged.
+tokenizer to find, and Korean, written with spaces, glues its particles to the word before them
+("서울에서", in Seoul; "한글을", Hangul as an object): a word tokenizer finds "서울에서" where the
+passage says "서울은". :func:`segment_unspaced` splits each run of such characters into overlapping
+character bigrams, the usual lexical unit of CJK retrieval (Lucene's CJK bigrams cover Hangul too),
+so BM25 can match a Japanese or Korean question to its passage; :func:`glued_runs` finds the runs,
+where a name can be looked for inside a longer word. Text without such characters is returned
+unchanged. A dictionary segmenter for each language (MeCab-ko or Kiwi for Korean, Sudachi or Janome
+for Japanese, jieba for Chinese) would find words instead; each brings a language's dictionary, and
+bigrams need none.
 """
 
 from __future__ import annotations
@@ -47,6 +57,7 @@ __all__ = [
     "LEGACY_NORMALIZATION",
     "NORMALIZATIONS",
     "fold",
+    "glued_runs",
     "has_case",
     "index_normalization",
     "is_unspaced_char",
@@ -99,20 +110,26 @@ def nfc(text: str) -> str:
 # "İ" (capital I with dot) case-folds to "i" + a combining dot, and the dotless "ı" has no fold:
 # both become "i", so Turkish text matches however it was capitalised or typed.
 _TURKISH_I = str.maketrans({"İ": "I", "ı": "i"})
+# Invisible characters that join (or mark a break inside) a word: zero-width non-joiner and joiner,
+# word joiner, soft hyphen. They shape how a word is drawn, not which word it is.
+_JOINERS = "\u200c\u200d\u2060\u00ad"
+_DROP_JOINERS = str.maketrans(dict.fromkeys(_JOINERS))
 
 
 def fold(text: str) -> str:
-    """The matching form of ``text``: NFC, Turkish "İ"/"ı" as "i", then full case folding.
+    """The matching form of ``text``: NFC, Turkish "İ"/"ı" as "i", full case folding, no joiners.
 
     Examples
     --------
     >>> fold("İstanbul'da"), fold("DIYARBAKIR") == fold("Diyarbakır"), fold("Straße")
     ("istanbul'da", True, 'strasse')
+    >>> fold("Ali\u200dce") == fold("Alice")  # a zero-width joiner is invisible, and ignored
+    True
     """
     _check(text)
     if text.isascii():
         return text.lower()  # casefold is lower on ASCII
-    folded = unicodedata.normalize("NFC", text).translate(_TURKISH_I).casefold()
+    folded = unicodedata.normalize("NFC", text).translate(_TURKISH_I).translate(_DROP_JOINERS).casefold()
     return unicodedata.normalize("NFC", folded)
 
 
@@ -145,10 +162,14 @@ def _marks() -> str:
     return "".join(f"\\U{a:08x}" if a == b else f"\\U{a:08x}-\\U{b:08x}" for a, b in ranges)
 
 
+# A thousands separator inside a number ("18,000", "1,250,000"): a name token keeps it, so that a
+# number is one node, not "18" and a "000" that every large number shares.
+_THOUSANDS = r"(?<=\d),(?=\d{3}(?!\d))"
+
 # The ASCII patterns are the full ones restricted to ASCII text (which has no mark): cheaper to run.
 _ASCII = {
     "word": re.compile(r"[^\W_]+(?:['’][^\W_]+)*"),
-    "name": re.compile(r"[^\W_][\w'’.\-]*"),
+    "name": re.compile(rf"[^\W_](?:[\w'’.\-]|{_THOUSANDS})*"),
     "token": re.compile(r"\w\w+"),
 }
 
@@ -158,10 +179,10 @@ def _patterns() -> dict[str, re.Pattern]:
     m = _marks()
     letter = rf"(?:[^\W_]|[{m}])"  # a letter or digit of any script, or a combining mark
     return {
-        # a word: letters, digits and marks, with inner apostrophes ("O'Brien", "Nolan's")
-        "word": re.compile(rf"{letter}+(?:['’]{letter}+)*"),
-        # a name's token starts with a letter or digit and may hold . ' - ("J.R.R.", "Jean-Luc")
-        "name": re.compile(rf"[^\W_](?:[\w'’.\-]|[{m}])*"),
+        # a word: letters, digits and marks, with inner apostrophes ("O'Brien", "Nolan's") and joiners
+        "word": re.compile(rf"{letter}+(?:(?:['’]|[{_JOINERS}]+){letter}+)*"),
+        # a name's token starts with a letter or digit and may hold . ' - ("J.R.R.", "Jean-Luc"), joiners
+        "name": re.compile(rf"[^\W_](?:[\w'’.\-]|[{m}{_JOINERS}]|{_THOUSANDS})*"),
         # BM25's token: two or more word characters (bm25s' and scikit-learn's rule) or marks
         "token": re.compile(rf"[\w{m}][\w{m}]+"),
     }
@@ -186,12 +207,15 @@ def word_matches(text: str) -> Iterator[re.Match]:
 
 def name_tokens(text: str) -> Iterator[re.Match]:
     """The tokens a capitalised span is built from: a letter or digit, then letters, digits,
-    combining marks and the ``. ' ’ -`` inside names ("J.R.R.", "Jean-Luc", "Nolan's").
+    combining marks and the ``. ' ’ -`` inside names ("J.R.R.", "Jean-Luc", "Nolan's"), and the
+    commas that group a number's thousands.
 
     Examples
     --------
     >>> [m.group() for m in name_tokens("Who met J.R.R. Tolkien's Jean-Luc?")]
     ['Who', 'met', 'J.R.R.', "Tolkien's", 'Jean-Luc']
+    >>> [m.group() for m in name_tokens("18,000 seats, 1,250,000 fans; 3,14 or 1,2,3")]
+    ['18,000', 'seats', '1,250,000', 'fans', '3', '14', 'or', '1', '2', '3']
     """
     _check(text)
     return _pattern("name", text).finditer(text)
@@ -290,8 +314,11 @@ _UNSPACED = (
     "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
     "\u0e00-\u0e7f\u0e80-\u0eff\u1780-\u17ff\u1000-\u109f"
 )
-_UNSPACED_RUN = re.compile(f"[{_UNSPACED}]+")
 _UNSPACED_CHAR = re.compile(f"[{_UNSPACED}]")
+# ... and Hangul (syllables, jamo, compatibility jamo), spaced, but with particles glued to its words:
+# every such run is read as character bigrams.
+_GLUED = _UNSPACED + "\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f"
+_GLUED_RUN = re.compile(f"[{_GLUED}]+")
 
 
 def _keep(ch: str) -> bool:
@@ -350,16 +377,31 @@ def is_unspaced_char(ch: str) -> bool:
     return bool(_UNSPACED_CHAR.fullmatch(ch))
 
 
+def glued_runs(text: str) -> list[re.Match]:
+    """The runs of characters of scripts whose words spaces do not delimit: written without spaces
+    (CJK, kana, Thai ...) or with particles glued on (Hangul).
+
+    Examples
+    --------
+    >>> [m.group() for m in glued_runs("서울에서 흐르는 강은? 東京タワー, Ed")]
+    ['서울에서', '흐르는', '강은', '東京タワー']
+    """
+    _check(text)
+    return [] if text.isascii() else list(_GLUED_RUN.finditer(text))
+
+
 def segment_unspaced(text: str) -> str:
-    """Split every run of unspaced-script characters into overlapping character bigrams.
+    """Split every run of :func:`glued_runs` into overlapping character bigrams.
 
     A run of one character stays as it is; everything else in ``text`` is left untouched, so text
-    without CJK, kana or Thai characters comes back identical.
+    without CJK, kana, Thai or Hangul characters comes back identical.
 
     Examples
     --------
     >>> segment_unspaced("東京都に住む Ed Wood")
     ' 東京 京都 都に に住 住む  Ed Wood'
+    >>> segment_unspaced("서울에서")  # "in Seoul": its bigram 서울 meets the 서울 of "서울은"
+    ' 서울 울에 에서 '
     >>> segment_unspaced("Ed Wood directed Plan 9.")
     'Ed Wood directed Plan 9.'
     """
@@ -373,4 +415,4 @@ def segment_unspaced(text: str) -> str:
             return f" {run} "
         return " " + " ".join(run[i : i + 2] for i in range(len(run) - 1)) + " "
 
-    return _UNSPACED_RUN.sub(bigrams, text)
+    return _GLUED_RUN.sub(bigrams, text)

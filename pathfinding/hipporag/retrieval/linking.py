@@ -10,9 +10,12 @@ with its retrieval encoder. Offline, without a model, this module offers:
   Integration"); the question word that opens a sentence is not an entity;
 * :func:`node_ngrams` -- word n-grams of the normalised question that *are* node phrases, longest
   first and non-overlapping, skipping stop words;
+* :func:`node_substrings` -- node phrases found *inside* the question's runs of a script whose words
+  spaces do not delimit (Chinese, Japanese, Thai; Korean, whose particles are glued to the name:
+  "서울에서" holds the node "서울");
 * :func:`default_entities` -- the retriever's default: capitalised spans, and for a question written
   without capitals (lower case, or a script without case) the node phrases of two or more words
-  it contains, since it has no capitalised span to give.
+  it contains and its node substrings, since it has no capitalised span to give.
 
 :func:`link_entities` maps each entity to its nearest node with the index's own encoder (an entity
 that equals a node phrase after normalisation links to that node directly).
@@ -33,6 +36,7 @@ from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.index.nearest import NearestRows
 from pathfinding.hipporag.language.names import STOP_WORDS, capitalised_spans, has_capitals
+from pathfinding.hipporag.language.text import glued_runs
 
 __all__ = [
     "EXTRACTORS",
@@ -45,6 +49,7 @@ __all__ = [
     "link_entities",
     "ner_lookup",
     "node_ngrams",
+    "node_substrings",
 ]
 
 # A phrase encoded against itself can score 1 - 1e-16 (rounding of a unit-norm product): a floor of
@@ -96,8 +101,52 @@ def node_ngrams(question: str, index: HippoIndex, *, max_words: int = 8) -> list
     return [p for _, p in sorted(found)]
 
 
+def node_substrings(
+    question: str, index: HippoIndex, *, min_chars: int = 2, max_chars: int = 12
+) -> list[str]:
+    """Node phrases written inside the question's :func:`~pathfinding.hipporag.language.text.glued_runs`.
+
+    In a script without spaces (Chinese, Japanese) or with particles glued to its words (Korean), a
+    name is part of a longer run: "서울에서" is "서울" (Seoul) + "에서" (in). Substrings of each run
+    of the normalised question are looked up among the node phrases, longest first; a match claims
+    its characters, so a shorter phrase inside a longer matched one is not used again.
+
+    Parameters
+    ----------
+    question : str
+    index : HippoIndex
+    min_chars, max_chars : int, default 2 and 12
+        Shortest and longest substring tried, in characters.
+
+    Returns
+    -------
+    list of str
+        Matched node phrases, in order of position in the question.
+
+    Examples
+    --------
+    >>> from pathfinding.hipporag.index.build import build_index
+    >>> idx = build_index([[("서울", "capital of", "대한민국")], [("한강", "flows through", "서울")]])
+    >>> node_substrings("서울에서 흐르는 강은?", idx), node_substrings("Ed Wood", idx)
+    (['서울'], [])
+    """
+    min_chars = check_int("min_chars", min_chars, low=1)
+    max_chars = check_int("max_chars", max_chars, low=min_chars)
+    found: list[tuple[int, str]] = []
+    for m in glued_runs(index.normalize(question)):
+        run = m.group()
+        used = np.zeros(len(run), dtype=bool)
+        for n in range(min(max_chars, len(run)), min_chars - 1, -1):
+            for i in range(len(run) - n + 1):
+                if not used[i : i + n].any() and run[i : i + n] in index.phrase_ids:
+                    used[i : i + n] = True
+                    found.append((m.start() + i, run[i : i + n]))
+    return [p for _, p in sorted(found)]
+
+
 def default_entities(question: str, index: HippoIndex) -> list[str]:
-    """Capitalised spans; for a question without capitals, also its node phrases of two or more words.
+    """Capitalised spans; for a question without capitals, also its node phrases of two or more words
+    and its :func:`node_substrings`.
 
     A lower-cased question has no capitalised span (at most a number), so the names it contains are
     looked up among the index's phrases instead: multi-word node phrases only, since a one-word
@@ -116,7 +165,7 @@ def default_entities(question: str, index: HippoIndex) -> list[str]:
     if has_capitals(question):
         return spans
     guesses = [p for p in node_ngrams(question, index) if len(p.split()) >= 2]
-    return list(dict.fromkeys(spans + guesses))
+    return list(dict.fromkeys(spans + guesses + node_substrings(question, index)))
 
 
 def ner_lookup(rows) -> Callable[[str], list[str]]:

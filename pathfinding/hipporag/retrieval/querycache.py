@@ -72,7 +72,7 @@ def is_cache_file(path) -> bool:
 
 _PROBE = (
     "Thomas Südhof met Jürgen in Łódź and 東京都; the U.S. film's 2nd cut, e-mail x1, "
-    "गांधी in İstanbul'da, Straße"
+    "गांधी in İstanbul'da, Straße, 서울에서, Ali\u200dce"
 )
 """Text whose BM25 tokens go into the cache key: a package whose tokenizer tokenizes differently
 (another script, another rule) does not read BM25 state written by the old one."""
@@ -377,7 +377,7 @@ def _from_cache(block: _Block, index_path: str, encoder) -> HippoIndex:
     return index
 
 
-def load_for_query(index_path, *, encoder=None, write: bool = True) -> HippoIndex:
+def load_for_query(index_path, *, encoder=None, write: bool = True, on_skip=None) -> HippoIndex:
     """Load an index for answering questions, from its query cache when the cache is current.
 
     Parameters
@@ -387,8 +387,12 @@ def load_for_query(index_path, *, encoder=None, write: bool = True) -> HippoInde
     encoder : callable, optional
         As for :func:`~pathfinding.hipporag.index.persistence.load_index` (only for a custom encoder).
     write : bool, default True
-        When the cache is missing or stale, write it after the full load (skipped quietly when the
-        folder is not writable).
+        When the cache is missing or stale, write it after the full load (skipped when it cannot be
+        written: a read-only folder, a full disk).
+    on_skip : callable, optional
+        Called with the exception when the cache could not be written (the index is loaded all the
+        same), so a caller can say why: ``OSError`` (its ``strerror``: "No space left on device",
+        "Read-only file system" ...) or :class:`~pathfinding.errors.InvalidValueError`.
 
     Returns
     -------
@@ -422,6 +426,8 @@ def load_for_query(index_path, *, encoder=None, write: bool = True) -> HippoInde
     if write and _index_key(path) == key:
         try:
             write_cache(index, path, key=key)
-        except (OSError, InvalidValueError):
-            pass  # a read-only folder, a full disk, a file of the user's at the cache's path
+        except (OSError, InvalidValueError) as exc:
+            # a read-only folder, a full disk, a file of the user's at the cache's path
+            if on_skip is not None:
+                on_skip(exc)
     return index

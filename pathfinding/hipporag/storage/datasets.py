@@ -8,8 +8,9 @@ its SHA-256 and its licence. :func:`fetch` returns a verified local path, lookin
    a network),
 2. the cache, :func:`get_data_home` (``$PATHFINDING_DATA_HOME``, else the platform's cache folder,
    ``~/.cache/pathfinding`` on Linux),
-3. upstream (or a mirror or a folder given as ``source``): downloaded into the cache, checked against
-   the registry's size and SHA-256, and only then moved under its final name.
+3. upstream (or a mirror or a folder given as ``source``, or as ``$PATHFINDING_DATA_URL``): downloaded
+   into the cache, checked against the registry's size and SHA-256, and only then moved under its
+   final name.
 
 A file whose bytes do not hash to the registry's value is never returned. When no place has the file,
 the error is one line naming the file, every place looked in and the command that fetches it
@@ -31,7 +32,17 @@ from pathlib import Path
 from pathfinding.errors import DataDownloadError, DataNotFoundError, InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.storage.safety import remove_stale_temps, temp_path
 
-__all__ = ["DataFile", "REGISTRY", "UPSTREAM", "UPSTREAM_COMMIT", "entry", "fetch", "get_data_home", "locate"]
+__all__ = [
+    "DataFile",
+    "REGISTRY",
+    "UPSTREAM",
+    "UPSTREAM_COMMIT",
+    "entry",
+    "fetch",
+    "get_data_home",
+    "local_status",
+    "locate",
+]
 
 UPSTREAM_COMMIT = "b144c46df14cabe5f5822d8caded4bec5f709461"
 """HippoRAG's tag ``v1.0.0`` (branch ``legacy``); every file below is unchanged there since it was added."""
@@ -119,6 +130,7 @@ REGISTRY: dict[str, DataFile] = {
 """Short name -> :class:`DataFile`: every file from elsewhere the package reads."""
 
 _CHUNK = 1 << 16
+_CORRUPT = "corrupt"
 # Path -> (size, mtime_ns) of files already hashed in this process, so a loader that asks again does
 # not hash megabytes again; a file changed on disk since has another mtime and is hashed anew.
 _verified: dict[str, tuple[int, int]] = {}
@@ -180,7 +192,7 @@ def entry(name: str) -> DataFile:
 
 
 def _check(path: Path, f: DataFile) -> str | None:
-    """None when ``path`` holds ``f``'s bytes, else why not (``"missing"``, ``"wrong size ..."``)."""
+    """None when ``path`` holds ``f``'s bytes, else why not (``"missing"``, ``"corrupt: ..."``)."""
     try:
         st = path.stat()
     except OSError:
@@ -188,7 +200,7 @@ def _check(path: Path, f: DataFile) -> str | None:
     if not path.is_file():
         return "not a file"
     if st.st_size != f.size:
-        return f"wrong size {st.st_size:,} bytes (expected {f.size:,})"
+        return f"{_CORRUPT}: size differs ({st.st_size:,} bytes, expected {f.size:,})"
     if _verified.get(str(path)) == (st.st_size, st.st_mtime_ns):
         return None
     digest = hashlib.sha256()
@@ -199,7 +211,7 @@ def _check(path: Path, f: DataFile) -> str | None:
     except OSError as exc:
         return f"unreadable ({exc.strerror or type(exc).__name__})"
     if digest.hexdigest() != f.sha256:
-        return "SHA-256 differs from the registry's"
+        return f"{_CORRUPT}: checksum differs (its SHA-256 is not the registry's)"
     _verified[str(path)] = (st.st_size, st.st_mtime_ns)
     return None
 
@@ -238,6 +250,36 @@ def locate(name: str, *, data_home: str | os.PathLike | None = None) -> Path | N
     return None
 
 
+def local_status(name: str, *, data_home: str | os.PathLike | None = None) -> tuple[Path | None, str]:
+    """The verified local path of a registry file and ``"ok"``, or None and why no local file serves.
+
+    A file that is there but whose bytes are not the registry's is ``"corrupt: ..."``, with where it
+    is and how to replace it; no file at all is ``"missing"``.
+
+    Examples
+    --------
+    >>> path = fetch("sample_corpus")
+    >>> local_status("sample_corpus") == (path, "ok")
+    True
+    """
+    f = entry(name)
+    problems = []
+    for label, path in _local_places(f, data_home):
+        if path is None:
+            continue
+        why = _check(path, f)
+        if why is None:
+            return path, "ok"
+        if why != "missing":
+            problems.append(f"{why}, at {path}" + (" ($PATHFINDING_DATA)" if label != "the cache" else ""))
+    if not problems:
+        return None, "missing"
+    return None, "; ".join(problems) + (
+        f"; `pathfinding data fetch {f.name}` downloads a verified copy into the cache (replacing a "
+        f"corrupt one there)"
+    )
+
+
 def fetch(
     name: str,
     *,
@@ -260,8 +302,8 @@ def fetch(
         The cache folder (default :func:`get_data_home`).
     source : str or path-like, optional
         Where to take a file missing locally: a folder holding the files, or the base URL of a mirror
-        (``http(s)://`` or ``file://``; the file is read from ``source/<file name>``). Default: the
-        upstream URL pinned in the registry.
+        (``http(s)://`` or ``file://``; the file is read from ``source/<file name>``). Default:
+        ``$PATHFINDING_DATA_URL`` when set, else the upstream URL pinned in the registry.
     timeout : float, default 30.0
         Seconds to wait for the server to connect or to send the next bytes.
     progress : bool or None, optional
@@ -305,6 +347,8 @@ def fetch(
             return path
         looked.append(f"{label} {path.parent}: {why}")
     target = get_data_home(data_home) / f.filename
+    if source is None:
+        source = os.environ.get("PATHFINDING_DATA_URL") or None
     origin = f.url if source is None else _join(source, f.filename)
     try:
         _transfer(f, origin, target, timeout=timeout, progress=progress)
