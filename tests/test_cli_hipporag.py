@@ -78,24 +78,28 @@ def test_round_trip(files, capsys):
         capsys, ["hipporag", "add", idx, "--corpus", str(files / "c2.json"), "--openie", oie, "--json"]
     )
     res = json.loads(out)
-    assert code == 0 and res["added_ids"] == list(range(30, 36)) and res["stats"]["n_passages"] == 36
+    assert code == 0 and res["added_ids"] == [str(j) for j in range(30, 36)]
+    assert res["stats"]["n_passages"] == 36
 
     top = first["passages"][0]["id"]
-    code, out, _ = _run(capsys, ["hipporag", "delete", idx, "0", str(top), "--json"])
+    code, out, _ = _run(capsys, ["hipporag", "delete", idx, "0", top, "--json"])
     res = json.loads(out)
-    assert code == 0 and res["stats"]["n_passages"] == 34 and res["old_to_new"][top] == -1
+    assert code == 0 and res["stats"]["n_passages"] == 34 and res["deleted_ids"] == ["0", top]
 
     code, out, _ = _run(capsys, ["hipporag", "query", idx, QUESTION, "-k", "3", "--json"])
     after = json.loads(out)
-    moved = res["old_to_new"]
     assert [p["text"] for p in after["passages"]][:1] != [first["passages"][0]["text"]]
-    for p in first["passages"][1:]:  # survivors that were ranked are found under their new ids
-        assert moved[p["id"]] >= 0
+    texts = {p["id"]: p["text"] for p in after["passages"]}
+    for p in first["passages"][1:]:  # survivors keep their ids: the same id, the same passage
+        assert texts.get(p["id"], p["text"]) == p["text"]
+    code, out, _ = _run(capsys, ["hipporag", "info", idx, "--passages", "--json"])
+    listed = [p["id"] for p in json.loads(out)["passages"]]
+    assert listed == [str(j) for j in range(1, 36) if str(j) != top]
 
     # The file after index + add + delete equals a fresh build over the same passages with the
     # encoder the first `index` fitted (updates keep it).
     corpus = json.loads((files / "c1.json").read_text()) + json.loads((files / "c2.json").read_text())
-    keep = [j for j in range(36) if j not in (0, top)]
+    keep = [j for j in range(36) if j not in (0, int(top))]
     parsed, _ = load_openie(oie)
     assert [d.title for d in parsed] == [c["title"] for c in corpus]
     updated = load_index(idx)
@@ -123,7 +127,7 @@ def test_errors_are_one_line(files, capsys):
     code, _, err = _run(capsys, ["hipporag", "query", str(bad), QUESTION])
     assert code == 2 and "checksum mismatch: the file is corrupted" in err and "Traceback" not in err
     code, _, err = _run(capsys, ["hipporag", "delete", str(good), "5"])
-    assert code == 2 and "passage id 5 is out of range: the index has 1 passages" in err
+    assert code == 2 and err.count("\n") == 1 and "no passage has the id '5' (1 passages" in err
 
 
 def test_pipe_into_head_is_quiet(tmp_path):
@@ -255,7 +259,7 @@ def _commands(d):
         ("add", ["add", idx, "--corpus", tiny, *cooc, "-o", folder], "is a directory"),
         ("delete", ["delete", folder, "0"], "is a directory"),
         ("delete", ["delete", idx, "0", "-o", nofolder], "does not exist"),
-        ("delete", ["delete", idx, "x"], "argument ID"),
+        ("delete", ["delete", idx, "x"], "no passage has the id 'x'"),
         ("openie", ["openie", missing, *llm, "-o", str(d / "o.json")], "no such file"),
         ("openie", ["openie", tiny, *llm, "-o", str(d / "no" / "o.json")], "does not exist"),
         ("openie", ["openie", tiny, *llm, "-o", folder], "is a directory"),
@@ -383,7 +387,7 @@ def test_add_reports_duplicates_as_index_does(d, capsys):
     code, out, err = _run_or_exit(capsys, [*argv, "-o", str(d / "t2.hippo"), "--json"])
     assert code == 0 and "2 of 2 passages are already in t.hippo" in err
     assert json.loads(out)["duplicates_of_index"] == 2
-    np.testing.assert_array_equal(json.loads(out)["added_ids"], [2, 3])
+    assert json.loads(out)["added_ids"] == ["2", "3"]
 
 
 def test_index_from_a_folder_and_one_question(built, capsys):
@@ -455,7 +459,8 @@ def test_query_retrievers(built, capsys, q):
     for name, ids in want.items():
         code, out, _ = _run(capsys, ["hipporag", "query", idx, q, "-k", "3", "--retriever", name, "--json"])
         rec = json.loads(out)
-        assert code == 0 and rec["retriever"] == name and [p["id"] for p in rec["passages"]] == ids, name
+        got = [p["id"] for p in rec["passages"]]
+        assert code == 0 and rec["retriever"] == name and got == [index.passage_ids[j] for j in ids], name
 
 
 def test_question_files_of_every_shape(tmp_path):
@@ -648,3 +653,41 @@ def test_a_question_line_whose_question_is_not_text_says_so(built, capsys, tmp_p
     argv = ["hipporag", "query", str(built / "i.hippo"), "--questions", str(tmp_path / "q.jsonl")]
     code, _, err = _run(capsys, argv)
     assert code == 2 and 'line 1: "question" must be a string, got int 5' in err
+
+
+def test_a_json_lines_corpus_keeps_its_ids_through_index_delete_and_json(tmp_path, capsys):
+    """The ids a corpus gives are the ids info, query --json and delete use, and a delete of another
+    passage moves none of them; an id the index lacks, or one it already has, is one line."""
+    given = ["ed-wood", "plan-9", "bela", "burbank"]
+    lines = [json.dumps({"id": i, "title": t, "text": x}) for i, (t, x) in zip(given, PASSAGES, strict=True)]
+    (tmp_path / "c.jsonl").write_text("\n".join(lines) + "\n")
+    idx = str(tmp_path / "i.hippo")
+    code, _, _ = _run(capsys, ["hipporag", "index", str(tmp_path / "c.jsonl"), "--extractor", "cooccurrence",
+                               "-o", idx])  # fmt: skip
+    assert code == 0
+
+    def listed():
+        _, out, _ = _run(capsys, ["hipporag", "info", idx, "--passages", "--json"])
+        return [p["id"] for p in json.loads(out)["passages"]]
+
+    def top(question):
+        _, out, _ = _run(capsys, ["hipporag", "query", idx, question, "-k", "1", "--json"])
+        return json.loads(out)["passages"][0]["id"]
+
+    assert listed() == given and top("Where was Bela Lugosi born?") == "bela"
+    code, out, _ = _run(capsys, ["hipporag", "delete", idx, "plan-9"])
+    assert code == 0 and "deleted 1 passages (plan-9); the others keep their ids" in out
+    assert listed() == ["ed-wood", "bela", "burbank"] and top("Where was Bela Lugosi born?") == "bela"
+    code, _, err = _run(capsys, ["hipporag", "delete", idx, "plan-9"])
+    assert code == 2 and err.count("\n") == 1 and "no passage has the id 'plan-9'" in err
+    again = {"id": "bela", "title": "Bela Lugosi", "text": "Bela Lugosi played Dracula in Hollywood."}
+    (tmp_path / "more.jsonl").write_text(json.dumps(again) + "\n")
+    code, _, err = _run(capsys, ["hipporag", "add", idx, "--corpus", str(tmp_path / "more.jsonl"),
+                                 "--extractor", "cooccurrence"])  # fmt: skip
+    assert code == 2 and err.count("\n") == 1 and "passage id 'bela' is already in the index" in err
+    twice = lines + [json.dumps({"id": "bela", "title": "Lugos", "text": "Lugos is a town in Hungary."})]
+    (tmp_path / "twice.jsonl").write_text("\n".join(twice) + "\n")
+    code, _, err = _run(capsys, ["hipporag", "index", str(tmp_path / "twice.jsonl"), "--extractor",
+                                 "cooccurrence", "-o", str(tmp_path / "t.hippo")])  # fmt: skip
+    assert code == 2 and err.strip().endswith("passage id 'bela' is given to 2 passages (positions 2 and 4); "
+                                              "an id names one passage")  # fmt: skip

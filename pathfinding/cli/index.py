@@ -16,8 +16,9 @@ import json
 import os
 import time
 
-from pathfinding._argtypes import positive_int, whole_number
+from pathfinding._argtypes import positive_int
 from pathfinding.cli.common import (
+    add_corpus_flags,
     add_endpoint_flags,
     add_json_flag,
     add_write_flags,
@@ -25,6 +26,7 @@ from pathfinding.cli.common import (
     check_output_path,
     check_text_input,
     configure_endpoint,
+    corpus_options,
     emit,
     guard_output,
     note,
@@ -34,8 +36,6 @@ from pathfinding.cli.common import (
 from pathfinding.errors import InvalidValueError
 
 __all__ = ["add_index_command", "add_update_commands"]
-
-_nonneg_int = whole_number(0)
 
 
 def _encoder_from_args(args):
@@ -103,7 +103,7 @@ def _passages_and_triples(args, corpus_path):
     check_text_input(corpus_path, "a corpus file or folder", folder_ok=True)
     if args.openie is not None:
         check_text_input(args.openie, "an OpenIE file")
-    corpus, creport = load_corpus(corpus_path)
+    corpus, creport = load_corpus(corpus_path, **corpus_options(args))
     if creport.n_issues:
         note(creport.summary())
     if not corpus:
@@ -120,6 +120,7 @@ def _passages_and_triples(args, corpus_path):
             )
         if why:
             note(f"{len(why)} of {len(corpus)} passages gave no triple: {_reasons(why)}")
+        report.files = creport.files  # a folder's file stamps, kept in the index for `sync`
         return corpus, [d.triples for d in docs], report
     docs, oreport = load_openie(args.openie)
     if oreport.n_issues:
@@ -138,6 +139,7 @@ def _passages_and_triples(args, corpus_path):
     unused = sum(1 for d in docs if d.key not in used)
     if unused:
         note(f"note: {unused} records of {args.openie} match no corpus passage and were not used")
+    oreport.files = creport.files
     return corpus, [by_key[p.key] for p in corpus], oreport
 
 
@@ -161,6 +163,7 @@ def _save(index, path: str) -> None:
 
 def _cmd_index(args) -> int:
     from pathfinding.hipporag.index.build import build_index
+    from pathfinding.hipporag.index.model import with_passage_labels
 
     check_output_path(args.output)
     inputs = [("the corpus", args.corpus), ("the OpenIE file", args.openie)]
@@ -176,6 +179,7 @@ def _cmd_index(args) -> int:
             triples, passages=[p.key for p in corpus], tau=args.tau, max_synonyms=args.max_synonyms,
             encoder=encoder,
         )  # fmt: skip
+        index = with_passage_labels(index, corpus, files=report.files)
         bar.update()
         bar.set_postfix_str("writing")
         with writer_lock(args.output, args):
@@ -225,45 +229,48 @@ def _cmd_add(args) -> int:
             bar.set_postfix_str("adding")
             first = index.n_passages
             texts = [p.key for p in corpus]
-            index = add_passages(index, triples, texts if index.passages else None, refit=args.refit)
+            index = add_passages(index, triples, texts if index.passages else None, refit=args.refit,
+                                 **_labels(corpus, report.files))  # fmt: skip
             bar.update()
             bar.set_postfix_str("writing")
             _save(index, out)
         bar.update()
     secs = time.perf_counter() - t0
-    new_ids = list(range(first, index.n_passages))
+    new_ids = list(index.passage_ids[first:])
     if args.json:
         res = {"index": out, "added_ids": new_ids, "seconds": secs, "stats": _stats_dict(index)}
         res |= {"duplicates_of_index": len(dup)}
         emit(json.dumps(res | {"openie": report.to_dict()}, indent=2))
     else:
-        span = f"ids {new_ids[0]}..{new_ids[-1]}" if new_ids else "none"
+        span = ("id " if len(new_ids) == 1 else f"ids {new_ids[0]} .. ") + new_ids[-1] if new_ids else "none"
         emit(f"added {len(new_ids)} passages ({span})")
         emit(index.stats.summary())
         emit(f"wrote {out} in {secs:.1f} s")
     return 0
 
 
+def _labels(corpus, files) -> dict:
+    """``add_passages``'s ``ids``, ``sources`` and ``files`` for new passages read from a corpus."""
+    return {"ids": [p.doc_id for p in corpus], "sources": [p.source for p in corpus], "files": files}
+
+
 def _cmd_delete(args) -> int:
-    from pathfinding.hipporag.index.maintenance import delete_passages, renumber_after_delete
+    from pathfinding.hipporag.index.maintenance import delete_passages
     from pathfinding.hipporag.index.persistence import load_index
 
     check_input_path(args.index, "an index file")
     out = check_output_path(args.output or args.index)
     guard_output(out, kind="index", force=args.force)
+    ids = list(dict.fromkeys(args.ids))
     with writer_lock(out, args):
         index = load_index(args.index)
-        old_to_new = renumber_after_delete(index.n_passages, args.ids)
-        index = delete_passages(index, args.ids, refit=args.refit)
+        index = delete_passages(index, ids=ids, refit=args.refit)
         _save(index, out)
     if args.json:
-        res = {"index": out, "deleted_ids": sorted(args.ids), "old_to_new": old_to_new.tolist()}
+        res = {"index": out, "deleted_ids": ids}
         emit(json.dumps(res | {"stats": _stats_dict(index)}, indent=2))
     else:
-        emit(
-            f"deleted {len(args.ids)} passages; the others keep their order and close the gaps "
-            f"(new id = old id - deleted ids below it)"
-        )
+        emit(f"deleted {len(ids)} passages ({', '.join(ids)}); the others keep their ids")
         emit(index.stats.summary())
         emit(f"wrote {out}")
     return 0
@@ -296,8 +303,8 @@ def _encoder_flags(p) -> None:
 
 _CORPUS_HELP = (
     "corpus: a JSON list of {title, text}, JSON lines of {title, text} (an id field is an id, never "
-    "a title), HotpotQA's {title: [sentence, ...]} object, or a folder of .txt/.md files (one "
-    "passage each)"
+    "a title), HotpotQA's {title: [sentence, ...]} object, or a folder of .txt/.md files (each file "
+    "split into passages of at most --max-chars characters)"
 )
 
 
@@ -309,13 +316,16 @@ def add_index_command(gsub) -> None:
         description="Build an index from CORPUS and its triples and save it to one file. A corpus is "
         "a JSON list of {title, text} (the HippoRAG release's corpus files), JSON lines of {title, "
         "text} (id, _id and doc_id are ids), HotpotQA's {title: [sentence, ...]} object, or a folder "
-        "of .txt/.md files, one passage each. The output never replaces a file this package did not "
+        "of .txt/.md files (subfolders too), each split along its headings and paragraphs into "
+        "passages of at most --max-chars characters (a file that fits is one passage, its path its "
+        "id). The output never replaces a file this package did not "
         "write, an input, or a file inside the corpus folder; a second writer of the same file "
         "waits (--wait).",
     )  # fmt: skip
     p.add_argument("corpus", help=_CORPUS_HELP)
     p.add_argument("--openie", metavar="FILE", help="HippoRAG OpenIE JSON with the passages' triples")
     _triple_extractor_flag(p)
+    add_corpus_flags(p)
     p.add_argument("-o", "--output", required=True, metavar="INDEX", help="index file to write")
     p.add_argument("--tau", type=float, default=0.8, help="synonymy threshold on the cosine (default 0.8)")
     p.add_argument(
@@ -339,6 +349,7 @@ def add_update_commands(gsub) -> None:
     p.add_argument("--corpus", required=True, help=_CORPUS_HELP + " (the new passages)")
     p.add_argument("--openie", metavar="FILE", help="HippoRAG OpenIE JSON with their triples")
     _triple_extractor_flag(p)
+    add_corpus_flags(p)
     p.add_argument("-o", "--output", metavar="INDEX", help="write here instead of over the input")
     _refit_flag(p)
     add_endpoint_flags(p, "the index's embeddings endpoint (if it has one)", timeout=60.0)
@@ -349,11 +360,13 @@ def add_update_commands(gsub) -> None:
     p = gsub.add_parser(
         "delete",
         help="delete passages by id from an index file",
-        description="Delete passages by id (the ids `info --passages` lists) from an index file, "
-        "rewritten in place unless -o; the result equals a fresh build over the passages left.",
+        description="Delete passages by id (the ids `info --passages` lists: the corpus's own ids, a "
+        "folder file's path, else the passage's number) from an index file, rewritten in place "
+        "unless -o; the other passages keep their ids, and the result equals a fresh build over the "
+        "passages left.",
     )
     p.add_argument("index", help="index file (rewritten unless -o)")
-    p.add_argument("ids", nargs="+", type=_nonneg_int, metavar="ID", help="passage ids")
+    p.add_argument("ids", nargs="+", metavar="ID", help="passage ids")
     p.add_argument("-o", "--output", metavar="INDEX", help="write here instead of over the input")
     _refit_flag(p)
     add_write_flags(p)

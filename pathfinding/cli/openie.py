@@ -17,7 +17,7 @@ import os
 import sys
 
 from pathfinding._argtypes import positive_int
-from pathfinding.cli.common import add_endpoint_flags, add_write_flags
+from pathfinding.cli.common import add_corpus_flags, add_endpoint_flags, add_write_flags, corpus_options
 
 __all__ = ["add_openie_command", "run_openie_command"]
 
@@ -48,7 +48,7 @@ def run_openie_command(args) -> int:
             )
             return 2
     try:
-        corpus, report = load_corpus(args.corpus)
+        corpus, report = load_corpus(args.corpus, **corpus_options(args))
     except (FormatError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -117,8 +117,10 @@ def add_openie_command(subparsers) -> argparse.ArgumentParser:
         "corpus",
         metavar="CORPUS",
         help="corpus: a JSON list of {title, text}, JSON lines, HotpotQA's {title: [sentence, ...]} "
-        "object, or a folder of .txt/.md files",
+        "object, or a folder of .txt/.md files (split as `index` splits them: give both the same "
+        "--max-chars)",
     )
+    add_corpus_flags(p)
     p.add_argument(
         "--base-url", required=True, help="e.g. https://api.openai.com/v1 or http://localhost:8000/v1"
     )

@@ -190,14 +190,21 @@ class Answerer:
             out["fell_back"] = hit.fell_back
             # which walk answered: "scipy" (certified to give the compiled walk's ranking), "compiled"
             out["walk"] = None if hit.fell_back else getattr(self.retriever, "walked_by", "compiled")
-        texts = self.index.passages
+        texts, pids = self.index.passages, self.index.passage_ids
         out["passages"] = [
-            {"rank": r + 1, "id": int(j), "score": float(s), "text": texts[j] if texts else None}
+            {"rank": r + 1, "id": pids[j], "score": float(s), "text": texts[j] if texts else None}
+            | _source(self.index, j)
             for r, (j, s) in enumerate(zip(ids.tolist(), scores.tolist(), strict=True))
         ]
         if not out["passages"]:
             out["message"] = hit.note if hit is not None and hit.note else NO_MATCH
         return out
+
+
+def _source(index, j: int) -> dict:
+    """A ranked passage's ``source`` (file, headings, character span) for ``--json``, when it has one."""
+    src = index.source_of(j)
+    return {} if src is None else {"source": src.to_dict()}
 
 
 def _print_record(rec: dict) -> None:
