@@ -35,7 +35,7 @@ from pathfinding.cli.common import (
 )
 from pathfinding.errors import InvalidValueError
 
-__all__ = ["add_index_command", "add_update_commands"]
+__all__ = ["add_index_command", "add_update_commands", "save_with_cache", "triples_for"]
 
 
 def _encoder_from_args(args):
@@ -82,24 +82,10 @@ def _reasons(why: dict[int, str]) -> str:
 
 
 def _passages_and_triples(args, corpus_path):
-    """Corpus passages and, per passage, its triples; every source of triples is chosen here.
+    """Corpus passages and, per passage, its triples (:func:`triples_for`)."""
+    from pathfinding.hipporag.io.loaders import load_corpus
 
-    The triples come from a HippoRAG OpenIE file (``--openie``, e.g. written by ``pathfinding
-    hipporag openie``), matched to the corpus by title and text, or from the model-free extractor
-    (``--extractor cooccurrence``).
-    """
-    from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
-    from pathfinding.hipporag.io.loaders import load_corpus, load_openie
-    from pathfinding.hipporag.io.records import LoadReport
-
-    extractor = getattr(args, "extractor", None)
-    if args.openie is not None and extractor is not None:
-        raise InvalidValueError("give either --openie FILE or --extractor, not both")
-    if args.openie is None and extractor is None:
-        raise InvalidValueError(
-            "no triples for the corpus: pass --openie FILE (a HippoRAG OpenIE JSON for these passages, "
-            "e.g. from `pathfinding hipporag openie`) or --extractor cooccurrence (no model)"
-        )
+    _triple_source(args)
     check_text_input(corpus_path, "a corpus file or folder", folder_ok=True)
     if args.openie is not None:
         check_text_input(args.openie, "an OpenIE file")
@@ -108,7 +94,37 @@ def _passages_and_triples(args, corpus_path):
         note(creport.summary())
     if not corpus:
         raise InvalidValueError(f"{corpus_path}: the corpus has no passage")
-    if extractor == "cooccurrence":
+    triples, report = triples_for(args, corpus, corpus_path)
+    report.files = creport.files  # a folder's file stamps, kept in the index for `sync`
+    return corpus, triples, report
+
+
+def _triple_source(args) -> str:
+    """``"openie"`` or ``"cooccurrence"``: where the command takes triples from (exactly one given)."""
+    extractor = getattr(args, "extractor", None)
+    if args.openie is not None and extractor is not None:
+        raise InvalidValueError("give either --openie FILE or --extractor, not both")
+    if args.openie is None and extractor is None:
+        raise InvalidValueError(
+            "no triples for the corpus: pass --openie FILE (a HippoRAG OpenIE JSON for these passages, "
+            "e.g. from `pathfinding hipporag openie`) or --extractor cooccurrence (no model)"
+        )
+    return "openie" if args.openie is not None else extractor
+
+
+def triples_for(args, corpus, corpus_path: str):
+    """Per passage of ``corpus``, its triples, and the report of where they came from; every source
+    of triples is chosen here.
+
+    The triples come from a HippoRAG OpenIE file (``--openie``, e.g. written by ``pathfinding
+    hipporag openie``), matched to the corpus by title and text, or from the model-free extractor
+    (``--extractor cooccurrence``).
+    """
+    from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
+    from pathfinding.hipporag.io.loaders import load_openie
+    from pathfinding.hipporag.io.records import LoadReport
+
+    if _triple_source(args) == "cooccurrence":
         docs = cooccurrence_docs(corpus)
         report = LoadReport(source="cooccurrence", n_records=len(docs))
         why = _why_no_triples(corpus, docs)
@@ -120,8 +136,8 @@ def _passages_and_triples(args, corpus_path):
             )
         if why:
             note(f"{len(why)} of {len(corpus)} passages gave no triple: {_reasons(why)}")
-        report.files = creport.files  # a folder's file stamps, kept in the index for `sync`
-        return corpus, [d.triples for d in docs], report
+        return [d.triples for d in docs], report
+    check_text_input(args.openie, "an OpenIE file")
     docs, oreport = load_openie(args.openie)
     if oreport.n_issues:
         note(oreport.summary())
@@ -139,8 +155,12 @@ def _passages_and_triples(args, corpus_path):
     unused = sum(1 for d in docs if d.key not in used)
     if unused:
         note(f"note: {unused} records of {args.openie} match no corpus passage and were not used")
-    oreport.files = creport.files
-    return corpus, [by_key[p.key] for p in corpus], oreport
+    return [by_key[p.key] for p in corpus], oreport
+
+
+def save_with_cache(index, path: str) -> None:
+    """Write the index to ``path`` and its query cache beside it, as ``index`` and ``add`` do."""
+    _save(index, path)
 
 
 def _stats_dict(index) -> dict:

@@ -46,7 +46,7 @@ from pathfinding.hipporag.index.nearest import KEEP_SLACK
 from pathfinding.hipporag.index.synonymy import keep_nearest
 from pathfinding.hipporag.language.text import index_normalization
 
-__all__ = ["add_passages", "delete_passages", "renumber_after_delete"]
+__all__ = ["add_passages", "delete_passages", "renumber_after_delete", "replace_passages"]
 
 
 def add_passages(
@@ -157,6 +157,35 @@ def delete_passages(index: HippoIndex, positions=None, *, ids=None, refit: bool 
     return _update(index, keep, [], np.zeros(0, np.int64), [], refit=_check_refit(refit), labels=None)
 
 
+def replace_passages(
+    index: HippoIndex, positions, triples_per_passage, passages=None, *, refit=False, ids=None, sources=None,
+    files=None,
+) -> HippoIndex:  # fmt: skip
+    """:func:`delete_passages` of ``positions`` and :func:`add_passages` of the rest, as one update.
+
+    A new passage may take the id of one deleted here (a changed file's part that came back), and
+    the index never passes through the state between the two, which may have no phrase left.
+
+    Examples
+    --------
+    >>> from pathfinding.hipporag.index.build import build_index
+    >>> idx = build_index([[("Ed Wood", "directed", "Plan 9")]], passages=["v1"])
+    >>> idx = add_passages(idx, [[("Plan 9", "filmed in", "Burbank")]], ["v1"], ids=["a.md"])
+    >>> new = replace_passages(idx, [1], [[("Plan 9", "filmed in", "Glendale")]], ["v2"], ids=["a.md"])
+    >>> list(new.passage_ids), new.phrases
+    (['0', 'a.md'], ['ed wood', 'glendale', 'plan 9'])
+    """
+    _check_index(index)
+    gone = _check_ids(positions, index.n_passages)
+    keep = np.setdiff1d(np.arange(index.n_passages), gone)
+    new_triples, new_dropped = clean_triples(
+        triples_per_passage, normalization=index_normalization(index.settings)
+    )
+    texts = _check_texts(index, passages, len(new_triples))
+    labels = _new_labels(index, len(new_triples), ids, sources, files, freed=gone)
+    return _update(index, keep, new_triples, new_dropped, texts, refit=_check_refit(refit), labels=labels)
+
+
 def renumber_after_delete(n_passages: int, ids) -> np.ndarray:
     """Old passage id -> new id after deleting ``ids`` (-1 for a deleted passage).
 
@@ -172,8 +201,9 @@ def renumber_after_delete(n_passages: int, ids) -> np.ndarray:
     return out
 
 
-def _new_labels(index: HippoIndex, n_new: int, ids, sources, files) -> tuple:
-    """The new passages' ids (given, or the next free integers), sources and file stamps, checked."""
+def _new_labels(index: HippoIndex, n_new: int, ids, sources, files, freed=()) -> tuple:
+    """The new passages' ids (given, or the next free integers), sources and file stamps, checked;
+    the ids of the passages at positions ``freed`` (deleted in the same update) may be taken again."""
     if ids is None:
         new_ids = next_free_ids(index.passage_ids, n_new)
     else:
@@ -187,7 +217,8 @@ def _new_labels(index: HippoIndex, n_new: int, ids, sources, files) -> tuple:
         free = iter(next_free_ids(index.passage_ids, sum(x is None for x in ids)))
         new_ids = [next(free) if x is None else x for x in ids]
         check_passage_ids(new_ids, n_new)
-        taken = [x for x in new_ids if _holds(index, x)]
+        released = set(np.asarray(freed).tolist())
+        taken = [x for x in new_ids if _holds(index, x) and int(index.positions_of([x])[0]) not in released]
         if taken:
             raise InvalidValueError(
                 f"passage id {taken[0]!r} is already in the index ({len(taken)} of the new ids are); "

@@ -144,8 +144,11 @@ def title_sentences(name: str, data: dict) -> list[dict]:
     return out
 
 
-def folder_document(folder: str, rel: str, *, max_chars: int = DEFAULT_MAX_CHARS):
+def folder_document(folder: str, rel: str, *, max_chars: int = DEFAULT_MAX_CHARS, read=None):
     """The passages of one file of a corpus folder, and its :class:`FileStamp`.
+
+    ``read`` is the file's ``(text, sha256)`` when the caller has read it already
+    (:func:`read_document`), so that the stamp is that of the very bytes split.
 
     The file is split by :func:`~pathfinding.hipporag.io.splitting.split_document` (Markdown
     headings in a ``.md`` file; ``max_chars=0`` keeps it whole). A passage's title is the file's
@@ -159,7 +162,7 @@ def folder_document(folder: str, rel: str, *, max_chars: int = DEFAULT_MAX_CHARS
     FormatError
         If the file is binary or not UTF-8, holds Markdown headings and no text, or vanished.
     """
-    text, sha = read_document(folder, rel)
+    text, sha = read_document(folder, rel) if read is None else read
     stem, ext = os.path.splitext(rel)
     markdown = ext.lower() == ".md"
     if markdown and heading_only(text):
