@@ -555,7 +555,7 @@ def test_every_command_is_registered():
     top = {"instance", "rank", "data", "findings", "realtext", "bench", "realtext-bench", "hipporag"}
     assert _choices(full) == top
     group = full._subparsers._group_actions[0].choices["hipporag"]
-    engine = {"index", "query", "add", "delete", "eval", "openie", "info"}
+    engine = {"index", "query", "add", "delete", "sync", "eval", "openie", "info"}
     assert _choices(group) == engine | {"bench-add", "bench-query"}  # the old spellings still parse
     bench = full._subparsers._group_actions[0].choices["bench"]
     assert _choices(bench) == {"realtext", "add", "query"}

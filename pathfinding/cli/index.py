@@ -33,6 +33,7 @@ from pathfinding.cli.common import (
     progress,
     writer_lock,
 )
+from pathfinding.cli.estimate import add_estimate_flags
 from pathfinding.errors import InvalidValueError
 
 __all__ = ["add_index_command", "add_update_commands", "save_with_cache", "triples_for"]
@@ -184,6 +185,11 @@ def _save(index, path: str) -> None:
 def _cmd_index(args) -> int:
     from pathfinding.hipporag.index.build import build_index
     from pathfinding.hipporag.index.model import with_passage_labels
+
+    if args.estimate:
+        from pathfinding.cli.estimate import estimate_corpus
+
+        return estimate_corpus(args, args.corpus)
 
     check_output_path(args.output)
     inputs = [("the corpus", args.corpus), ("the OpenIE file", args.openie)]
@@ -354,6 +360,7 @@ def add_index_command(gsub) -> None:
     _encoder_flags(p)
     add_write_flags(p)
     add_json_flag(p)
+    add_estimate_flags(p)
     p.set_defaults(func=_cmd_index)
 
 

@@ -18,6 +18,7 @@ import sys
 
 from pathfinding._argtypes import positive_int
 from pathfinding.cli.common import add_corpus_flags, add_endpoint_flags, add_write_flags, corpus_options
+from pathfinding.cli.estimate import add_estimate_flags
 
 __all__ = ["add_openie_command", "run_openie_command"]
 
@@ -69,6 +70,11 @@ def run_openie_command(args) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     cache_path = args.cache or args.output + ".cache.sqlite"
+    if args.estimate:
+        from pathfinding.cli.estimate import report_estimate
+
+        pace = {"client": client, "cache_path": cache_path, "concurrency": args.concurrency}
+        return report_estimate(args, corpus, **pace)
     cache = ResponseCache(cache_path)
     try:
         run = run_openie(
@@ -141,5 +147,6 @@ def add_openie_command(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--limit", type=positive_int, default=None, help="only the first N passages")
     p.add_argument("--json", action="store_true", help="also print the run's counts as JSON")
     add_write_flags(p, lock=False)
+    add_estimate_flags(p)
     p.set_defaults(func=run_openie_command)
     return p

@@ -29,6 +29,7 @@ from pathfinding.cli.common import (
     guard_output,
     writer_lock,
 )
+from pathfinding.cli.estimate import add_estimate_flags
 from pathfinding.errors import InvalidValueError
 
 __all__ = ["add_sync_command"]
@@ -49,6 +50,19 @@ def _check_folder(folder: str) -> None:
         )
 
 
+def _estimate(args, index) -> int:
+    """``--estimate``: the bill of the passages the sync would need triples for; the no-model
+    measurement covers the whole folder's passages, which the sync's refit rebuilds."""
+    from pathfinding.cli.estimate import report_estimate
+    from pathfinding.hipporag.io.records import Passage
+
+    plan = _plan(args, index)
+    gone = set(plan.gone)
+    kept = [Passage(*key.split("\n", 1)) for j, key in enumerate(index.passages) if j not in gone]
+    note = f"sync of {args.folder} would change: {plan.summary()}"
+    return report_estimate(args, plan.passages, note=note, built=kept + plan.passages)
+
+
 def _cmd_sync(args) -> int:
     from pathfinding.cli.index import save_with_cache, triples_for
     from pathfinding.hipporag.index.persistence import load_index
@@ -57,6 +71,8 @@ def _cmd_sync(args) -> int:
     check_input_path(args.index, "an index file")
     _check_folder(args.folder)
     out = check_output_path(args.output or args.index)
+    if args.estimate:
+        return _estimate(args, load_index(args.index))
     if args.dry_run:
         plan = _plan(args, load_index(args.index))
         for state in ("added", "changed", "removed"):
@@ -132,4 +148,5 @@ def add_sync_command(gsub) -> None:
     add_endpoint_flags(p, "the index's embeddings endpoint (if it has one)", timeout=60.0)
     add_write_flags(p)
     add_json_flag(p)
+    add_estimate_flags(p)
     p.set_defaults(func=_cmd_sync)

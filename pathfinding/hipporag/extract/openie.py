@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -143,9 +144,10 @@ def _cached_chat(client: ChatClient, cache: ResponseCache | None, messages, json
         if hit is not None:
             counter("cache_hits")
             return ChatResponse(content=hit.content, finish_reason=hit.finish_reason, usage=hit.usage)
+    started = time.perf_counter()
     resp = client.chat(messages, json_mode=json_mode)
     if cache is not None:
-        cache.put(body, resp.content, resp.usage, resp.finish_reason)
+        cache.put(body, resp.content, resp.usage, resp.finish_reason, seconds=time.perf_counter() - started)
     return resp
 
 
