@@ -691,3 +691,85 @@ def test_a_json_lines_corpus_keeps_its_ids_through_index_delete_and_json(tmp_pat
                                  "cooccurrence", "-o", str(tmp_path / "t.hippo")])  # fmt: skip
     assert code == 2 and err.strip().endswith("passage id 'bela' is given to 2 passages (positions 2 and 4); "
                                               "an id names one passage")  # fmt: skip
+
+
+COLOURS = ["Amber", "Basalt", "Cobalt", "Dune", "Ember", "Fjord", "Garnet", "Harbor", "Indigo", "Juniper"]
+PARTS = ["Valve", "Pump", "Relay", "Gasket", "Rotor", "Sensor"]
+TOOLS = ["Kestrel Wrench", "Lumen Gauge", "Marlin Probe", "Nimbus Meter", "Osprey Driver", "Pelican Clamp"]
+
+
+def _chapter(i: int, name: str, long: bool = False) -> str:
+    tool, other = TOOLS[i % len(TOOLS)], TOOLS[(i + 1) % len(TOOLS)]
+    code = f"E-{400 + i}"
+    install = (
+        f"Mount the {name} on bracket {i} of the Orbit frame before the first start. The {name} ships with "
+        f"two bolts; tighten them with the {other} until it clicks. "
+    )
+    calibrate = (
+        f"Calibrate the {name} with the {tool} at {200 + 3 * i} kelvin. Hold the {tool} against the "
+        f"{name} for {10 + i} seconds and read the value it shows. "
+    )
+    trouble = (
+        f"Error {code} means the {name} lost pressure. Replace its seal and restart the Orbit controller. "
+        f"If {code} returns, call the service desk in Tromsø. "
+    )
+    reps = 20 if long else 5
+    return (
+        f"## The {name}\n\nThe {name} is part {i} of the Orbit machine.\n\n"
+        f"### Installing\n{install * reps}\n\n{install * reps}\n\n"
+        f"### Calibrating\n{calibrate * reps}\n\n"
+        f"### Troubleshooting\n{trouble * reps}\n"
+    )
+
+
+def test_a_200_kb_manual_is_split_with_heading_paths_and_a_question_finds_its_section(tmp_path, capsys):
+    """A manual written for this test: 60 chapters, one of them longer than a passage may be."""
+    from pathfinding.hipporag.io.splitting import DEFAULT_MAX_CHARS
+
+    names = [f"{c} {p}" for c in COLOURS for p in PARTS]
+    manual = "# Orbit Manual\n\nThis manual covers the Orbit machine.\n\n" + "\n".join(
+        _chapter(i, name, long=i == 0) for i, name in enumerate(names)
+    )
+    assert len(manual.encode()) > 200_000
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "orbit.md").write_text(manual)
+    idx = str(tmp_path / "i.hippo")
+    code, _, err = _run(capsys, ["hipporag", "index", str(docs), "--extractor", "cooccurrence", "-o", idx])
+    assert code == 0, err
+    _, out, _ = _run(capsys, ["hipporag", "info", idx, "--passages", "--json"])
+    listed = json.loads(out)["passages"]
+    index = load_index(idx)
+    assert all(len(p.partition("\n")[2]) <= DEFAULT_MAX_CHARS for p in index.passages)
+    by_id = {p["id"]: p for p in listed}
+    cobalt = by_id["orbit.md#orbit-manual/the-cobalt-relay"]
+    assert cobalt["title"] == "orbit > Orbit Manual > The Cobalt Relay"
+    # the long chapter is cut at its sections, and its longest section at its paragraphs
+    long = [p["id"] for p in listed if p["id"].startswith("orbit.md#orbit-manual/the-amber-valve")]
+    assert long == [
+        "orbit.md#orbit-manual/the-amber-valve",
+        "orbit.md#orbit-manual/the-amber-valve/installing",
+        "orbit.md#orbit-manual/the-amber-valve/installing:2",
+        "orbit.md#orbit-manual/the-amber-valve/calibrating",
+        "orbit.md#orbit-manual/the-amber-valve/troubleshooting",
+    ]
+    assert by_id[long[3]]["source"]["headings"] == ["Orbit Manual", "The Amber Valve", "Calibrating"]
+    src = by_id[long[4]]["source"]
+    assert manual[src["start"] : src["end"]].startswith("Error E-400 means the Amber Valve lost pressure.")
+    asked = {
+        "How do I calibrate the Cobalt Relay?": "orbit.md#orbit-manual/the-cobalt-relay",
+        "What does error E-400 of the Amber Valve mean?": long[4],
+        "At what temperature is the Amber Valve calibrated with the Kestrel Wrench?": long[3],
+        "Which tool tightens the bolts of the Juniper Sensor?": "orbit.md#orbit-manual/the-juniper-sensor",
+        "Where does the Fjord Gasket mount?": "orbit.md#orbit-manual/the-fjord-gasket",
+    }
+    for question, want in asked.items():
+        _, out, _ = _run(capsys, ["hipporag", "query", idx, question, "-k", "1", "--json"])
+        assert json.loads(out)["passages"][0]["id"] == want, question
+    # eval names the supporting passages by id
+    lines = [json.dumps({"question": q, "supporting": [{"id": i}]}) for q, i in asked.items()]
+    (tmp_path / "q.jsonl").write_text("\n".join(lines) + "\n")
+    argv = ["hipporag", "eval", str(tmp_path / "q.jsonl"), "--index", idx, "-k", "1", "--json"]
+    code, out, _ = _run(capsys, argv)
+    res = json.loads(out)
+    assert code == 0 and res["n_questions"] == 5 and res["methods"]["default"]["R"][0][0] == 1.0

@@ -294,7 +294,7 @@ def _cmd_eval(args) -> int:
         raise InvalidValueError(
             f"{args.index} has no passage texts, so no title to match supporting passages to"
         )
-    gold, unmatched = match_supporting(questions, index.passages)
+    gold, unmatched = match_supporting(questions, index.passages, passage_ids=index.passage_ids)
     shared = shared_titles(questions, index.passages)
     if shared:
         shown = ", ".join(f"{t!r} x {n}" for t, n in list(shared.items())[:5])
@@ -309,7 +309,8 @@ def _cmd_eval(args) -> int:
     if unmatched:
         shown = ", ".join(repr(t) for t in list(unmatched)[:5]) + (", ..." if len(unmatched) > 5 else "")
         note(
-            f"{len(unmatched)} supporting titles match no passage title of {os.path.basename(args.index)}: "
+            f"{len(unmatched)} supporting titles (or ids) match no passage of "
+            f"{os.path.basename(args.index)}: "
             f"{shown}; {len(questions) - len(keep)} of {len(questions)} questions have no matched "
             f"supporting passage and are left out"
         )
