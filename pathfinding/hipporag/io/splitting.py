@@ -32,7 +32,6 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from pathfinding._validation import check_int
 from pathfinding.errors import InvalidTypeError
 from pathfinding.hipporag.language.text import is_unspaced_char, sentence_bounds
 
@@ -251,6 +250,9 @@ def split_document(text: str, *, max_chars: int = DEFAULT_MAX_CHARS, markdown: b
     """
     if not isinstance(text, str):
         raise InvalidTypeError(f"text must be a string, got {type(text).__name__}")
+    # imported here: the command line reads DEFAULT_MAX_CHARS to build its parser, before numpy
+    from pathfinding._validation import check_int
+
     max_chars = check_int("max_chars", max_chars, low=1)
     start, end = _trim(text, 0, len(text))
     if start >= end:
