@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 
-__all__ = ["positive_int", "positive_seconds", "seconds", "unit_interval", "whole_number"]
+__all__ = ["amount", "positive_int", "positive_seconds", "seconds", "unit_interval", "whole_number"]
 
 
 def whole_number(low: int):
@@ -31,20 +31,26 @@ positive_int = whole_number(1)
 """An argparse ``type`` for whole numbers >= 1."""
 
 
-def seconds(*, positive: bool = False):
-    """An argparse ``type`` for a finite number of seconds, ``> 0`` when ``positive`` else ``>= 0``."""
+def amount(what: str, *, positive: bool = False):
+    """An argparse ``type`` for a finite number of ``what`` (``"dollars"``), ``> 0`` when ``positive``
+    else ``>= 0``, with a message naming the value."""
     bound = "> 0" if positive else ">= 0"
 
     def parse(text: str) -> float:
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"expected a number of {what}, got {text!r}") from None
         if not math.isfinite(value) or value < 0 or (positive and value == 0):
-            raise argparse.ArgumentTypeError(f"expected a number of seconds {bound}, got {text!r}")
+            raise argparse.ArgumentTypeError(f"expected a number of {what} {bound}, got {text!r}")
         return value
 
     return parse
+
+
+def seconds(*, positive: bool = False):
+    """An argparse ``type`` for a finite number of seconds, ``> 0`` when ``positive`` else ``>= 0``."""
+    return amount("seconds", positive=positive)
 
 
 positive_seconds = seconds(positive=True)

@@ -71,3 +71,29 @@ def test_worker_threads_share_one_cache(tmp_path):
         th.join()
     assert len(cache) == 400 and cache.get({"model": "m", "messages": [7, 49]}).content == "7-49"
     cache.close()
+
+
+def test_answers_keep_their_time_and_a_read_only_cache_writes_nothing(tmp_path):
+    import os
+    import sqlite3
+
+    path = tmp_path / "c.sqlite"
+    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    cache = ResponseCache(path)
+    cache.put(body, "hello", {"prompt_tokens": 1}, "stop", seconds=0.25)
+    cache.put({**body, "model": "n"}, "untimed", {}, "stop")
+    assert cache.answer_seconds() == [0.25]
+    cache.close()
+    files = sorted(os.listdir(tmp_path))
+    ro = ResponseCache(path, readonly=True)
+    assert ro.get(body).content == "hello" and len(ro) == 2 and ro.answer_seconds() == [0.25]
+    ro.close()
+    assert sorted(os.listdir(tmp_path)) == files
+    # a cache written before answers were timed has no table of times: none are known
+    old = tmp_path / "old.sqlite"
+    db = sqlite3.connect(old)
+    db.execute("CREATE TABLE responses (key TEXT PRIMARY KEY, model TEXT, request TEXT, content TEXT, "
+               "usage TEXT, finish_reason TEXT)")  # fmt: skip
+    db.commit()
+    db.close()
+    assert ResponseCache(old, readonly=True).answer_seconds() == []

@@ -78,24 +78,28 @@ def test_round_trip(files, capsys):
         capsys, ["hipporag", "add", idx, "--corpus", str(files / "c2.json"), "--openie", oie, "--json"]
     )
     res = json.loads(out)
-    assert code == 0 and res["added_ids"] == list(range(30, 36)) and res["stats"]["n_passages"] == 36
+    assert code == 0 and res["added_ids"] == [str(j) for j in range(30, 36)]
+    assert res["stats"]["n_passages"] == 36
 
     top = first["passages"][0]["id"]
-    code, out, _ = _run(capsys, ["hipporag", "delete", idx, "0", str(top), "--json"])
+    code, out, _ = _run(capsys, ["hipporag", "delete", idx, "0", top, "--json"])
     res = json.loads(out)
-    assert code == 0 and res["stats"]["n_passages"] == 34 and res["old_to_new"][top] == -1
+    assert code == 0 and res["stats"]["n_passages"] == 34 and res["deleted_ids"] == ["0", top]
 
     code, out, _ = _run(capsys, ["hipporag", "query", idx, QUESTION, "-k", "3", "--json"])
     after = json.loads(out)
-    moved = res["old_to_new"]
     assert [p["text"] for p in after["passages"]][:1] != [first["passages"][0]["text"]]
-    for p in first["passages"][1:]:  # survivors that were ranked are found under their new ids
-        assert moved[p["id"]] >= 0
+    texts = {p["id"]: p["text"] for p in after["passages"]}
+    for p in first["passages"][1:]:  # survivors keep their ids: the same id, the same passage
+        assert texts.get(p["id"], p["text"]) == p["text"]
+    code, out, _ = _run(capsys, ["hipporag", "info", idx, "--passages", "--json"])
+    listed = [p["id"] for p in json.loads(out)["passages"]]
+    assert listed == [str(j) for j in range(1, 36) if str(j) != top]
 
     # The file after index + add + delete equals a fresh build over the same passages with the
     # encoder the first `index` fitted (updates keep it).
     corpus = json.loads((files / "c1.json").read_text()) + json.loads((files / "c2.json").read_text())
-    keep = [j for j in range(36) if j not in (0, top)]
+    keep = [j for j in range(36) if j not in (0, int(top))]
     parsed, _ = load_openie(oie)
     assert [d.title for d in parsed] == [c["title"] for c in corpus]
     updated = load_index(idx)
@@ -123,7 +127,7 @@ def test_errors_are_one_line(files, capsys):
     code, _, err = _run(capsys, ["hipporag", "query", str(bad), QUESTION])
     assert code == 2 and "checksum mismatch: the file is corrupted" in err and "Traceback" not in err
     code, _, err = _run(capsys, ["hipporag", "delete", str(good), "5"])
-    assert code == 2 and "passage id 5 is out of range: the index has 1 passages" in err
+    assert code == 2 and err.count("\n") == 1 and "no passage has the id '5' (1 passages" in err
 
 
 def test_pipe_into_head_is_quiet(tmp_path):
@@ -255,7 +259,7 @@ def _commands(d):
         ("add", ["add", idx, "--corpus", tiny, *cooc, "-o", folder], "is a directory"),
         ("delete", ["delete", folder, "0"], "is a directory"),
         ("delete", ["delete", idx, "0", "-o", nofolder], "does not exist"),
-        ("delete", ["delete", idx, "x"], "argument ID"),
+        ("delete", ["delete", idx, "x"], "no passage has the id 'x'"),
         ("openie", ["openie", missing, *llm, "-o", str(d / "o.json")], "no such file"),
         ("openie", ["openie", tiny, *llm, "-o", str(d / "no" / "o.json")], "does not exist"),
         ("openie", ["openie", tiny, *llm, "-o", folder], "is a directory"),
@@ -390,7 +394,7 @@ def test_add_skips_passages_already_in_the_index_unless_asked(d, capsys):
     assert not (d / "t2.hippo").exists()
     code, out, err = _run_or_exit(capsys, [*argv, "-o", str(d / "t2.hippo"), "--json", "--allow-duplicates"])
     assert code == 0 and "added again as --allow-duplicates asks" in err
-    np.testing.assert_array_equal(json.loads(out)["added_ids"], [2, 3])
+    assert json.loads(out)["added_ids"] == ["2", "3"]
 
 
 def test_index_from_a_folder_and_one_question(built, capsys):
@@ -462,7 +466,8 @@ def test_query_retrievers(built, capsys, q):
     for name, ids in want.items():
         code, out, _ = _run(capsys, ["hipporag", "query", idx, q, "-k", "3", "--retriever", name, "--json"])
         rec = json.loads(out)
-        assert code == 0 and rec["retriever"] == name and [p["id"] for p in rec["passages"]] == ids, name
+        got = [p["id"] for p in rec["passages"]]
+        assert code == 0 and rec["retriever"] == name and got == [index.passage_ids[j] for j in ids], name
 
 
 def test_question_files_of_every_shape(tmp_path):
@@ -557,7 +562,7 @@ def test_every_command_is_registered():
     top = {"instance", "rank", "data", "findings", "realtext", "bench", "realtext-bench", "hipporag"}
     assert _choices(full) == top
     group = full._subparsers._group_actions[0].choices["hipporag"]
-    engine = {"index", "query", "add", "delete", "eval", "openie", "info"}
+    engine = {"index", "query", "add", "delete", "sync", "eval", "openie", "info"}
     assert _choices(group) == engine | {"bench-add", "bench-query"}  # the old spellings still parse
     bench = full._subparsers._group_actions[0].choices["bench"]
     assert _choices(bench) == {"realtext", "add", "query"}
@@ -655,3 +660,123 @@ def test_a_question_line_whose_question_is_not_text_says_so(built, capsys, tmp_p
     argv = ["hipporag", "query", str(built / "i.hippo"), "--questions", str(tmp_path / "q.jsonl")]
     code, _, err = _run(capsys, argv)
     assert code == 2 and 'line 1: "question" must be a string, got int 5' in err
+
+
+def test_a_json_lines_corpus_keeps_its_ids_through_index_delete_and_json(tmp_path, capsys):
+    """The ids a corpus gives are the ids info, query --json and delete use, and a delete of another
+    passage moves none of them; an id the index lacks, or one it already has, is one line."""
+    given = ["ed-wood", "plan-9", "bela", "burbank"]
+    lines = [json.dumps({"id": i, "title": t, "text": x}) for i, (t, x) in zip(given, PASSAGES, strict=True)]
+    (tmp_path / "c.jsonl").write_text("\n".join(lines) + "\n")
+    idx = str(tmp_path / "i.hippo")
+    code, _, _ = _run(capsys, ["hipporag", "index", str(tmp_path / "c.jsonl"), "--extractor", "cooccurrence",
+                               "-o", idx])  # fmt: skip
+    assert code == 0
+
+    def listed():
+        _, out, _ = _run(capsys, ["hipporag", "info", idx, "--passages", "--json"])
+        return [p["id"] for p in json.loads(out)["passages"]]
+
+    def top(question):
+        _, out, _ = _run(capsys, ["hipporag", "query", idx, question, "-k", "1", "--json"])
+        return json.loads(out)["passages"][0]["id"]
+
+    assert listed() == given and top("Where was Bela Lugosi born?") == "bela"
+    code, out, _ = _run(capsys, ["hipporag", "delete", idx, "plan-9"])
+    assert code == 0 and "deleted 1 passages (plan-9); the others keep their ids" in out
+    assert listed() == ["ed-wood", "bela", "burbank"] and top("Where was Bela Lugosi born?") == "bela"
+    code, _, err = _run(capsys, ["hipporag", "delete", idx, "plan-9"])
+    assert code == 2 and err.count("\n") == 1 and "no passage has the id 'plan-9'" in err
+    again = {"id": "bela", "title": "Bela Lugosi", "text": "Bela Lugosi played Dracula in Hollywood."}
+    (tmp_path / "more.jsonl").write_text(json.dumps(again) + "\n")
+    code, _, err = _run(capsys, ["hipporag", "add", idx, "--corpus", str(tmp_path / "more.jsonl"),
+                                 "--extractor", "cooccurrence"])  # fmt: skip
+    assert code == 2 and err.count("\n") == 1 and "passage id 'bela' is already in the index" in err
+    twice = lines + [json.dumps({"id": "bela", "title": "Lugos", "text": "Lugos is a town in Hungary."})]
+    (tmp_path / "twice.jsonl").write_text("\n".join(twice) + "\n")
+    code, _, err = _run(capsys, ["hipporag", "index", str(tmp_path / "twice.jsonl"), "--extractor",
+                                 "cooccurrence", "-o", str(tmp_path / "t.hippo")])  # fmt: skip
+    assert code == 2 and err.strip().endswith("passage id 'bela' is given to 2 passages (positions 2 and 4); "
+                                              "an id names one passage")  # fmt: skip
+
+
+COLOURS = ["Amber", "Basalt", "Cobalt", "Dune", "Ember", "Fjord", "Garnet", "Harbor", "Indigo", "Juniper"]
+PARTS = ["Valve", "Pump", "Relay", "Gasket", "Rotor", "Sensor"]
+TOOLS = ["Kestrel Wrench", "Lumen Gauge", "Marlin Probe", "Nimbus Meter", "Osprey Driver", "Pelican Clamp"]
+
+
+def _chapter(i: int, name: str, long: bool = False) -> str:
+    tool, other = TOOLS[i % len(TOOLS)], TOOLS[(i + 1) % len(TOOLS)]
+    code = f"E-{400 + i}"
+    install = (
+        f"Mount the {name} on bracket {i} of the Orbit frame before the first start. The {name} ships with "
+        f"two bolts; tighten them with the {other} until it clicks. "
+    )
+    calibrate = (
+        f"Calibrate the {name} with the {tool} at {200 + 3 * i} kelvin. Hold the {tool} against the "
+        f"{name} for {10 + i} seconds and read the value it shows. "
+    )
+    trouble = (
+        f"Error {code} means the {name} lost pressure. Replace its seal and restart the Orbit controller. "
+        f"If {code} returns, call the service desk in Tromsø. "
+    )
+    reps = 20 if long else 5
+    return (
+        f"## The {name}\n\nThe {name} is part {i} of the Orbit machine.\n\n"
+        f"### Installing\n{install * reps}\n\n{install * reps}\n\n"
+        f"### Calibrating\n{calibrate * reps}\n\n"
+        f"### Troubleshooting\n{trouble * reps}\n"
+    )
+
+
+def test_a_200_kb_manual_is_split_with_heading_paths_and_a_question_finds_its_section(tmp_path, capsys):
+    """A manual written for this test: 60 chapters, one of them longer than a passage may be."""
+    from pathfinding.hipporag.io.splitting import DEFAULT_MAX_CHARS
+
+    names = [f"{c} {p}" for c in COLOURS for p in PARTS]
+    manual = "# Orbit Manual\n\nThis manual covers the Orbit machine.\n\n" + "\n".join(
+        _chapter(i, name, long=i == 0) for i, name in enumerate(names)
+    )
+    assert len(manual.encode()) > 200_000
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "orbit.md").write_text(manual)
+    idx = str(tmp_path / "i.hippo")
+    code, _, err = _run(capsys, ["hipporag", "index", str(docs), "--extractor", "cooccurrence", "-o", idx])
+    assert code == 0, err
+    _, out, _ = _run(capsys, ["hipporag", "info", idx, "--passages", "--json"])
+    listed = json.loads(out)["passages"]
+    index = load_index(idx)
+    assert all(len(p.partition("\n")[2]) <= DEFAULT_MAX_CHARS for p in index.passages)
+    by_id = {p["id"]: p for p in listed}
+    cobalt = by_id["orbit.md#orbit-manual/the-cobalt-relay"]
+    assert cobalt["title"] == "orbit > Orbit Manual > The Cobalt Relay"
+    # the long chapter is cut at its sections, and its longest section at its paragraphs
+    long = [p["id"] for p in listed if p["id"].startswith("orbit.md#orbit-manual/the-amber-valve")]
+    assert long == [
+        "orbit.md#orbit-manual/the-amber-valve",
+        "orbit.md#orbit-manual/the-amber-valve/installing",
+        "orbit.md#orbit-manual/the-amber-valve/installing:2",
+        "orbit.md#orbit-manual/the-amber-valve/calibrating",
+        "orbit.md#orbit-manual/the-amber-valve/troubleshooting",
+    ]
+    assert by_id[long[3]]["source"]["headings"] == ["Orbit Manual", "The Amber Valve", "Calibrating"]
+    src = by_id[long[4]]["source"]
+    assert manual[src["start"] : src["end"]].startswith("Error E-400 means the Amber Valve lost pressure.")
+    asked = {
+        "How do I calibrate the Cobalt Relay?": "orbit.md#orbit-manual/the-cobalt-relay",
+        "What does error E-400 of the Amber Valve mean?": long[4],
+        "At what temperature is the Amber Valve calibrated with the Kestrel Wrench?": long[3],
+        "Which tool tightens the bolts of the Juniper Sensor?": "orbit.md#orbit-manual/the-juniper-sensor",
+        "Where does the Fjord Gasket mount?": "orbit.md#orbit-manual/the-fjord-gasket",
+    }
+    for question, want in asked.items():
+        _, out, _ = _run(capsys, ["hipporag", "query", idx, question, "-k", "1", "--json"])
+        assert json.loads(out)["passages"][0]["id"] == want, question
+    # eval names the supporting passages by id
+    lines = [json.dumps({"question": q, "supporting": [{"id": i}]}) for q, i in asked.items()]
+    (tmp_path / "q.jsonl").write_text("\n".join(lines) + "\n")
+    argv = ["hipporag", "eval", str(tmp_path / "q.jsonl"), "--index", idx, "-k", "1", "--json"]
+    code, out, _ = _run(capsys, argv)
+    res = json.loads(out)
+    assert code == 0 and res["n_questions"] == 5 and res["methods"]["default"]["R"][0][0] == 1.0

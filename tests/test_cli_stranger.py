@@ -449,7 +449,8 @@ def test_info_counts_settings_and_passages(built):
     assert proc.stdout.splitlines()[-3:] == ["  [0] Ed Wood", "  [1] Bela Lugosi", "  [2] Burbank"]
     info = json.loads(cli("hipporag", "info", "i.hippo", "--passages", "--json", cwd=built).stdout)
     assert info["stats"]["n_passages"] == 3 and info["settings"]["tau"] == 0.8
-    assert info["passages"] == [{"id": j, "title": p["title"]} for j, p in enumerate(CORPUS)]
+    want = [{"id": str(j), "title": p["title"], "source": None} for j, p in enumerate(CORPUS)]
+    assert info["passages"] == want
     assert info["bytes"] == os.path.getsize(built / "i.hippo") and info["query_cache"] == "current"
     proc = cli("hipporag", "info", "c.json", cwd=built)
     assert "c.json: not a pathfinding HippoRAG index" in one_line(proc, "info")

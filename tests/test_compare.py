@@ -137,3 +137,14 @@ def test_eval_matches_a_repeated_title_by_its_text():
     nfd = [unicodedata.normalize("NFD", p) for p in ["Zoë\nx.", "Zoë\ny."]]
     gold, _ = match_supporting([EvalQuestion("2", "Q?", ("Zoë",), ("Zoë\ny.",))], nfd)
     assert [g.tolist() for g in gold] == [[1]]
+
+
+def test_a_supporting_passage_named_by_id_is_found_by_its_id():
+    from pathfinding.hipporag.io.questions import EvalQuestion
+
+    passages = ["Manual > Install\nRun it.", "Manual > Install\nReboot.", "Other\nx"]
+    ids = ["manual.md#install", "manual.md#install:2", "other.md"]
+    q = [EvalQuestion("0", "How?", (), (), ("manual.md#install:2", "gone.md"))]
+    gold, unmatched = match_supporting(q, passages, passage_ids=ids)
+    assert gold[0].tolist() == [1] and unmatched == {"gone.md": 1}
+    assert match_supporting(q, passages)[0][0].tolist() == []  # no ids given: nothing to find them by

@@ -6,6 +6,7 @@ byte.
 from the three triples of ``_V1_TRIPLES``; its bytes are the contract old index files rely on.
 """
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -145,12 +146,14 @@ def _parts(raw: bytes):
 
 
 def test_an_index_written_before_the_container_loads_and_packs_to_the_same_bytes(tmp_path):
-    """The old file loads, equals an index built now from the same triples, and its header and arrays
-    packed by this module give its bytes back exactly: old and new writers agree byte for byte."""
+    """The old file loads, equals an index built now from the same triples (its passage ids are its
+    positions, as they were then), and its header and arrays packed by this module as version 1 give
+    its bytes back exactly: old and new writers agree byte for byte."""
     raw = V1.read_bytes()
     old = load_index(V1)
     new = build_index(_V1_TRIPLES, passages=_V1_TEXTS)
     assert old.phrases == new.phrases and old.passages == new.passages and old.triples == new.triples
+    assert list(old.passage_ids) == [str(j) for j in range(old.n_passages)] and old.sources is None
     for name in ("relation_graph", "synonymy_graph", "mentions", "pairs", "node_embeddings"):
         assert (getattr(old, name) != getattr(new, name)).nnz == 0, name
     header, table, block_bytes = _parts(raw)
@@ -159,7 +162,7 @@ def test_an_index_written_before_the_container_loads_and_packs_to_the_same_bytes
     for name in table:  # in the order the old writer added them
         block.add(name, c.array(name))
     assert block.table == table and b"".join(block.chunks) == block_bytes
-    assert pack(LAYOUT, header, block) == raw
+    assert pack(dataclasses.replace(LAYOUT, version=1), header, block) == raw
     save_index(old, tmp_path / "again.hippo")  # and what this version writes loads the same
     assert load_index(tmp_path / "again.hippo").phrases == old.phrases
 

@@ -4,7 +4,7 @@ lines, what a folder gives, and HotpotQA's object turned into passages."""
 import pytest
 
 from pathfinding.errors import FormatError
-from pathfinding.hipporag.io.corpusfiles import CORPUS_SUFFIXES, folder_texts, json_lines, title_sentences
+from pathfinding.hipporag.io.corpusfiles import CORPUS_SUFFIXES, folder_files, json_lines, title_sentences
 
 # --- JSON lines ----------------------------------------------------------------------------------
 
@@ -49,31 +49,26 @@ def test_a_broken_line_is_named():
 # --- a folder of files ---------------------------------------------------------------------------
 
 
-def test_a_folder_gives_one_passage_per_text_file_in_name_order(tmp_path):
+def test_a_folder_lists_its_text_files_in_path_order_and_the_rest_as_skipped(tmp_path):
     (tmp_path / "b.md").write_text("\n\nSecond.\n\nMore.\n\n")
     (tmp_path / "a.txt").write_bytes("\ufeffFirst, with a BOM.\r\n".encode())
     (tmp_path / "C.TXT").write_text("Upper-case suffix.")
     (tmp_path / "notes.pdf").write_bytes(b"%PDF")
-    (tmp_path / "sub.txt").mkdir()  # a folder named like a file is not one
-    texts, skipped = folder_texts(str(tmp_path))
-    assert texts == [
-        ("C.TXT", "C", "Upper-case suffix."),
-        ("a.txt", "a", "First, with a BOM."),
-        ("b.md", "b", "Second.\n\nMore."),  # blank lines around the text dropped, inside kept
-    ]
-    assert skipped == ["notes.pdf", "sub.txt"]
+    (tmp_path / ".draft.txt").write_text("hidden: neither read nor counted")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "c.txt").write_text("In a subfolder.")
+    files, skipped = folder_files(str(tmp_path))
+    assert files == ["C.TXT", "a.txt", "b.md", "sub/c.txt"]
+    assert skipped == ["notes.pdf"]
     assert CORPUS_SUFFIXES == (".txt", ".md")
 
 
-def test_a_folder_without_text_or_with_a_binary_file_is_refused(tmp_path):
+def test_a_folder_without_text_is_refused(tmp_path):
     (tmp_path / "x.pdf").write_bytes(b"%PDF")
-    with pytest.raises(
-        FormatError, match=r"needs at least one \.txt or \.md file \(one passage per file\), found none"
-    ):
-        folder_texts(str(tmp_path))
-    (tmp_path / "bad.txt").write_bytes(b"caf\xe9")
-    with pytest.raises(FormatError, match=r"bad.txt: not UTF-8 text \(byte 3: unexpected end of data\)"):
-        folder_texts(str(tmp_path))
+    with pytest.raises(FormatError, match=r"needs at least one \.txt or \.md file, found none"):
+        folder_files(str(tmp_path))
+    with pytest.raises(FormatError):
+        folder_files(str(tmp_path / "gone"))
 
 
 # --- HotpotQA's object ---------------------------------------------------------------------------

@@ -244,6 +244,36 @@ def test_corpus_json_lines_with_ids_and_titles(tmp_path):
         load_corpus(_write(tmp_path, "c2.txt", '{"id": 1.5, "text": "a"}\n{"id": 2, "text": "b"}\n'))
 
 
+def test_a_long_record_is_split_only_when_asked_and_its_parts_named_after_its_id(tmp_path):
+    long = "# Guide\n\n## Install\nMount the pump on the frame.\n\n## Repair\nReplace the seal of the pump."
+    lines = [{"id": "g", "title": "G", "text": long}, {"id": "s", "title": "S", "text": "Short."}]
+    path = _write(tmp_path, "c.jsonl", "\n".join(json.dumps(r) for r in lines))
+    kept, _ = load_corpus(path, max_chars=40)
+    assert [p.doc_id for p in kept] == ["g", "s"] and kept[0].text == long
+    cut, rep = load_corpus(path, max_chars=40, split=True)
+    assert [(p.doc_id, p.title) for p in cut] == [
+        ("g#guide/install", "G > Guide > Install"), ("g#guide/repair", "G > Guide > Repair"), ("s", "S")
+    ]  # fmt: skip
+    assert [long[p.source.start : p.source.end] for p in cut[:2]] == [p.text for p in cut[:2]]
+    assert cut[2] == kept[1] and rep.issues == {"split_record": 1}
+    assert load_corpus(path, max_chars=0, split=True)[0] == kept  # 0: nothing is cut
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (b"\x89PNG\r\n\x00", r"a\.md: a binary file, not text \(a NUL byte at byte 6\)"),
+        (b"caf\xe9 au lait", r"a\.md: not UTF-8 text \(byte 3: invalid continuation byte\)"),
+        (b"# Title\n\n## Part\n", r"a\.md: Markdown headings and no text under them"),
+    ],
+)
+def test_a_folder_with_a_file_that_is_not_a_document_is_refused_naming_it(tmp_path, data, words):
+    (tmp_path / "b.txt").write_text("Plain text.")
+    (tmp_path / "a.md").write_bytes(data)
+    with pytest.raises(FormatError, match=words):
+        load_corpus(tmp_path)
+
+
 def test_corpus_shapes_and_their_errors(tmp_path):
     corpus, rep = load_corpus(_write(tmp_path, "h.json", {"B": ["b1.", " b2."], "A": []}))
     assert corpus == [Passage("B", "b1. b2."), Passage("A", "")] and rep.n_records == 2

@@ -27,6 +27,8 @@ from pathfinding.hipporag.index.maintenance import (
     delete_passages,
     renumber_after_delete,
 )
+from pathfinding.hipporag.index.model import PositionalIds
+from pathfinding.hipporag.io.records import FileStamp, Source
 from pathfinding.hipporag.language.casing import casing_model
 from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 from tests.conftest import Table
@@ -347,11 +349,13 @@ ops_st = st.lists(
     synonymy=st.sampled_from([True, True, False]),
 )
 def test_random_add_delete_sequences_equal_a_fresh_build(initial, ops, frozen, tau, max_synonyms, synonymy):
-    """Each update (encoder kept, or refit) equals the build it stands for."""
+    """Each update (encoder kept, or refit) equals the build it stands for, and every passage keeps
+    its id: new ones take the next free integers, a delete (by position or by id) renumbers none."""
     base = {"tau": tau, "max_synonyms": max_synonyms, "synonymy": synonymy}
     first = {"encoder": FROZEN, "fit_encoder": False} if frozen else {}
     corpus = list(initial)
     texts = [f"Text {j} names {c}" for j, c in enumerate(corpus)]
+    ids = [str(j) for j in range(len(corpus))]
     try:
         idx = build_index(corpus, passages=texts, **base, **first)
     except ValueError:
@@ -366,13 +370,17 @@ def test_random_add_delete_sequences_equal_a_fresh_build(initial, ops, frozen, t
         if op == "add":
             new_texts = [f"New {len(corpus) + i} names {c}" for i, c in enumerate(arg)]
             corpus, texts = corpus + arg, texts + new_texts
+            top = max(map(int, ids), default=-1)
+            ids += [str(top + 1 + i) for i in range(len(arg))]
             idx = add_passages(idx, arg, new_texts, refit=refit)
         else:
             gone = sorted({i % len(corpus) for i in arg})
+            gone_ids = [ids[j] for j in gone]
             corpus = [c for j, c in enumerate(corpus) if j not in gone]
             texts = [t for j, t in enumerate(texts) if j not in gone]
+            ids = [x for j, x in enumerate(ids) if j not in gone]
             try:
-                idx = delete_passages(idx, gone, refit=refit)
+                idx = delete_passages(idx, ids=gone_ids, refit=refit) if refit else delete_passages(idx, gone)
             except ValueError as exc:
                 if not corpus:  # every passage would go: refused, as an empty index would be
                     assert "would leave an empty index" in str(exc)
@@ -384,6 +392,7 @@ def test_random_add_delete_sequences_equal_a_fresh_build(initial, ops, frozen, t
         ref = build_index(corpus, passages=texts, **kw)
         assert_same_index(idx, ref)
         assert_same_retrieval(idx, ref, [["alice"], ["paris city", "bob"], ["plan nine"], ["zzz"]])
+        assert list(idx.passage_ids) == ids
 
 
 def test_frozen_add_costs_only_the_new_rows():
@@ -537,3 +546,51 @@ def test_the_casing_model_follows_the_passages_through_add_and_delete():
     smaller = delete_passages(bigger, [2])
     assert casing_model(smaller) == casing_model(idx)
     assert casing_model(smaller).evidence("bela lugosi") is None
+
+
+# --- ids, sources and file stamps -----------------------------------------------------------------
+
+
+def test_an_add_takes_given_ids_or_the_next_free_integers_and_refuses_a_taken_one():
+    idx = build_index([[("Alice", "knows", "Bob")], [("Bob", "lives in", "Paris")]], tau=0.5)
+    grown = add_passages(idx, [[("Alice", "in", "Rome")], [("Bob", "in", "Oslo")]], ids=["notes.md", None])
+    assert list(grown.passage_ids) == ["0", "1", "notes.md", "2"]
+    # an index whose ids are its positions keeps them as a count while adds append
+    plain = add_passages(idx, [[("Alice", "in", "Rome")]])
+    assert isinstance(plain.passage_ids, PositionalIds) and list(plain.passage_ids) == ["0", "1", "2"]
+    with pytest.raises(InvalidValueError, match="passage id 'notes.md' is already in the index"):
+        add_passages(grown, [[("Alice", "in", "Lima")]], ids=["notes.md"])
+    with pytest.raises(InvalidValueError, match="passage id '1' is already in the index"):
+        add_passages(grown, [[("Alice", "in", "Lima")]], ids=["1"])
+    with pytest.raises(InvalidValueError, match="passage id 'x' is given to 2 passages"):
+        add_passages(idx, [[("Alice", "in", "Lima")], [("Bob", "in", "Lima")]], ids=["x", "x"])
+    with pytest.raises(InvalidValueError, match=r"one id \(or None\) per new passage \(1\), got 2"):
+        add_passages(idx, [[("Alice", "in", "Lima")]], ids=["x", "y"])
+
+
+def test_a_delete_by_id_renumbers_no_other_id():
+    idx = build_index([[("Alice", "knows", "Bob")], [("Bob", "lives in", "Paris")], [("Eve", "in", "Rome")]])
+    smaller = delete_passages(idx, ids=["1"])
+    assert list(smaller.passage_ids) == ["0", "2"] and smaller.positions_of(["2"]).tolist() == [1]
+    assert list(add_passages(smaller, [[("Eve", "in", "Oslo")]]).passage_ids) == ["0", "2", "3"]
+    with pytest.raises(InvalidValueError, match="no passage has the id '1'"):
+        delete_passages(smaller, ids=["1"])
+    with pytest.raises(InvalidValueError, match="by positions or by ids=, one of the two"):
+        delete_passages(smaller, [0], ids=["0"])
+    with pytest.raises(InvalidTypeError, match="passage ids are strings"):
+        delete_passages(smaller, ids=[0])
+
+
+def test_sources_follow_their_passages_and_a_files_stamp_lives_while_one_of_its_passages_does():
+    idx = build_index([[("Alice", "knows", "Bob")]], passages=["Alice knows Bob."])
+    a, b = Source("a.md", ("Intro",), 0, 10), Source("b.md", (), 0, 5)
+    stamps = {"a.md": FileStamp("a" * 64, 6500), "b.md": FileStamp("b" * 64, 6500)}
+    grown = add_passages(
+        idx, [[("Bob", "in", "Paris")], [("Eve", "in", "Rome")], [("Eve", "likes", "Bob")]],
+        ["p", "q", "r"], ids=["a.md#intro", "a.md#use", "b.md"], sources=[a, a, b], files=stamps,
+    )  # fmt: skip
+    assert grown.sources == [None, a, a, b] and grown.files == stamps
+    one_left = delete_passages(grown, ids=["a.md#intro", "b.md"])
+    assert one_left.sources == [None, a] and one_left.files == {"a.md": stamps["a.md"]}
+    assert delete_passages(one_left, ids=["a.md#use"]).sources is None
+    assert delete_passages(one_left, ids=["a.md#use"]).files == {}

@@ -7,10 +7,11 @@ import pytest
 import scipy.sparse as sp
 
 import pathfinding.hipporag.index.model as model
-from pathfinding.errors import InvalidValueError
+from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.index.model import HippoIndex, IndexStats
 from pathfinding.hipporag.index.persistence import save_index
+from pathfinding.hipporag.io.records import FileStamp, Passage, Source
 from pathfinding.hipporag.retrieval.querycache import cache_path, load_for_query, write_cache
 
 # Nodes a, b, c: relation edges a-b (weight 2) and b-c (1); one synonymy edge a-c (0.9).
@@ -154,3 +155,51 @@ def test_stats_summary_counts_one_in_the_singular():
     )
     two = IndexStats(*(2,) * 9)
     assert "2 synonymy edges" in two.summary() and "2 self-loop triples add no edge" in two.summary()
+
+
+# --- passage ids ------------------------------------------------------------------------------------
+
+
+def test_positional_ids_are_the_positions_as_strings_without_a_list():
+    ids = model.PositionalIds(3)
+    assert list(ids) == ["0", "1", "2"] and ids[1:] == ["1", "2"] and ids == model.PositionalIds(3)
+    assert [ids.position(x) for x in ("2", "3", "02", "-1", "x", "²")] == [2, -1, -1, -1, -1, -1]
+    assert model.next_free_ids(ids, 2) == ["3", "4"]
+    assert model.next_free_ids(["a.md", "7", "10"], 1) == ["11"] and model.next_free_ids([], 1) == ["0"]
+
+
+def test_an_index_knows_its_passages_by_id():
+    idx = _index()
+    assert list(idx.passage_ids) == ["0", "1"] and idx.positions_of(["1", "0"]).tolist() == [1, 0]
+    named = model.HippoIndex(**{**_fields(idx), "passage_ids": ["b.md", "a.md"]})
+    assert named.positions_of(["a.md"]).tolist() == [1] and named.source_of(0) is None
+    with pytest.raises(InvalidValueError, match=r"no passage has the id 'c\.md' \(2 passages"):
+        named.positions_of(["a.md", "c.md"])
+    with pytest.raises(InvalidTypeError, match="passage ids are strings"):
+        named.positions_of([0])
+    with pytest.raises(InvalidValueError, match="passage id 'a' is given to 2 passages"):
+        model.HippoIndex(**{**_fields(idx), "passage_ids": ["a", "a"]})
+    with pytest.raises(InvalidValueError, match="1 passage ids for 2 passages"):
+        model.HippoIndex(**{**_fields(idx), "passage_ids": ["a"]})
+    with pytest.raises(InvalidTypeError, match="passage id 1 must be a non-empty string"):
+        model.HippoIndex(**{**_fields(idx), "passage_ids": ["a", " "]})
+
+
+def test_a_corpus_gives_its_ids_and_sources_and_a_repeated_id_is_refused():
+    corpus = [
+        Passage("a", "x", doc_id="a.md#top", source=Source("a.md", (), 0, 1)),
+        Passage("b", "y"),
+    ]
+    idx = model.with_passage_labels(_index(), corpus, files={"a.md": FileStamp("0" * 64, 100)})
+    assert list(idx.passage_ids) == ["a.md#top", "1"] and idx.source_of(0).file == "a.md"
+    assert idx.sources[1] is None and idx.files == {"a.md": FileStamp("0" * 64, 100)}
+    assert model.with_passage_labels(_index(), [Passage("a", "x"), Passage("b", "y")]).sources is None
+    clash = [Passage("a", "x", doc_id="1"), Passage("b", "y")]  # an id that is another's position
+    with pytest.raises(InvalidValueError, match=r"id '1' is given to 2 passages \(positions 0 and 1\)"):
+        model.with_passage_labels(_index(), clash)
+
+
+def _fields(idx):
+    import dataclasses
+
+    return {f.name: getattr(idx, f.name) for f in dataclasses.fields(idx) if f.init}

@@ -246,8 +246,8 @@ def test_a_broken_container_is_named(good):
         (raw[:27], rf"^{name}: truncated: 27 bytes, shorter than the 28-byte prefix$"),
         (raw[:28], rf"^{name}: truncated: 28 bytes, the prefix says {len(raw)}$"),
         (
-            _seal(header, block, version=2),
-            rf"^{name}: index format version 2; this pathfinding reads version 1 ",
+            _seal(header, block, version=3),
+            rf"^{name}: index format version 3; this pathfinding reads version 2 ",
         ),
         (raw[:-1], rf"^{name}: truncated: {len(raw) - 1} bytes, the prefix says {len(raw)}$"),
         (raw + b"xy", rf"^{name}: has trailing bytes: {len(raw) + 2} bytes, the prefix says {len(raw)}$"),
@@ -592,9 +592,8 @@ def test_other_version_and_foreign_file(saved):
     body = bytearray(raw[:-32])
     struct.pack_into("<I", body, 8, FORMAT_VERSION + 1)
     path.write_bytes(_resealed(raw, bytes(body)))
-    with pytest.raises(
-        FormatError, match=f"format version {FORMAT_VERSION + 1}; this pathfinding reads version 1"
-    ):
+    message = f"format version {FORMAT_VERSION + 1}; this pathfinding reads version {FORMAT_VERSION}"
+    with pytest.raises(FormatError, match=message):
         load_index(path)
     path.write_bytes(b"PK\x03\x04 a zip file, not an index")
     with pytest.raises(FormatError, match="not a pathfinding HippoRAG index"):
@@ -769,3 +768,36 @@ def test_save_index_gives_up_on_a_busy_file_and_leaves_it(tmp_path, monkeypatch,
     release()
     assert exc.value.filename == str(path) and path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["i.hippo"]
+
+
+def test_ids_sources_and_file_stamps_are_saved_and_the_query_cache_carries_them(tmp_path):
+    from pathfinding.hipporag.io.records import FileStamp, Source
+    from pathfinding.hipporag.retrieval.querycache import load_for_query
+
+    idx = build_index([[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "filmed in", "Burbank")]],
+                      passages=["Ed Wood\nx", "Plan 9\ny"])  # fmt: skip
+    src = Source("films/Ed Wood.md", ("Career", "Films"), 12, 40)
+    stamp = FileStamp("c" * 64, 6500)
+    idx = add_passages(idx, [[("Burbank", "in", "California")]], ["Burbank\nz"], ids=["films/Ed Wood.md#x"],
+                       sources=[src], files={"films/Ed Wood.md": stamp})  # fmt: skip
+    path = tmp_path / "i.hippo"
+    save_index(idx, path)
+    for loaded in (load_index(path), load_for_query(path), load_for_query(path)):  # the 3rd: from the cache
+        assert list(loaded.passage_ids) == ["0", "1", "films/Ed Wood.md#x"]
+        assert loaded.sources == [None, None, src] and loaded.files == {"films/Ed Wood.md": stamp}
+    # ids that are positions are stored as none at all, as version 1 stored them
+    plain = tmp_path / "plain.hippo"
+    save_index(build_index([[("Ed Wood", "directed", "Plan 9")]]), plain)
+    header = json.loads(plain.read_bytes()[28 : 28 + struct.unpack_from("<8sIQQ", plain.read_bytes())[2]])
+    assert header["passage_ids"] is None and header["sources"] is None and header["files"] == {}
+
+
+def test_repeated_or_malformed_ids_in_a_file_are_named(good):
+    path, header, block = good
+    n = len(header["triples"])
+    header["passage_ids"] = ["same"] * n
+    _refused(path, header, block, r"passage id 'same' is given to 2 passages .*")
+    header["passage_ids"] = ["a"]
+    _refused(path, header, block, r"header field 'passage_ids' must list one id per passage \(2\)")
+    header["passage_ids"], header["sources"] = None, [["a.md", [1], 0, 1]] * n
+    _refused(path, header, block, r"the passages' ids or sources are malformed \(.*\)")

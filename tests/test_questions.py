@@ -131,3 +131,9 @@ def test_eval_question_files_give_the_text_of_a_supporting_title(tmp_path):
     assert qs == [EvalQuestion("0", "Q?", ("A", "B"), ("A\nthe river.",))]
     with pytest.raises(FormatError, match=r"s2.json: \[0\]\.supporting\[0\] has no key 'text'"):
         read_eval_questions(_write(tmp_path, "s2.json", [{"question": "Q?", "supporting": [{"title": "A"}]}]))
+
+
+def test_a_supporting_passage_named_by_its_id(tmp_path):
+    rec = {"question": "Q?", "supporting": [{"id": "manual.md#install"}, "Title", {"id": 7}]}
+    (q,), shape = read_eval_questions(_write(tmp_path, "q.jsonl", rec))
+    assert shape == "simple" and q.ids == ("manual.md#install", "7") and q.titles == ("Title",)

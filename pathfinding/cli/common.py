@@ -16,6 +16,7 @@ from pathfinding._argtypes import seconds
 from pathfinding.errors import InvalidValueError
 
 __all__ = [
+    "add_corpus_flags",
     "add_endpoint_flags",
     "add_json_flag",
     "add_write_flags",
@@ -23,6 +24,7 @@ __all__ = [
     "check_output_path",
     "check_text_input",
     "configure_endpoint",
+    "corpus_options",
     "emit",
     "guard_output",
     "note",
@@ -198,3 +200,31 @@ def configure_endpoint(encoder, args) -> None:
     configure = getattr(encoder, "configure", None)  # only the embeddings encoder has one
     if callable(configure):
         configure(timeout=args.timeout, max_retries=args.retries, backoff=args.backoff)
+
+
+def add_corpus_flags(p) -> None:
+    """``--max-chars N`` and ``--split``: how a corpus is cut into passages
+    (:mod:`~pathfinding.hipporag.io.splitting`); every command that reads a corpus takes them, so
+    ``openie``, ``index``, ``add`` and ``sync`` see the same passages."""
+    from pathfinding._argtypes import whole_number
+    from pathfinding.hipporag.io.splitting import DEFAULT_MAX_CHARS
+
+    p.add_argument(
+        "--max-chars", type=whole_number(0), default=DEFAULT_MAX_CHARS, metavar="N",
+        help=f"split a folder's files into passages of at most N characters, along their Markdown "
+        f"headings, blank-line paragraphs, then sentences, never inside a word (default "
+        f"{DEFAULT_MAX_CHARS}: the longest passage of the released corpora fits; 0 keeps each file whole)",
+    )  # fmt: skip
+    p.add_argument(
+        "--split", action="store_true",
+        help="split a corpus file's records too (by default each JSON record is one passage, as given)",
+    )  # fmt: skip
+
+
+def corpus_options(args) -> dict:
+    """The keyword arguments of :func:`~pathfinding.hipporag.io.loaders.load_corpus` that
+    :func:`add_corpus_flags` chose (its defaults for a command without them)."""
+    from pathfinding.hipporag.io.splitting import DEFAULT_MAX_CHARS
+
+    max_chars = getattr(args, "max_chars", DEFAULT_MAX_CHARS)
+    return {"max_chars": max_chars, "split": getattr(args, "split", False)}

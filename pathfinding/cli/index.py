@@ -22,8 +22,9 @@ import json
 import os
 import time
 
-from pathfinding._argtypes import positive_int, whole_number
+from pathfinding._argtypes import positive_int
 from pathfinding.cli.common import (
+    add_corpus_flags,
     add_endpoint_flags,
     add_json_flag,
     add_write_flags,
@@ -31,17 +32,17 @@ from pathfinding.cli.common import (
     check_output_path,
     check_text_input,
     configure_endpoint,
+    corpus_options,
     emit,
     guard_output,
     note,
     progress,
     writer_lock,
 )
+from pathfinding.cli.estimate import add_estimate_flags
 from pathfinding.errors import InvalidValueError
 
-__all__ = ["add_index_command", "add_update_commands"]
-
-_nonneg_int = whole_number(0)
+__all__ = ["add_index_command", "add_update_commands", "save_with_cache", "triples_for"]
 
 
 def _encoder_from_args(args):
@@ -88,16 +89,25 @@ def _reasons(why: dict[int, str]) -> str:
 
 
 def _passages_and_triples(args, corpus_path):
-    """Corpus passages and, per passage, its triples; every source of triples is chosen here.
+    """Corpus passages and, per passage, its triples (:func:`triples_for`)."""
+    from pathfinding.hipporag.io.loaders import load_corpus
 
-    The triples come from a HippoRAG OpenIE file (``--openie``, e.g. written by ``pathfinding
-    hipporag openie``), matched to the corpus by title and text, or from the model-free extractor
-    (``--extractor cooccurrence``).
-    """
-    from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
-    from pathfinding.hipporag.io.loaders import load_corpus, load_openie
-    from pathfinding.hipporag.io.records import LoadReport
+    _triple_source(args)
+    check_text_input(corpus_path, "a corpus file or folder", folder_ok=True)
+    if args.openie is not None:
+        check_text_input(args.openie, "an OpenIE file")
+    corpus, creport = load_corpus(corpus_path, **corpus_options(args))
+    if creport.n_issues:
+        note(creport.summary())
+    if not corpus:
+        raise InvalidValueError(f"{corpus_path}: the corpus has no passage")
+    triples, report = triples_for(args, corpus, corpus_path)
+    report.files = creport.files  # a folder's file stamps, kept in the index for `sync`
+    return corpus, triples, report
 
+
+def _triple_source(args) -> str:
+    """``"openie"`` or ``"cooccurrence"``: where the command takes triples from (exactly one given)."""
     extractor = getattr(args, "extractor", None)
     if args.openie is not None and extractor is not None:
         raise InvalidValueError("give either --openie FILE or --extractor, not both")
@@ -106,15 +116,22 @@ def _passages_and_triples(args, corpus_path):
             "no triples for the corpus: pass --openie FILE (a HippoRAG OpenIE JSON for these passages, "
             "e.g. from `pathfinding hipporag openie`) or --extractor cooccurrence (no model)"
         )
-    check_text_input(corpus_path, "a corpus file or folder", folder_ok=True)
-    if args.openie is not None:
-        check_text_input(args.openie, "an OpenIE file")
-    corpus, creport = load_corpus(corpus_path)
-    if creport.n_issues:
-        note(creport.summary())
-    if not corpus:
-        raise InvalidValueError(f"{corpus_path}: the corpus has no passage")
-    if extractor == "cooccurrence":
+    return "openie" if args.openie is not None else extractor
+
+
+def triples_for(args, corpus, corpus_path: str):
+    """Per passage of ``corpus``, its triples, and the report of where they came from; every source
+    of triples is chosen here.
+
+    The triples come from a HippoRAG OpenIE file (``--openie``, e.g. written by ``pathfinding
+    hipporag openie``), matched to the corpus by title and text, or from the model-free extractor
+    (``--extractor cooccurrence``).
+    """
+    from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
+    from pathfinding.hipporag.io.loaders import load_openie
+    from pathfinding.hipporag.io.records import LoadReport
+
+    if _triple_source(args) == "cooccurrence":
         docs = cooccurrence_docs(corpus)
         report = LoadReport(source="cooccurrence", n_records=len(docs))
         why = _why_no_triples(corpus, docs)
@@ -126,7 +143,8 @@ def _passages_and_triples(args, corpus_path):
             )
         if why:
             note(f"{len(why)} of {len(corpus)} passages gave no triple: {_reasons(why)}")
-        return corpus, [d.triples for d in docs], report
+        return [d.triples for d in docs], report
+    check_text_input(args.openie, "an OpenIE file")
     docs, oreport = load_openie(args.openie)
     if oreport.n_issues:
         note(oreport.summary())
@@ -144,7 +162,12 @@ def _passages_and_triples(args, corpus_path):
     unused = sum(1 for d in docs if d.key not in used)
     if unused:
         note(f"note: {unused} records of {args.openie} match no corpus passage and were not used")
-    return corpus, [by_key[p.key] for p in corpus], oreport
+    return [by_key[p.key] for p in corpus], oreport
+
+
+def save_with_cache(index, path: str) -> None:
+    """Write the index to ``path`` and its query cache beside it, as ``index`` and ``add`` do."""
+    _save(index, path)
 
 
 def _file_state(path: str):
@@ -200,6 +223,12 @@ def _save(index, path: str) -> None:
 
 def _cmd_index(args) -> int:
     from pathfinding.hipporag.index.build import build_index
+    from pathfinding.hipporag.index.model import with_passage_labels
+
+    if args.estimate:
+        from pathfinding.cli.estimate import estimate_corpus
+
+        return estimate_corpus(args, args.corpus)
 
     check_output_path(args.output)
     inputs = [("the corpus", args.corpus), ("the OpenIE file", args.openie)]
@@ -215,6 +244,7 @@ def _cmd_index(args) -> int:
             triples, passages=[p.key for p in corpus], tau=args.tau, max_synonyms=args.max_synonyms,
             encoder=encoder,
         )  # fmt: skip
+        index = with_passage_labels(index, corpus, files=report.files)
         bar.update()
         bar.set_postfix_str("writing")
         with writer_lock(args.output, args):
@@ -294,45 +324,48 @@ def _cmd_add(args) -> int:
             bar.set_postfix_str("adding")
             first = index.n_passages
             texts = [p.key for p in corpus]
-            index = add_passages(index, triples, texts if index.passages else None, refit=args.refit)
+            index = add_passages(index, triples, texts if index.passages else None, refit=args.refit,
+                                 **_labels(corpus, report.files))  # fmt: skip
             bar.update()
             bar.set_postfix_str("writing")
             _save(index, out)
         bar.update()
     secs = time.perf_counter() - t0
-    new_ids = list(range(first, index.n_passages))
+    new_ids = list(index.passage_ids[first:])
     if args.json:
         res = {"index": out, "added_ids": new_ids, "seconds": secs, "stats": _stats_dict(index)}
         res |= {"duplicates_skipped": skipped}
         emit(json.dumps(res | {"openie": report.to_dict()}, indent=2))
     else:
-        span = f"ids {new_ids[0]}..{new_ids[-1]}" if new_ids else "none"
+        span = ("id " if len(new_ids) == 1 else f"ids {new_ids[0]} .. ") + new_ids[-1] if new_ids else "none"
         emit(f"added {len(new_ids)} passages ({span})")
         emit(index.stats.summary())
         emit(f"wrote {out} in {secs:.1f} s")
     return 0
 
 
+def _labels(corpus, files) -> dict:
+    """``add_passages``'s ``ids``, ``sources`` and ``files`` for new passages read from a corpus."""
+    return {"ids": [p.doc_id for p in corpus], "sources": [p.source for p in corpus], "files": files}
+
+
 def _cmd_delete(args) -> int:
-    from pathfinding.hipporag.index.maintenance import delete_passages, renumber_after_delete
+    from pathfinding.hipporag.index.maintenance import delete_passages
     from pathfinding.hipporag.index.persistence import load_index
 
     check_input_path(args.index, "an index file")
     out = check_output_path(args.output or args.index)
     guard_output(out, kind="index", force=args.force)
+    ids = list(dict.fromkeys(args.ids))
     with writer_lock(out, args):
         index = load_index(args.index)
-        old_to_new = renumber_after_delete(index.n_passages, args.ids)
-        index = delete_passages(index, args.ids, refit=args.refit)
+        index = delete_passages(index, ids=ids, refit=args.refit)
         _save(index, out)
     if args.json:
-        res = {"index": out, "deleted_ids": sorted(args.ids), "old_to_new": old_to_new.tolist()}
+        res = {"index": out, "deleted_ids": ids}
         emit(json.dumps(res | {"stats": _stats_dict(index)}, indent=2))
     else:
-        emit(
-            f"deleted {len(args.ids)} passages; the others keep their order and close the gaps "
-            f"(new id = old id - deleted ids below it)"
-        )
+        emit(f"deleted {len(ids)} passages ({', '.join(ids)}); the others keep their ids")
         emit(index.stats.summary())
         emit(f"wrote {out}")
     return 0
@@ -365,8 +398,8 @@ def _encoder_flags(p) -> None:
 
 _CORPUS_HELP = (
     "corpus: a JSON list of {title, text}, JSON lines of {title, text} (an id field is an id, never "
-    "a title), HotpotQA's {title: [sentence, ...]} object, or a folder of .txt/.md files (one "
-    "passage each)"
+    "a title), HotpotQA's {title: [sentence, ...]} object, or a folder of .txt/.md files (each file "
+    "split into passages of at most --max-chars characters)"
 )
 
 
@@ -378,13 +411,16 @@ def add_index_command(gsub) -> None:
         description="Build an index from CORPUS and its triples and save it to one file. A corpus is "
         "a JSON list of {title, text} (the HippoRAG release's corpus files), JSON lines of {title, "
         "text} (id, _id and doc_id are ids), HotpotQA's {title: [sentence, ...]} object, or a folder "
-        "of .txt/.md files, one passage each. The output never replaces a file this package did not "
+        "of .txt/.md files (subfolders too), each split along its headings and paragraphs into "
+        "passages of at most --max-chars characters (a file that fits is one passage, its path its "
+        "id). The output never replaces a file this package did not "
         "write, an input, or a file inside the corpus folder; a second writer of the same file "
         "waits (--wait).",
     )  # fmt: skip
     p.add_argument("corpus", help=_CORPUS_HELP)
     p.add_argument("--openie", metavar="FILE", help="HippoRAG OpenIE JSON with the passages' triples")
     _triple_extractor_flag(p)
+    add_corpus_flags(p)
     p.add_argument("-o", "--output", required=True, metavar="INDEX", help="index file to write")
     p.add_argument("--tau", type=float, default=0.8, help="synonymy threshold on the cosine (default 0.8)")
     p.add_argument(
@@ -393,6 +429,7 @@ def add_index_command(gsub) -> None:
     _encoder_flags(p)
     add_write_flags(p)
     add_json_flag(p)
+    add_estimate_flags(p)
     p.set_defaults(func=_says_what_was_written(_cmd_index, "index", lambda a: a.output, "the whole index"))
 
 
@@ -410,6 +447,7 @@ def add_update_commands(gsub) -> None:
     p.add_argument("--corpus", required=True, help=_CORPUS_HELP + " (the new passages)")
     p.add_argument("--openie", metavar="FILE", help="HippoRAG OpenIE JSON with their triples")
     _triple_extractor_flag(p)
+    add_corpus_flags(p)
     p.add_argument("-o", "--output", metavar="INDEX", help="write here instead of over the input")
     _refit_flag(p)
     p.add_argument(
@@ -427,11 +465,13 @@ def add_update_commands(gsub) -> None:
     p = gsub.add_parser(
         "delete",
         help="delete passages by id from an index file",
-        description="Delete passages by id (the ids `info --passages` lists) from an index file, "
-        "rewritten in place unless -o; the result equals a fresh build over the passages left.",
+        description="Delete passages by id (the ids `info --passages` lists: the corpus's own ids, a "
+        "folder file's path, else the passage's number) from an index file, rewritten in place "
+        "unless -o; the other passages keep their ids, and the result equals a fresh build over the "
+        "passages left.",
     )
     p.add_argument("index", help="index file (rewritten unless -o)")
-    p.add_argument("ids", nargs="+", type=_nonneg_int, metavar="ID", help="passage ids")
+    p.add_argument("ids", nargs="+", metavar="ID", help="passage ids")
     p.add_argument("-o", "--output", metavar="INDEX", help="write here instead of over the input")
     _refit_flag(p)
     add_write_flags(p)

@@ -2,7 +2,8 @@
 
 Counts (passages, triples, nodes, edges), the build settings, the encoder, the file's size and
 whether its query cache is current; ``--passages`` lists every passage's id and title (the ids
-``delete`` takes), ``--json`` prints the same as one JSON object.
+``delete`` takes) with where it came from (a folder's file, its headings, its character span),
+``--json`` prints the same as one JSON object.
 """
 
 from __future__ import annotations
@@ -47,7 +48,10 @@ def index_info(path: str, *, passages: bool = False) -> dict:
     if passages:
         n = index.n_passages
         titles = [p.partition("\n")[0] for p in index.passages] if index.passages else [None] * n
-        out["passages"] = [{"id": j, "title": t} for j, t in enumerate(titles)]
+        out["passages"] = [
+            {"id": pid, "title": t, "source": None if src is None else src.to_dict()}
+            for pid, t, src in zip(index.passage_ids, titles, index.sources or [None] * n, strict=True)
+        ]
     return out
 
 
@@ -69,7 +73,9 @@ def _cmd_info(args) -> int:
     if not info["has_texts"]:
         emit("  passage texts: none stored (BM25 and titles are unavailable)")
     for p in info.get("passages", []):
-        emit(f"  [{p['id']}] {p['title'] if p['title'] is not None else '(no text stored)'}")
+        src = p["source"]
+        where = f"  ({src['file']}: characters {src['start']}-{src['end']})" if src and src["file"] else ""
+        emit(f"  [{p['id']}] {p['title'] if p['title'] is not None else '(no text stored)'}{where}")
     return 0
 
 
@@ -79,7 +85,8 @@ def add_info_command(gsub) -> None:
         "info",
         help="counts and settings of an index file (--passages: ids and titles, for delete)",
         description="Counts, build settings, encoder and query-cache state of an index file; "
-        "--passages lists each passage's id (what delete takes) and title.",
+        "--passages lists each passage's id (what delete takes), title and source (a folder's file, "
+        "its headings and character span).",
     )
     p.add_argument("index", help="an index file")
     p.add_argument("--passages", action="store_true", help="list every passage's id and title")

@@ -21,7 +21,8 @@ import os
 import sys
 
 from pathfinding._argtypes import positive_int, unit_interval
-from pathfinding.cli.common import add_endpoint_flags, add_write_flags
+from pathfinding.cli.common import add_corpus_flags, add_endpoint_flags, add_write_flags, corpus_options
+from pathfinding.cli.estimate import add_estimate_flags
 
 __all__ = ["add_openie_command", "run_openie_command"]
 
@@ -53,7 +54,7 @@ def run_openie_command(args) -> int:
             )
             return 2
     try:
-        corpus, report = load_corpus(args.corpus)
+        corpus, report = load_corpus(args.corpus, **corpus_options(args))
     except (FormatError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -74,6 +75,11 @@ def run_openie_command(args) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     cache_path = args.cache or args.output + ".cache.sqlite"
+    if args.estimate:
+        from pathfinding.cli.estimate import report_estimate
+
+        pace = {"client": client, "cache_path": cache_path, "concurrency": args.concurrency}
+        return report_estimate(args, corpus, **pace)
     cache = ResponseCache(cache_path)
     try:
         run = run_openie(
@@ -133,8 +139,10 @@ def add_openie_command(subparsers) -> argparse.ArgumentParser:
         "corpus",
         metavar="CORPUS",
         help="corpus: a JSON list of {title, text}, JSON lines, HotpotQA's {title: [sentence, ...]} "
-        "object, or a folder of .txt/.md files",
+        "object, or a folder of .txt/.md files (split as `index` splits them: give both the same "
+        "--max-chars)",
     )
+    add_corpus_flags(p)
     p.add_argument(
         "--base-url", required=True, help="e.g. https://api.openai.com/v1 or http://localhost:8000/v1"
     )
@@ -163,5 +171,6 @@ def add_openie_command(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--limit", type=positive_int, default=None, help="only the first N passages")
     p.add_argument("--json", action="store_true", help="also print the run's counts as JSON")
     add_write_flags(p, lock=False)
+    add_estimate_flags(p)
     p.set_defaults(func=run_openie_command)
     return p

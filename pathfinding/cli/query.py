@@ -203,20 +203,27 @@ class Answerer:
             # which walk answered: "scipy" (certified to give the compiled walk's ranking), "compiled"
             walked = "compiled" if why is not None else getattr(self.retriever, "walked_by", "compiled")
             out["walk"] = None if hit.fell_back else walked
-        texts = self.index.passages
+        texts, pids = self.index.passages, self.index.passage_ids
         out["passages"] = [
-            {"rank": r + 1, "id": int(j), "score": float(s), "text": texts[j] if texts else None}
+            {"rank": r + 1, "id": pids[j], "score": float(s), "text": texts[j] if texts else None}
+            | _source(self.index, j)
             for r, (j, s) in enumerate(zip(ids.tolist(), scores.tolist(), strict=True))
         ]
         if why is not None:
             # the route; "sum_bound": parts vs score, relative; "walk_error": L1 to the exact walk
             out["explain"] = {"route": why.route, "walk_error": why.walk_error, "sum_bound": why.sum_bound}
-            by_id = {pe.passage: pe for pe in why.passages}
-            for row in out["passages"]:
-                row["explain"] = by_id[row["id"]].to_json()
+            by_position = {pe.passage: pe for pe in why.passages}
+            for row, j in zip(out["passages"], ids.tolist(), strict=True):
+                row["explain"] = by_position[j].to_json()
         if not out["passages"]:
             out["message"] = hit.note if hit is not None and hit.note else NO_MATCH
         return out
+
+
+def _source(index, j: int) -> dict:
+    """A ranked passage's ``source`` (file, headings, character span) for ``--json``, when it has one."""
+    src = index.source_of(j)
+    return {} if src is None else {"source": src.to_dict()}
 
 
 def _print_record(rec: dict) -> None:
@@ -351,7 +358,7 @@ def _cmd_eval(args) -> int:
         raise InvalidValueError(
             f"{args.index} has no passage texts, so no title to match supporting passages to"
         )
-    gold, unmatched = match_supporting(questions, index.passages)
+    gold, unmatched = match_supporting(questions, index.passages, passage_ids=index.passage_ids)
     shared = shared_titles(questions, index.passages)
     if shared:
         shown = ", ".join(f"{t!r} x {n}" for t, n in list(shared.items())[:5])
@@ -366,7 +373,8 @@ def _cmd_eval(args) -> int:
     if unmatched:
         shown = ", ".join(repr(t) for t in list(unmatched)[:5]) + (", ..." if len(unmatched) > 5 else "")
         note(
-            f"{len(unmatched)} supporting titles match no passage title of {os.path.basename(args.index)}: "
+            f"{len(unmatched)} supporting titles (or ids) match no passage of "
+            f"{os.path.basename(args.index)}: "
             f"{shown}; {len(questions) - len(keep)} of {len(questions)} questions have no matched "
             f"supporting passage and are left out"
         )

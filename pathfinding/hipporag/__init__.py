@@ -14,9 +14,12 @@ bottom up:
   atomic writes), the binary container, and the release's data files fetched and verified;
 * :mod:`~pathfinding.hipporag.transport.http` -- what the chat and embeddings clients share: JSON over
   HTTP with bounded retries, and their answers kept on disk;
-* :mod:`~pathfinding.hipporag.io` -- loaders for corpora, OpenIE files and question files;
-* :mod:`~pathfinding.hipporag.index` -- Step 3: build, encoders, synonymy, add/delete, save/load;
-* :mod:`~pathfinding.hipporag.extract` -- Step 2, OpenIE by an LLM or without a model;
+* :mod:`~pathfinding.hipporag.io` -- loaders for corpora, OpenIE files and question files, and long
+  documents split into passages;
+* :mod:`~pathfinding.hipporag.index` -- Step 3: build, encoders, synonymy, add/delete, save/load, a
+  folder kept in sync;
+* :mod:`~pathfinding.hipporag.extract` -- Step 2, OpenIE by an LLM or without a model, and its bill
+  estimated before it is paid;
 * :mod:`~pathfinding.hipporag.retrieval` -- Steps 4-7: entities linked to seeds, BM25, the walk,
   ranked passages, the query cache beside an index;
 * :mod:`~pathfinding.hipporag.evaluation` -- R@k, AR@k, bootstrap intervals, retrievers compared.
@@ -48,9 +51,13 @@ _EXPORTS = {
     "CharNgramEncoder": "pathfinding.hipporag.index.encoder",
     "EmbeddingEncoder": "pathfinding.hipporag.index.embeddings",
     **dict.fromkeys(
-        ["add_passages", "delete_passages", "renumber_after_delete"], "pathfinding.hipporag.index.maintenance"
+        ["add_passages", "delete_passages", "renumber_after_delete", "replace_passages"],
+        "pathfinding.hipporag.index.maintenance",
     ),
     **dict.fromkeys(["load_index", "save_index"], "pathfinding.hipporag.index.persistence"),
+    **dict.fromkeys(["apply_sync", "plan_sync"], "pathfinding.hipporag.index.sync"),
+    "split_document": "pathfinding.hipporag.io.splitting",
+    "estimate_openie": "pathfinding.hipporag.extract.estimate",
     "cooccurrence_docs": "pathfinding.hipporag.extract.cooccurrence",
     "ChatClient": "pathfinding.hipporag.extract.llm",
     **dict.fromkeys(["llm_query_ner", "run_openie", "write_openie"], "pathfinding.hipporag.extract.openie"),

@@ -30,15 +30,19 @@ from pathfinding.hipporag.language.text import nfc
 __all__ = ["evaluate_retrievers", "match_supporting", "shared_titles"]
 
 
-def _match(questions: Sequence[EvalQuestion], passages: Sequence[str]):
+def _match(questions: Sequence[EvalQuestion], passages: Sequence[str], passage_ids=None):
     passages = [nfc(p) for p in passages]
+    by_id = {} if passage_ids is None else {nfc(x): j for j, x in enumerate(passage_ids)}
     by_key = {p: j for j, p in reversed(list(enumerate(passages)))}
     by_title: dict[str, list[int]] = {}
     for j, p in enumerate(passages):
         by_title.setdefault(p.partition("\n")[0], []).append(j)
     gold, unmatched, shared = [], {}, {}
     for q in questions:
-        ids: list[int] = []
+        ids: list[int] = [by_id[x] for x in q.ids if x in by_id]
+        for x in q.ids:
+            if x not in by_id:
+                unmatched[x] = unmatched.get(x, 0) + 1
         keyed = {k.partition("\n")[0] for k in q.keys if k in by_key}
         ids.extend(by_key[k] for k in q.keys if k in by_key)
         for t in q.titles:
@@ -68,21 +72,22 @@ def shared_titles(questions: Sequence[EvalQuestion], passages: Sequence[str]) ->
 
 
 def match_supporting(
-    questions: Sequence[EvalQuestion], passages: Sequence[str]
+    questions: Sequence[EvalQuestion], passages: Sequence[str], *, passage_ids=None
 ) -> tuple[list[np.ndarray], dict[str, int]]:
-    """Passage ids of each question's supporting passages, and the titles no passage has.
+    """Positions of each question's supporting passages, and the titles (or ids) no passage has.
 
-    A passage ``title + "\\n" + text`` is matched by its whole text (title and text) when the
-    question file gives it, else by its title (its first line); then every passage with a
-    supporting title counts (:func:`shared_titles` names such titles). Both sides are compared in
-    NFC, so a decomposed file name matches a composed title.
+    A passage ``title + "\\n" + text`` is matched by its id when the question names one (with
+    ``passage_ids``, the index's :attr:`~pathfinding.hipporag.index.model.HippoIndex.passage_ids`),
+    by its whole text (title and text) when the question file gives it, else by its title (its
+    first line); then every passage with a supporting title counts (:func:`shared_titles` names
+    such titles). Both sides are compared in NFC, so a decomposed file name matches a composed title.
 
     Returns
     -------
     gold : list of numpy.ndarray of int64
         Per question (empty when nothing matched).
     unmatched : dict of str to int
-        Supporting title -> how many questions name it, for titles no passage has.
+        Supporting title (or id) -> how many questions name it, for those no passage has.
 
     Examples
     --------
@@ -90,7 +95,7 @@ def match_supporting(
     >>> match_supporting(q, ["Ed Wood\\nEd Wood directed Plan 9.", "Paris\\nParis is in France."])
     ([array([0])], {'Plan 10': 1})
     """
-    gold, unmatched, _ = _match(questions, passages)
+    gold, unmatched, _ = _match(questions, passages, passage_ids)
     return gold, unmatched
 
 

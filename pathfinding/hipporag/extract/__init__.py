@@ -3,9 +3,10 @@
 :mod:`~pathfinding.hipporag.extract.llm` is the OpenAI-compatible chat client (over the shared
 :mod:`~pathfinding.hipporag.transport.http`),
 :mod:`~pathfinding.hipporag.extract.openie` the two-step extraction (named entities, then triples),
-:mod:`~pathfinding.hipporag.extract.parsing` reads what models answer, and
-:mod:`~pathfinding.hipporag.extract.cooccurrence` is the no-model extractor. The ``openie`` command is
-:mod:`pathfinding.cli.openie`.
+:mod:`~pathfinding.hipporag.extract.parsing` reads what models answer,
+:mod:`~pathfinding.hipporag.extract.cooccurrence` is the no-model extractor, and
+:mod:`~pathfinding.hipporag.extract.estimate` what a run will cost, before it is paid. The ``openie``
+command is :mod:`pathfinding.cli.openie`.
 """
 
 from pathfinding._lazy import lazy_exports
@@ -19,6 +20,9 @@ _EXPORTS = {
     **dict.fromkeys(
         ["cooccurrence_docs", "cooccurrence_openie", "cooccurrence_triples", "why_no_triples"],
         "pathfinding.hipporag.extract.cooccurrence",
+    ),
+    **dict.fromkeys(
+        ["OpenIEBill", "estimate_openie", "measure_no_model"], "pathfinding.hipporag.extract.estimate"
     ),
 }
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -162,10 +163,11 @@ def _cached_chat(client: ChatClient, cache: ResponseCache | None, messages, json
                 counter("cache_hits")
                 resp = ChatResponse(content=hit.content, finish_reason=hit.finish_reason, usage=hit.usage)
                 return resp, parsed
+    started = time.perf_counter()
     resp = client.chat(messages, json_mode=json_mode)
     parsed = parse(resp.content)
     if cache is not None and _readable(parsed):
-        cache.put(body, resp.content, resp.usage, resp.finish_reason)
+        cache.put(body, resp.content, resp.usage, resp.finish_reason, seconds=time.perf_counter() - started)
     return resp, parsed
 
 

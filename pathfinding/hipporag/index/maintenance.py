@@ -6,7 +6,10 @@ Equal means the same phrases (hence node ids), edges, P, specificity, stats and 
 Hypothesis over random add/delete sequences). Node ids are positions in the sorted phrase list, so
 map a node across versions by its phrase (``new.phrase_ids[old.phrases[i]]``). :func:`add_passages`
 appends passages; :func:`delete_passages` closes the gaps in order (:func:`renumber_after_delete`
-gives the map).
+gives the map of positions). Passage *ids* (:attr:`~pathfinding.hipporag.index.model.HippoIndex.
+passage_ids`) never move: an add gives the new passages their own ids (``ids=``) or the next free
+integers, a delete (by position, or by id with ``ids=``) removes ids and renumbers none, and each
+passage keeps its source; a folder file's stamp is kept while a passage of it is.
 
 Only the relation edges and P of the passages touched change. By default the encoder stays as
 fitted, as a pretrained one would: only the new phrases are encoded and compared with every node
@@ -38,16 +41,23 @@ from pathfinding.hipporag.index.build import (
     similar_pairs,
     synonymy_eligible,
 )
-from pathfinding.hipporag.index.model import HippoIndex
+from pathfinding.hipporag.index.model import HippoIndex, PositionalIds, check_passage_ids, next_free_ids
 from pathfinding.hipporag.index.nearest import KEEP_SLACK
 from pathfinding.hipporag.index.synonymy import keep_nearest
 from pathfinding.hipporag.language.text import index_normalization
 
-__all__ = ["add_passages", "delete_passages", "renumber_after_delete"]
+__all__ = ["add_passages", "delete_passages", "renumber_after_delete", "replace_passages"]
 
 
 def add_passages(
-    index: HippoIndex, triples_per_passage, passages: Sequence[str] | None = None, *, refit: bool = False
+    index: HippoIndex,
+    triples_per_passage,
+    passages: Sequence[str] | None = None,
+    *,
+    refit: bool = False,
+    ids: Sequence[str | None] | None = None,
+    sources=None,
+    files=None,
 ) -> HippoIndex:
     """A new index with passages appended (the given index is not modified).
 
@@ -60,18 +70,27 @@ def add_passages(
         Their texts; required when ``index`` keeps passage texts, refused when it keeps none.
     refit : bool, default False
         False keeps the index's encoder fixed (cheap); True refits a copy on the new phrase set.
+    ids : sequence of str or None, optional
+        The new passages' ids (e.g. ``[p.doc_id for p in corpus]``); a None entry, or no ``ids``,
+        takes the next free integer (:func:`~pathfinding.hipporag.index.model.next_free_ids`).
+    sources : sequence of Source or None, optional
+        Where each new passage came from.
+    files : dict of str to FileStamp, optional
+        Stamps of the folder files the new passages came from (replacing older stamps).
 
     Returns
     -------
     HippoIndex
         Equal to ``build_index(old triples + new triples, passages=old texts + new texts, ...)`` with
         ``index.settings`` and ``encoder=index.encoder, fit_encoder=False`` (``refit=True``: with the
-        encoder refit, ``fit_encoder=True``). New passages get ids ``index.n_passages`` onwards.
+        encoder refit, ``fit_encoder=True``). New passages take positions ``index.n_passages``
+        onwards; every old passage keeps its id.
 
     Raises
     ------
     ValueError
-        If a triple is not three strings, or ``passages`` is missing, extra or of the wrong length.
+        If a triple is not three strings, ``passages``, ``ids`` or ``sources`` is missing, extra or
+        of the wrong length, or an id is already in the index or given twice.
 
     Examples
     --------
@@ -86,18 +105,21 @@ def add_passages(
         triples_per_passage, normalization=index_normalization(index.settings)
     )
     texts = _check_texts(index, passages, len(new_triples))
+    labels = _new_labels(index, len(new_triples), ids, sources, files)
     keep = np.arange(index.n_passages)
-    return _update(index, keep, new_triples, new_dropped, texts, refit=_check_refit(refit))
+    return _update(index, keep, new_triples, new_dropped, texts, refit=_check_refit(refit), labels=labels)
 
 
-def delete_passages(index: HippoIndex, ids, *, refit: bool = False) -> HippoIndex:
-    """A new index without the passages ``ids`` (the given index is not modified).
+def delete_passages(index: HippoIndex, positions=None, *, ids=None, refit: bool = False) -> HippoIndex:
+    """A new index without some passages, named by position or by id (the given index is not modified).
 
     Parameters
     ----------
     index : HippoIndex
-    ids : iterable of int
-        Passage ids to delete, each in ``[0, index.n_passages)``, no repeats.
+    positions : iterable of int, optional
+        Positions to delete, each in ``[0, index.n_passages)``, no repeats.
+    ids : iterable of str, optional
+        Instead of ``positions``: the ids of the passages to delete (``index.passage_ids``).
     refit : bool, default False
         As in :func:`add_passages`.
 
@@ -105,26 +127,33 @@ def delete_passages(index: HippoIndex, ids, *, refit: bool = False) -> HippoInde
     -------
     HippoIndex
         Equal to a fresh build over the remaining passages in their order (with the encoder fixed or
-        refit, as in :func:`add_passages`); survivors are renumbered
-        (:func:`renumber_after_delete`), phrases no remaining passage mentions are gone.
+        refit, as in :func:`add_passages`); survivors move up to close the gaps
+        (:func:`renumber_after_delete`) and keep their ids; phrases no remaining passage mentions
+        are gone.
 
     Raises
     ------
     ValueError
-        If an id is out of range or repeated, if every passage would go (an index is never empty),
-        or if no phrase would remain.
+        If a position is out of range or repeated, an id is not in the index, both or neither of
+        ``positions`` and ``ids`` are given, if every passage would go (an index is never empty), or
+        if no phrase would remain.
     TypeError
-        If an id is not an integer.
+        If a position is not an integer, or an id not a string.
 
     Examples
     --------
     >>> from pathfinding.hipporag.index.build import build_index
     >>> idx = build_index([[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "filmed in", "Burbank")]])
-    >>> delete_passages(idx, [0]).phrases
-    ['burbank', 'plan 9']
+    >>> smaller = delete_passages(idx, ids=["0"])
+    >>> smaller.phrases, list(smaller.passage_ids)
+    (['burbank', 'plan 9'], ['1'])
     """
     _check_index(index)
-    gone = _check_ids(ids, index.n_passages)
+    if (positions is None) == (ids is None):
+        raise InvalidValueError("name the passages to delete by positions or by ids=, one of the two")
+    if ids is not None:
+        positions = index.positions_of(ids).tolist()
+    gone = _check_ids(positions, index.n_passages)
     if gone.size == index.n_passages:
         raise InvalidValueError(
             f"deleting all {index.n_passages} passages would leave an empty index, and an index holds at "
@@ -132,7 +161,36 @@ def delete_passages(index: HippoIndex, ids, *, refit: bool = False) -> HippoInde
             f"index from a corpus, or remove the file"
         )
     keep = np.setdiff1d(np.arange(index.n_passages), gone)
-    return _update(index, keep, [], np.zeros(0, np.int64), [], refit=_check_refit(refit))
+    return _update(index, keep, [], np.zeros(0, np.int64), [], refit=_check_refit(refit), labels=None)
+
+
+def replace_passages(
+    index: HippoIndex, positions, triples_per_passage, passages=None, *, refit=False, ids=None, sources=None,
+    files=None,
+) -> HippoIndex:  # fmt: skip
+    """:func:`delete_passages` of ``positions`` and :func:`add_passages` of the rest, as one update.
+
+    A new passage may take the id of one deleted here (a changed file's part that came back), and
+    the index never passes through the state between the two, which may have no phrase left.
+
+    Examples
+    --------
+    >>> from pathfinding.hipporag.index.build import build_index
+    >>> idx = build_index([[("Ed Wood", "directed", "Plan 9")]], passages=["v1"])
+    >>> idx = add_passages(idx, [[("Plan 9", "filmed in", "Burbank")]], ["v1"], ids=["a.md"])
+    >>> new = replace_passages(idx, [1], [[("Plan 9", "filmed in", "Glendale")]], ["v2"], ids=["a.md"])
+    >>> list(new.passage_ids), new.phrases
+    (['0', 'a.md'], ['ed wood', 'glendale', 'plan 9'])
+    """
+    _check_index(index)
+    gone = _check_ids(positions, index.n_passages)
+    keep = np.setdiff1d(np.arange(index.n_passages), gone)
+    new_triples, new_dropped = clean_triples(
+        triples_per_passage, normalization=index_normalization(index.settings)
+    )
+    texts = _check_texts(index, passages, len(new_triples))
+    labels = _new_labels(index, len(new_triples), ids, sources, files, freed=gone)
+    return _update(index, keep, new_triples, new_dropped, texts, refit=_check_refit(refit), labels=labels)
 
 
 def renumber_after_delete(n_passages: int, ids) -> np.ndarray:
@@ -148,6 +206,69 @@ def renumber_after_delete(n_passages: int, ids) -> np.ndarray:
     keep = np.setdiff1d(np.arange(n_passages), gone)
     out[keep] = np.arange(keep.size)
     return out
+
+
+def _new_labels(index: HippoIndex, n_new: int, ids, sources, files, freed=()) -> tuple:
+    """The new passages' ids (given, or the next free integers), sources and file stamps, checked;
+    the ids of the passages at positions ``freed`` (deleted in the same update) may be taken again."""
+    if ids is None:
+        new_ids = next_free_ids(index.passage_ids, n_new)
+    else:
+        if isinstance(ids, str):
+            raise InvalidTypeError(f"ids must be a sequence of passage ids, got the string {ids!r}")
+        ids = list(ids)
+        if len(ids) != n_new:
+            raise InvalidValueError(
+                f"ids must have one id (or None) per new passage ({n_new}), got {len(ids)}"
+            )
+        free = iter(next_free_ids(index.passage_ids, sum(x is None for x in ids)))
+        new_ids = [next(free) if x is None else x for x in ids]
+        check_passage_ids(new_ids, n_new)
+        released = set(np.asarray(freed).tolist())
+        taken = [x for x in new_ids if _holds(index, x) and int(index.positions_of([x])[0]) not in released]
+        if taken:
+            raise InvalidValueError(
+                f"passage id {taken[0]!r} is already in the index ({len(taken)} of the new ids are); "
+                f"delete the old passage first, or give another id"
+            )
+    if sources is not None:
+        sources = list(sources)
+        if len(sources) != n_new:
+            raise InvalidValueError(
+                f"sources must have one entry per new passage ({n_new}), got {len(sources)}"
+            )
+    return new_ids, sources, dict(files or {})
+
+
+def _holds(index: HippoIndex, pid: str) -> bool:
+    """True when ``index`` has a passage with id ``pid`` (no list of every id is made)."""
+    if isinstance(index.passage_ids, PositionalIds):
+        return index.passage_ids.position(pid) >= 0
+    return pid in index.derived("id_positions", lambda: {x: j for j, x in enumerate(index.passage_ids)})
+
+
+def _labelled(new: HippoIndex, old: HippoIndex, keep: np.ndarray, labels) -> HippoIndex:
+    """``new`` (built by :func:`_update`) with the ids, sources and file stamps of the passages it
+    kept from ``old`` and of the new ones (``labels``: from :func:`_new_labels`, None for none)."""
+    new_ids, new_sources, new_files = labels if labels is not None else ([], None, {})
+    pure_add = keep.size == old.n_passages
+    positional = isinstance(old.passage_ids, PositionalIds) and pure_add
+    if positional and new_ids == next_free_ids(old.passage_ids, len(new_ids)):
+        ids = PositionalIds(old.n_passages + len(new_ids))
+    else:
+        kept = old.passage_ids[:] if pure_add else [old.passage_ids[j] for j in keep.tolist()]
+        ids = list(kept) + list(new_ids)
+    sources = None
+    if old.sources is not None or new_sources is not None:
+        old_s = old.sources if old.sources is not None else [None] * old.n_passages
+        sources = [old_s[j] for j in keep.tolist()] + list(new_sources or [None] * len(new_ids))
+    files = {**old.files, **new_files}
+    alive = {s.file for s in sources or () if s is not None and s.file is not None}
+    files = {f: stamp for f, stamp in files.items() if f in alive}
+    new.passage_ids = check_passage_ids(ids, new.n_passages)
+    new.sources = sources if sources is None or any(s is not None for s in sources) else None
+    new.files = files
+    return new
 
 
 def _check_index(index) -> None:
@@ -234,7 +355,7 @@ def _increasing(a: np.ndarray) -> bool:
 
 
 def _update(
-    index: HippoIndex, keep: np.ndarray, new_triples, new_dropped, new_texts, *, refit: bool
+    index: HippoIndex, keep: np.ndarray, new_triples, new_dropped, new_texts, *, refit: bool, labels
 ) -> HippoIndex:
     """The index over passages ``keep`` (old ids, increasing) followed by the new passages."""
     old = index
@@ -330,7 +451,7 @@ def _update(
     if old.passages or new_texts:  # an index built without texts keeps none
         texts = [old.passages[j] for j in keep.tolist()] if gone.size else list(old.passages)
         texts += list(new_texts)
-    return assemble_index(
+    new = assemble_index(
         phrases=phrases,
         triples=triples,
         dropped=dropped,
@@ -343,6 +464,7 @@ def _update(
         settings=settings,
         counts=counts,
     )
+    return _labelled(new, old, keep, labels)
 
 
 def _short_after_delete(old: HippoIndex, old_to_new: np.ndarray, k: int) -> np.ndarray:

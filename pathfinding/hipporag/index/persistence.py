@@ -1,10 +1,12 @@
 """Save a :class:`~pathfinding.hipporag.index.model.HippoIndex` to one file and load it back, without pickle.
 
-The file is a :mod:`~pathfinding.hipporag.storage.container` (magic ``b"PFHIPIDX"``, ``FORMAT_VERSION`` 1):
-a JSON header (settings, phrases, passages, triples, encoder state, the array table) and the
-matrices as raw little-endian arrays (float64, float32, int32, int64), sealed by a SHA-256. After
-the container's checks (kind, version, length, checksum) come those of the header and of every
-matrix; each failure is a :class:`~pathfinding.errors.FormatError` naming the file and the problem.
+The file is a :mod:`~pathfinding.hipporag.storage.container` (magic ``b"PFHIPIDX"``, ``FORMAT_VERSION`` 2):
+a JSON header (settings, phrases, passages, triples, the passages' ids and sources, the corpus
+folder's file stamps, encoder state, the array table) and the matrices as raw little-endian arrays
+(float64, float32, int32, int64), sealed by a SHA-256. After the container's checks (kind, version,
+length, checksum) come those of the header and of every matrix; each failure is a
+:class:`~pathfinding.errors.FormatError` naming the file and the problem. A version-1 file (written
+before passages had ids) still loads: its ids are its positions, and it has no sources.
 
 The default :class:`~pathfinding.hipporag.index.encoder.CharNgramEncoder` is saved as data (its n-gram
 list and IDF array) and rebuilt without refitting. Any other encoder is code, which this format does
@@ -19,6 +21,7 @@ use.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 import numpy as np
@@ -27,7 +30,8 @@ import scipy.sparse as sp
 from pathfinding.errors import FormatError, InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.build import assemble_index, check_unit_rows
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
-from pathfinding.hipporag.index.model import HippoIndex
+from pathfinding.hipporag.index.model import HippoIndex, PositionalIds
+from pathfinding.hipporag.io.records import FileStamp, Source
 from pathfinding.hipporag.language.casing import CASING_KEY, CasingModel, casing_model
 from pathfinding.hipporag.language.text import index_normalization
 from pathfinding.hipporag.storage.container import ArrayBlock, Container, Layout, pack_chunks
@@ -45,6 +49,8 @@ __all__ = [
     "MAGIC",
     "decode_casing",
     "decode_encoder",
+    "decode_labels",
+    "encode_labels",
     "encoder_spec",
     "is_index_file",
     "load_index",
@@ -53,13 +59,14 @@ __all__ = [
 ]
 
 MAGIC = b"PFHIPIDX"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 LAYOUT = Layout(
     MAGIC,
     FORMAT_VERSION,
     "index",
     frozenset({"<f8", "<f4", "<i4", "<i8"}),
     stale=" (rebuild the index with this version)",
+    older=frozenset({1}),
 )
 """The index file's :class:`~pathfinding.hipporag.storage.container.Layout`."""
 _SPARSE = ("relation_graph", "mentions", "pairs")
@@ -134,10 +141,51 @@ def save_index(index: HippoIndex, path, *, overwrite: bool = False) -> None:
         "matrices": matrices,
         "encoder": encoder,
         "casing": casing,
+        **encode_labels(index),
     }
     chunks = pack_chunks(LAYOUT, header, block)  # never joined: the file is written piece by piece
     with exclusive_lock(path):
         atomic_write(path, chunks)
+
+
+def encode_labels(index: HippoIndex) -> dict:
+    """The header fields of the passages' ids, sources and the folder's file stamps: ``passage_ids``
+    (null for :class:`~pathfinding.hipporag.index.model.PositionalIds`), ``sources`` (null when no
+    passage has one, else per passage null or ``[file, [headings], start, end]``) and ``files``
+    (``{path: [sha256, max_chars]}``)."""
+    ids = index.passage_ids
+    sources = None
+    if index.sources is not None:
+        sources = [None if x is None else [x.file, list(x.headings), x.start, x.end] for x in index.sources]
+    return {
+        "passage_ids": None if isinstance(ids, PositionalIds) else list(ids),
+        "sources": sources,
+        "files": {f: [stamp.sha256, stamp.max_chars] for f, stamp in sorted(index.files.items())},
+    }
+
+
+def decode_labels(header: dict, name: str, n_passages: int) -> dict:
+    """:func:`encode_labels`'s fields read back as ``HippoIndex`` arguments (a version-1 file has
+    none: positions as ids, no sources)."""
+    try:
+        ids = header.get("passage_ids")
+        raw = header.get("sources")
+        sources = None if raw is None else [None if x is None else _source(x) for x in raw]
+        files = {f: FileStamp(str(sha), int(size)) for f, (sha, size) in (header.get("files") or {}).items()}
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise FormatError(f"{name}: the passages' ids or sources are malformed ({exc})") from None
+    if ids is not None and (not isinstance(ids, list) or len(ids) != n_passages):
+        raise FormatError(f"{name}: header field 'passage_ids' must list one id per passage ({n_passages})")
+    if sources is not None and len(sources) != n_passages:
+        raise FormatError(f"{name}: header field 'sources' must have one entry per passage ({n_passages})")
+    return {"passage_ids": ids, "sources": sources, "files": files}
+
+
+def _source(x) -> Source:
+    file, headings, start, end = x
+    if not (file is None or isinstance(file, str)) or not all(isinstance(h, str) for h in headings):
+        raise InvalidTypeError(f"a source must be [file, [headings], start, end], got {x!r}"[:200])
+    return Source(file, tuple(headings), int(start), int(end))
 
 
 def is_index_file(path) -> bool:
@@ -276,6 +324,11 @@ def load_index(path, *, encoder=None) -> HippoIndex:
         passages=passages,
         settings=settings,
     )
+    labels = decode_labels(header, name, n_pass)
+    try:
+        index = dataclasses.replace(index, **labels)
+    except (InvalidValueError, InvalidTypeError) as exc:  # repeated or empty ids
+        raise FormatError(f"{name}: {exc}") from None
     if casing is not None:
         index.derived(CASING_KEY, lambda: casing)
     return index

@@ -4,6 +4,8 @@
   OpenIE, MuSiQue questions, query NER), with what each found wrong counted in a ``LoadReport``;
 * :mod:`~pathfinding.hipporag.io.corpusfiles` -- the corpus shapes beyond the release's: JSON lines,
   HotpotQA's title -> sentences object, a folder of text files;
+* :mod:`~pathfinding.hipporag.io.splitting` -- long documents cut into passages along their
+  headings, paragraphs and sentences;
 * :mod:`~pathfinding.hipporag.io.formats` -- HotpotQA's and 2WikiMultihopQA's question files;
 * :mod:`~pathfinding.hipporag.io.questions` -- your own question files, with supporting titles;
 * :mod:`~pathfinding.hipporag.io.records` -- the records the loaders return.
@@ -18,8 +20,9 @@ _EXPORTS = {
         "pathfinding.hipporag.io.loaders",
     ),
     "CORPUS_SUFFIXES": "pathfinding.hipporag.io.corpusfiles",
-    **dict.fromkeys(["LoadReport", "OpenIEPassage", "Passage", "QueryNER", "Question"],
+    **dict.fromkeys(["FileStamp", "LoadReport", "OpenIEPassage", "Passage", "QueryNER", "Question", "Source"],
                     "pathfinding.hipporag.io.records"),
+    **dict.fromkeys(["DEFAULT_MAX_CHARS", "split_document"], "pathfinding.hipporag.io.splitting"),
     **dict.fromkeys(["load_2wiki_questions", "load_hotpotqa_questions"], "pathfinding.hipporag.io.formats"),
     **dict.fromkeys(["EvalQuestion", "read_eval_questions"], "pathfinding.hipporag.io.questions"),
 }

@@ -36,9 +36,17 @@ import os
 import zlib
 from collections.abc import Sequence
 
+from pathfinding._validation import check_int
 from pathfinding.errors import FormatError
-from pathfinding.hipporag.io.corpusfiles import folder_texts, json_lines, title_sentences
+from pathfinding.hipporag.io.corpusfiles import (
+    folder_document,
+    folder_files,
+    json_lines,
+    split_records,
+    title_sentences,
+)
 from pathfinding.hipporag.io.records import LoadReport, OpenIEPassage, Passage, QueryNER, Question
+from pathfinding.hipporag.io.splitting import DEFAULT_MAX_CHARS
 
 __all__ = [
     "ID_FIELDS", "check_alignment", "load_corpus", "load_openie", "load_query_ner", "load_questions",
@@ -249,28 +257,32 @@ def _shared_titles(passages: Sequence[Passage], where: Sequence[str], report: Lo
             report.add("duplicate_title", f"{title!r} x {len(ids)} ({shown})", count=len(ids))
 
 
-def _load_folder(folder: str) -> tuple[list[Passage], LoadReport]:
+def _load_folder(folder: str, max_chars: int) -> tuple[list[Passage], LoadReport]:
     report = LoadReport(source=folder)
     out, where = [], []
     seen = set()
-    texts, skipped = folder_texts(folder)
+    files, skipped = folder_files(folder)
     for entry in skipped:
         report.add("skipped_file", entry)
-    for entry, title, text in texts:
-        p = Passage(title, text)
-        if not text.strip():
-            report.add("empty_passage", entry)
-        if p.key in seen:
-            report.add("duplicate_passage", entry)
-        seen.add(p.key)
-        out.append(p)
-        where.append(entry)
+    for rel in files:
+        passages, stamp = folder_document(folder, rel, max_chars=max_chars)
+        report.files[rel] = stamp
+        for p in passages:
+            if not p.text.strip():
+                report.add("empty_passage", rel)
+            if p.key in seen:
+                report.add("duplicate_passage", p.doc_id)
+            seen.add(p.key)
+            out.append(p)
+            where.append(p.doc_id)
     report.n_records = len(out)
     _shared_titles(out, where, report)
     return out, report
 
 
-def load_corpus(path) -> tuple[list[Passage], LoadReport]:
+def load_corpus(
+    path, *, max_chars: int = DEFAULT_MAX_CHARS, split: bool = False
+) -> tuple[list[Passage], LoadReport]:
     """Read a corpus: a JSON list, JSON lines, HotpotQA's title -> sentences, or a folder of text files.
 
     Four shapes are recognised:
@@ -281,30 +293,39 @@ def load_corpus(path) -> tuple[list[Passage], LoadReport]:
     * HotpotQA's one object mapping each title to its list of sentences; a passage's text is the
       sentences joined with no separator (they keep their own leading spaces), as HippoRAG does, in
       the file's key order;
-    * a folder: every ``.txt`` and ``.md`` file directly in it, in name order, is one passage whose
-      title is the file name without the extension and whose text is the file's content (surrounding
-      blank lines dropped); other files are counted as ``skipped_file``.
+    * a folder: every ``.txt`` and ``.md`` file in it and its subfolders, in path order, split into
+      passages of at most ``max_chars`` characters along its headings, paragraphs and sentences
+      (:func:`~pathfinding.hipporag.io.corpusfiles.folder_document`: a file that fits is one
+      passage titled with its path without the extension, with the file's path as its id); other
+      files are counted as ``skipped_file``.
 
-    Returns
-    -------
     A record's ``id``, ``_id`` or ``doc_id`` (:data:`ID_FIELDS`) is its id
     (:attr:`Passage.doc_id`), never its title or text: a record with an id and no title gets an
     empty title (counted as ``no_title``). Titles and texts are read in NFC (:class:`Passage`).
+
+    Parameters
+    ----------
+    path : str, path-like or Traversable
+    max_chars : int, default DEFAULT_MAX_CHARS
+        Passage size a folder's files are split to (0: each file whole).
+    split : bool, default False
+        Split the records of a corpus file too (each kept exactly as given when it fits); by
+        default they are passages already.
 
     Returns
     -------
     passages : list of Passage
     report : LoadReport
-        Counts ``duplicate_passage`` (same title and text as an earlier passage; kept, since
-        passage ids are positions), ``duplicate_title`` (passages sharing a title with another
-        passage of another text, one example per title with its count), ``no_title``,
-        ``skipped_file`` and ``empty_passage`` (no text; kept).
+        Counts ``duplicate_passage`` (same title and text as an earlier passage; kept),
+        ``duplicate_title`` (passages sharing a title with another passage of another text, one
+        example per title with its count), ``no_title``, ``skipped_file``, ``empty_passage`` (no
+        text; kept) and ``split_record``; ``files`` holds a folder's file stamps.
 
     Raises
     ------
     FormatError
         If the file is not JSON or JSON lines, a record lacks a string ``title`` (or an id) or
-        ``text``, a folder holds no text file, or a text file is not UTF-8.
+        ``text``, a folder holds no text file, or a text file is binary, not UTF-8 or only headings.
 
     Examples
     --------
@@ -319,8 +340,9 @@ def load_corpus(path) -> tuple[list[Passage], LoadReport]:
     >>> load_corpus(d)[0]
     [Passage(title='Ed Wood', text='Ed Wood directed Plan 9.')]
     """
+    max_chars = check_int("max_chars", max_chars, low=0)
     if isinstance(path, str | os.PathLike) and os.path.isdir(path):
-        return _load_folder(os.fspath(path))
+        return _load_folder(os.fspath(path), max_chars)
     text, name = read_text(path)
     report = LoadReport(source=name)
     records = json_lines(text, name)
@@ -339,15 +361,18 @@ def load_corpus(path) -> tuple[list[Passage], LoadReport]:
         records = [(f"[{j}]", rec) for j, rec in enumerate(data)]
     report.n_records = len(records)
     out = []
-    seen = set()
     for where, rec in records:
         title, doc_id = _title_and_id(name, where, rec, report)
-        p = Passage(title, need(name, where, rec, "text", str), doc_id=doc_id)
+        out.append(Passage(title, need(name, where, rec, "text", str), doc_id=doc_id))
+    where = [w for w, _ in records]
+    if split and max_chars:
+        out, where = split_records(out, where, max_chars, report)
+    seen = set()
+    for p, w in zip(out, where, strict=True):
         if p.key in seen:
-            report.add("duplicate_passage", where)
+            report.add("duplicate_passage", w)
         seen.add(p.key)
-        out.append(p)
-    _shared_titles(out, [where for where, _ in records], report)
+    _shared_titles(out, where, report)
     return out, report
 
 

@@ -22,15 +22,17 @@ __all__ = ["EvalQuestion", "read_eval_questions"]
 @dataclass(frozen=True)
 class EvalQuestion:
     """A question and the titles of its supporting passages (``keys``: ``title + "\\n" + text`` when
-    the file gives the passage text too, as MuSiQue does; matched before titles). In NFC."""
+    the file gives the passage text too, as MuSiQue does; matched before titles; ``ids``: the
+    passages' ids in the index, when the file names them so). In NFC."""
 
     id: str
     question: str
     titles: tuple[str, ...]
     keys: tuple[str, ...] = ()
+    ids: tuple[str, ...] = ()
 
     def __post_init__(self):
-        for name in ("question", "titles", "keys"):
+        for name in ("question", "titles", "keys", "ids"):
             value = getattr(self, name)
             fixed = nfc(value) if isinstance(value, str) else tuple(nfc(v) for v in value)
             object.__setattr__(self, name, fixed)
@@ -74,7 +76,9 @@ def read_eval_questions(path) -> tuple[list[EvalQuestion], str]:
         * HotpotQA / 2WikiMultihopQA: ``{"question", "supporting_facts": [[title, sentence], ...]}``
           (a bare title is accepted as a fact); a supporting title's ``context`` entry
           ``[title, [sentence, ...]]``, when present, gives its text (the sentences joined);
-        * simple: ``{"question", "supporting": [title or {"title", "text"}, ...]}``.
+        * simple: ``{"question", "supporting": [title or {"title", "text"} or {"id"}, ...]}``, an
+          ``{"id": ...}`` naming a passage by its id in the index (``info --passages``: a folder
+          file's path, ``"manual.md#install"`` for a part of it).
 
     Returns
     -------
@@ -94,7 +98,7 @@ def read_eval_questions(path) -> tuple[list[EvalQuestion], str]:
     >>> with open(path, "w") as f:
     ...     _ = f.write('{"question": "Who directed Plan 9?", "supporting": ["Ed Wood"]}\\n')
     >>> read_eval_questions(path)
-    ([EvalQuestion(id='0', question='Who directed Plan 9?', titles=('Ed Wood',), keys=())], 'simple')
+    ([EvalQuestion(id='0', question='Who directed Plan 9?', titles=('Ed Wood',), keys=(), ids=())], 'simple')
     """
     records, name = _records(path)
     if not records:
@@ -119,6 +123,7 @@ def read_eval_questions(path) -> tuple[list[EvalQuestion], str]:
         qid = str(rec.get("_id", rec.get("id", i)))
         titles: list[str] = []
         keys: list[str] = []
+        ids: list[str] = []
         if shape == "musique":
             for p_i, para in enumerate(need(name, where, rec, "paragraphs", list)):
                 pw = f"{where}.paragraphs[{p_i}]"
@@ -144,6 +149,9 @@ def read_eval_questions(path) -> tuple[list[EvalQuestion], str]:
                     keys.append(title + "\n" + context[title])
         else:
             for t_i, title in enumerate(need(name, where, rec, "supporting", list)):
+                if isinstance(title, dict) and "title" not in title and "id" in title:
+                    ids.append(str(need(name, f"{where}.supporting[{t_i}]", title, "id", (str, int))))
+                    continue
                 if isinstance(title, dict):
                     tw = f"{where}.supporting[{t_i}]"
                     text = need(name, tw, title, "text", str)
@@ -154,7 +162,8 @@ def read_eval_questions(path) -> tuple[list[EvalQuestion], str]:
                         f"{name}: {where}.supporting[{t_i}] must be a title or {{title, text}}, got {title!r}"
                     )
                 titles.append(title)
-        out.append(EvalQuestion(qid, question, tuple(dict.fromkeys(titles)), tuple(dict.fromkeys(keys))))
+        titles, keys, ids = (tuple(dict.fromkeys(x)) for x in (titles, keys, ids))
+        out.append(EvalQuestion(qid, question, titles, keys, ids))
     return out, shape
 
 

@@ -13,7 +13,33 @@ from dataclasses import dataclass, field
 
 from pathfinding.hipporag.language.text import nfc
 
-__all__ = ["LoadReport", "OpenIEPassage", "Passage", "QueryNER", "Question"]
+__all__ = ["FileStamp", "LoadReport", "OpenIEPassage", "Passage", "QueryNER", "Question", "Source"]
+
+
+@dataclass(frozen=True)
+class FileStamp:
+    """What a corpus folder's file was when its passages were made: the SHA-256 of its bytes and the
+    passage size it was split to. A file whose stamp differs is re-read by
+    :mod:`~pathfinding.hipporag.index.sync` (a time stamp decides nothing)."""
+
+    sha256: str
+    max_chars: int
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a passage came from: a file of a corpus folder (its path relative to the folder, ``/``
+    between parts; None for a record of a corpus file), the headings it sits under, outermost first,
+    and its character span ``[start, end)`` in that file's text (or the record's text)."""
+
+    file: str | None
+    headings: tuple[str, ...] = ()
+    start: int = 0
+    end: int = 0
+
+    def to_dict(self) -> dict:
+        """Plain-dict form for ``--json`` output."""
+        return {"file": self.file, "headings": list(self.headings), "start": self.start, "end": self.end}
 
 
 @dataclass
@@ -31,12 +57,16 @@ class LoadReport:
     examples : dict of str to list of str
         Issue name -> up to three locations (``"docs[12].extracted_triples[3]"``), for a reader
         who wants to look.
+    files : dict of str to FileStamp
+        For a corpus folder: each file read (its path relative to the folder) and its stamp, taken
+        from the very bytes its passages were made of.
     """
 
     source: str
     n_records: int = 0
     issues: dict[str, int] = field(default_factory=dict)
     examples: dict[str, list[str]] = field(default_factory=dict)
+    files: dict[str, FileStamp] = field(default_factory=dict)
 
     def add(self, issue: str, where: str, count: int = 1) -> None:
         """Count ``count`` occurrences (one by default) of ``issue`` at location ``where``."""
@@ -98,8 +128,9 @@ class Passage:
 
     Title and text are kept in Unicode normal form C, so a passage read from a decomposed file
     (NFD: macOS file names, many editors) equals the same passage composed. ``doc_id`` is the
-    record's own id (``id``, ``_id`` or ``doc_id`` of a JSON record), when it has one: never part of
-    the title, the text or the graph.
+    record's own id (``id``, ``_id`` or ``doc_id`` of a JSON record; for a folder, the file's path,
+    with ``#`` and the part for a file split in several passages), when it has one: never part of
+    the title, the text or the graph. ``source`` says where it came from (:class:`Source`).
 
     Examples
     --------
@@ -110,6 +141,7 @@ class Passage:
     title: str
     text: str
     doc_id: str | None = field(default=None, kw_only=True, compare=False, repr=False)
+    source: Source | None = field(default=None, kw_only=True, compare=False, repr=False)
 
     def __post_init__(self):
         _composed(self, "title", "text")

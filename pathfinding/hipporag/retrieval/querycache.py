@@ -50,7 +50,7 @@ from pathfinding.hipporag.storage.safety import atomic_write, has_magic, refuse_
 __all__ = ["CACHE_SUFFIX", "CACHE_VERSION", "cache_path", "is_cache_file", "load_for_query", "write_cache"]
 
 CACHE_SUFFIX = ".query-cache"
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 LAYOUT = Layout(
     b"PFHIPQRY",
     CACHE_VERSION,
@@ -148,7 +148,7 @@ def write_cache(index: HippoIndex, index_path, *, key: dict | None = None) -> st
     at that path that is not a query cache is left alone (InvalidValueError).
     """
     from pathfinding.hipporag.index.nearest import NearestRows
-    from pathfinding.hipporag.index.persistence import encoder_spec
+    from pathfinding.hipporag.index.persistence import encode_labels, encoder_spec
     from pathfinding.hipporag.language.casing import casing_model
 
     key = _index_key(index_path) if key is None else key
@@ -191,6 +191,7 @@ def write_cache(index: HippoIndex, index_path, *, key: dict | None = None) -> st
         "encoder": encoder_spec(index.encoder, lambda name, a: w.add(name, a)),
         "prepared": w.graph("prepared", index.prepared(synonymy=True)),
         "derived": derived,
+        **encode_labels(index),
     }
     raw = pack(LAYOUT, header, w)
     out = cache_path(index_path)
@@ -319,7 +320,7 @@ class _TriplesFromIndex(Sequence):
 
 def _from_cache(block: _Block, index_path: str, encoder) -> HippoIndex:
     from pathfinding.hipporag.index.nearest import NearestRows
-    from pathfinding.hipporag.index.persistence import decode_encoder
+    from pathfinding.hipporag.index.persistence import decode_encoder, decode_labels
 
     h = block.header
     mats = {name: block.matrix(spec) for name, spec in h["matrices"].items()}
@@ -345,6 +346,7 @@ def _from_cache(block: _Block, index_path: str, encoder) -> HippoIndex:
         dropped=block.array(h["dropped"]),
         pairs=mats["pairs"],
         settings=h["settings"],
+        **decode_labels(h, index_path, n_pass),
     )
     _check(index.specificity.shape == (n,) and index.dropped.shape == (n_pass,), "per-node arrays")
     d = h["derived"]

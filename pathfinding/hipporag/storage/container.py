@@ -45,13 +45,15 @@ class Layout:
     magic : bytes
         Eight bytes that open every file of this kind.
     version : int
-        The format version written, and the only one read.
+        The format version written (and read).
     noun : str
         The kind of file in messages (``"index"``: "not a pathfinding HippoRAG index").
     dtypes : frozenset of str
         Little-endian dtype strings an array may have (``"<f8"``, ``"<i4"`` ...).
     stale : str, default ""
         Appended to the message for another version (what the user should do).
+    older : frozenset of int, default empty
+        Earlier versions still read (:attr:`Container.version` tells the reader which it got).
     """
 
     magic: bytes
@@ -59,6 +61,7 @@ class Layout:
     noun: str
     dtypes: frozenset
     stale: str = ""
+    older: frozenset = frozenset()
 
 
 class ArrayBlock:
@@ -184,7 +187,8 @@ class Container:
         if n < PREFIX.size:
             raise FormatError(f"{name}: truncated: {n} bytes, shorter than the {PREFIX.size}-byte prefix")
         _, version, n_head, n_arrays = PREFIX.unpack_from(view)
-        if version != layout.version:
+        self.version = version
+        if version != layout.version and version not in layout.older:
             raise FormatError(
                 f"{name}: {layout.noun} format version {version}; this pathfinding reads version "
                 f"{layout.version}{layout.stale}"

@@ -2,7 +2,9 @@
 
 One SQLite file per cache. A request body is hashed as canonical JSON (:meth:`ResponseCache.key`),
 so the same model and prompt (or the same text to embed) is answered from the file on every rerun,
-and any change to them is a miss.
+and any change to them is a miss. How long each answer took to come is kept beside it (a table of
+its own, which older versions ignore), so that ``--estimate`` can measure a run's pace
+(:meth:`ResponseCache.answer_seconds`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import json
 import os
 import sqlite3
 import threading
+import urllib.parse
 from dataclasses import dataclass
 
 from pathfinding.errors import InvalidValueError
@@ -48,6 +51,8 @@ class ResponseCache:
     ----------
     path : str or path-like
         The file (created if missing); ``":memory:"`` for a throw-away cache.
+    readonly : bool, default False
+        Only look answers up: the file must exist, and nothing is written to it.
 
     Examples
     --------
@@ -60,9 +65,16 @@ class ResponseCache:
     ('hello', 1)
     """
 
-    def __init__(self, path):
+    def __init__(self, path, *, readonly: bool = False):
         self.path = os.fspath(path)
         self._lock = threading.Lock()
+        if readonly:  # look answers up, change nothing (an estimate writes no file)
+            # Without a write-ahead log left beside it, the file is read as immutable: SQLite then
+            # makes no shared-memory file either. With one, it must be read too.
+            quiet = "" if os.path.exists(self.path + "-wal") else "&immutable=1"
+            uri = "file:" + urllib.parse.quote(os.path.abspath(self.path)) + "?mode=ro" + quiet
+            self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
+            return
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -70,6 +82,7 @@ class ResponseCache:
                 "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, request TEXT, "
                 "content TEXT, usage TEXT, finish_reason TEXT)"
             )
+            self._db.execute("CREATE TABLE IF NOT EXISTS timings (key TEXT PRIMARY KEY, seconds REAL)")
         except sqlite3.DatabaseError as exc:
             self._db.close()
             raise InvalidValueError(
@@ -92,8 +105,11 @@ class ResponseCache:
             return None
         return CachedResponse(content=row[0], finish_reason=row[2], usage=json.loads(row[1]))
 
-    def put(self, body: dict, content: str, usage: dict, finish_reason: str | None) -> None:
-        """Store one answer (replacing an older one for the same request)."""
+    def put(
+        self, body: dict, content: str, usage: dict, finish_reason: str | None, *, seconds=None
+    ) -> None:
+        """Store one answer (replacing an older one for the same request), and how many ``seconds``
+        it took to come when the caller timed it."""
         with self._lock:
             self._db.execute(
                 "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?, ?)",
@@ -106,6 +122,18 @@ class ResponseCache:
                     finish_reason,
                 ),
             )
+            if seconds is not None:
+                row = (self.key(body), float(seconds))
+                self._db.execute("INSERT OR REPLACE INTO timings VALUES (?, ?)", row)
+
+    def answer_seconds(self) -> list[float]:
+        """How long each timed answer took to come, in seconds (answers stored without a time are
+        left out)."""
+        with self._lock:
+            try:
+                return [row[0] for row in self._db.execute("SELECT seconds FROM timings")]
+            except sqlite3.OperationalError:  # a cache written before answers were timed
+                return []
 
     def __len__(self) -> int:
         with self._lock:
