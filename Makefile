@@ -34,7 +34,7 @@ data: $(STAMP)
 # The peers (igraph, scikit-network) come with the `bench` extra, installed on first use.
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
-	$(BIN)/python -m pathfinding bench --scaling --large --index-scale --findings FINDINGS.md
+	$(BIN)/python -m pathfinding bench --scaling --large --index-scale --explain --findings FINDINGS.md
 
 # The notebooks' kernel is registered inside .venv (name "pathfinding"), so Jupyter started from
 # .venv runs them with this checkout's package, never another interpreter's.

@@ -44,11 +44,11 @@ import numpy as np
 from pathfinding.core.ppr import personalized_pagerank
 from pathfinding.core.scoring import passage_scores
 from pathfinding.core.specificity import passage_counts, restart_vector
-from pathfinding.course.diagrams import draw_brain_map, draw_matrix_p, draw_pipelines
+from pathfinding.course.diagrams import draw_brain_map, draw_explanation, draw_matrix_p, draw_pipelines
 from pathfinding.course.draw import draw_graph, show
-from pathfinding.course.tables import show_table
+from pathfinding.course.tables import show_explanation, show_table
 from pathfinding.course.teaching import check, expect
-from pathfinding.hipporag import BM25Ranker, build_index, capitalised_spans, link_entities
+from pathfinding.hipporag import BM25Ranker, HippoRetriever, build_index, capitalised_spans, link_entities
 from pathfinding.synthetic.toy import tiny_corpus
 
 # BM25's library asks for Jupyter widgets to draw a progress bar; the bar is not needed here.
@@ -286,6 +286,40 @@ check(0 < lead < 0.01, idea="the gold passages win by less than one percent: the
 fig, axes = plt.subplots(1, 2, figsize=(11, 5), width_ratios=[1, 1.3], layout="constrained")
 draw_matrix_p(P, pi, node_names=names, passage_labels=passages, highlight=gold_tiny, axes=axes)
 show(fig, "00_tiny_matrix_p")
+
+# %% [markdown]
+# ### Why each passage ranked: its score split by seed
+#
+# Every number in that ranking is a sum, so it splits exactly. The walk is linear in its restart
+# vector: $\pi$ is the sum, over the seeds $s$, of the mass of the walks whose last restart was at
+# $s$; and $\pi P$ is linear in $\pi$. So each passage's score is one part per seed, and the parts
+# add up to it. `HippoRetriever.explain` computes them (`pathfinding hipporag query --explain` on
+# the command line) with the walk of this notebook: v1's, the two entities given.
+# *Predict:* each gold passage names one query entity only; where does its small lead come from?
+
+# %%
+v1 = HippoRetriever(index, extractor=None, facts=0, passage_weight=0, guess_weight=1)
+why = v1.explain(question, k=len(passages), entities=ner_output)
+expect(why.scores, scores[why.ids], rtol=1e-9, idea="the explained scores are the π P of Step 7")
+show_explanation(why, passages=4, caption="the top four passages, each score split by seed")
+other = {pe.passage: min(p.share for p in pe.parts) for pe in why.passages}  # the other seed's share
+print("share of each passage's score from the seed it does not name:",
+      {f"p{j}": f"{x:.1%}" for j, x in sorted(other.items())})
+check(
+    min(other[j] for j in gold_tiny) > max(x for j, x in other.items() if j not in gold_tiny),
+    idea="the gold passages lead because the other seed's mass reaches them (via Okonkwo's synonymy edge)",
+)
+
+# %%
+fig, axes = plt.subplots(1, 2, figsize=(10, 4.2), layout="constrained")
+draw_explanation(why, passages=6, nodes=2, axes=axes)
+show(fig, "00_tiny_explained")
+
+# %% [markdown]
+# Each gold passage is almost all one seed's mass, like every other passage; what sets it apart is
+# the few percent that come from the seed it does *not* name, through the nodes of Mirela Okonkwo
+# that the synonymy edge joins. That is the meet node of the chapter, seen from the passages: two
+# inflows where a distractor gets one.
 
 # %% [markdown]
 # Two things to read off. BM25 puts Ana Ferreira's passage first: it shares "studies coral

@@ -13,8 +13,8 @@ from strategies import restart_vectors, weighted_graphs
 
 from pathfinding import seed_contributions as top_level_seed_contributions
 from pathfinding.core import reference
-from pathfinding.core.contributions import restart_contributions, seed_contributions
-from pathfinding.core.ppr import personalized_pagerank
+from pathfinding.core.contributions import restart_contributions, seed_contributions, top_k_contributions
+from pathfinding.core.ppr import personalized_pagerank, ppr_top_k
 from pathfinding.core.prepared import prepare_graph
 from pathfinding.errors import ConvergenceWarning, InvalidTypeError, InvalidValueError
 from pathfinding.synthetic.toy import meet_node_toy, star_pair
@@ -215,3 +215,37 @@ def test_restart_contributions_refuses_a_bad_graph_and_bad_tuning():
         restart_contributions(GRAPH, np.eye(5)[:1], restart_prob=-0.5)
     with pytest.raises(InvalidValueError, match="tol"):
         restart_contributions(GRAPH, np.eye(5)[:1], tol=np.inf)
+
+
+@given(graph=weighted_graphs(symmetric=True), data=st.data(), alpha=alphas, threads=st.integers(1, 3))
+def test_the_top_k_split_is_the_rankings_own_and_sums_to_its_scores(graph, data, alpha, threads):
+    """top_k_contributions ranks as ppr_top_k does; its parts add up to the very scores it ranked
+    by (push's estimate, split by replaying push), within error_bound of the exact split; and the
+    threaded restart_contributions gives the same split as one thread."""
+    n = graph.shape[0]
+    r = data.draw(restart_vectors(n))
+    support = np.flatnonzero(r)
+    pieces = data.draw(st.integers(1, support.size))
+    rows = np.arange(support.size) % pieces  # the seeds dealt into pieces
+    comps = sp.csr_array((r[support], (rows, support)), shape=(pieces, n))
+    k = data.draw(st.integers(1, n))
+    res = top_k_contributions(graph, comps, k, restart_prob=alpha)
+    want = ppr_top_k(graph, r, k, restart_prob=alpha)
+    if res.certified:
+        np.testing.assert_array_equal(res.top, want.top)
+    np.testing.assert_allclose(res.parts[:, res.top].sum(axis=0), res.scores, rtol=1e-12, atol=1e-15)
+    exact = reference.seed_contributions_dense(graph, r, restart_prob=alpha)[1]
+    grouped = np.zeros((pieces, n))
+    np.add.at(grouped, rows, exact)
+    assert np.abs(res.parts - grouped).sum() <= 2 * res.error_bound + 1e-12
+    one = restart_contributions(graph, comps, restart_prob=alpha, tol=1e-12)
+    many = restart_contributions(graph, comps, restart_prob=alpha, tol=1e-12, threads=threads)
+    np.testing.assert_array_equal(one.parts, many.parts)
+
+
+def test_a_directed_graph_gets_the_split_to_tol_and_its_ranking():
+    graph = sp.csr_array(np.triu(np.ones((5, 5)), 1) + np.eye(5, k=-4))
+    res = top_k_contributions(graph, np.eye(5)[[0, 2]], 2)
+    assert not res.certified
+    np.testing.assert_array_equal(res.top, ppr_top_k(graph, [0, 2], 2).top)
+    assert res.error_bound <= 1e-10

@@ -113,10 +113,11 @@ def test_forward_push_matches_readable_push(graph, data, alpha, eps):
     touched = np.empty(n, np.int64)
     touched[: support.size] = support
     queued = np.zeros(n, np.bool_)
-    n_touched, pushes, left = _push.ppr_push(
+    n_touched, pushes, left, n_log = _push.ppr_push(
         indptr, indices, weights, g.unit, g.inv_out, p, res, seen, touched, support.size,
-        np.empty(n, np.int64), queued, alpha, eps, 2**62,
+        np.empty(n, np.int64), queued, alpha, eps, 2**62, np.empty(0, np.int64), 0,
     )
+    assert n_log == 0  # an empty log keeps nothing
     assert not queued.any()
     want_p, want_res = reference.forward_push(graph, r, alpha, eps)
     np.testing.assert_allclose(p, want_p, rtol=0, atol=1e-13)

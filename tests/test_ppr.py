@@ -356,7 +356,7 @@ def test_push_top_k_certifies_on_any_budget_and_leaves_its_scratch_clean(graph, 
     with g.push_workspace() as scratch:
         out = ppr_push_top_k(
             g.indptr, g.indices, g.weights, g.unit, g.inv_out, support, r[np.flatnonzero(r)], items,
-            max_deg, k, alpha, 0.1, 0.0, budget, *scratch,
+            max_deg, k, alpha, 0.1, 0.0, budget, *scratch, np.empty(0, np.int64),
         )
         p, res, seen, _, _, queued, item_pos = scratch
         assert not p.any() and not res.any() and not seen.any() and not queued.any()
@@ -388,7 +388,7 @@ def test_push_top_k_counts_the_mass_still_owed(restart, alpha):
     with g.push_workspace() as scratch:  # no push allowed: the residual is all still owed
         out = ppr_push_top_k(
             g.indptr, g.indices, g.weights, g.unit, g.inv_out, g.internal_ids(support), r[support],
-            g.internal_ids(np.array([0, 1])), 1.0, 1, alpha, 1.0, 0.0, 0, *scratch,
+            g.internal_ids(np.array([0, 1])), 1.0, 1, alpha, 1.0, 0.0, 0, *scratch, np.empty(0, np.int64),
         )
     assert not out[4]  # item 0 leads on what has been banked; the intervals must not certify it
     assert ppr_top_k(graph, r, 1, candidates=[0, 1], restart_prob=alpha).top.tolist() == [1]

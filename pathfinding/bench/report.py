@@ -280,6 +280,8 @@ def _command_line(cfg: dict, *, scaling: bool) -> str:
         parts.append("--large")
     if cfg.get("index_scale"):
         parts.append("--index-scale")
+    if cfg.get("explain"):
+        parts.append("--explain")
     return " ".join(parts)
 
 

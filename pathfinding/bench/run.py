@@ -303,6 +303,7 @@ def run_benchmark(
     jit: bool = True,
     index_scale: bool = False,
     large: bool = False,
+    explain: bool = False,
 ) -> dict:
     """Run the whole benchmark and return every measurement.
 
@@ -332,6 +333,9 @@ def run_benchmark(
     large : bool, default False
         Also time PPR on graphs of 10^6 and 10^7 edges against scipy, on one and two threads
         (:mod:`pathfinding.bench.large`; one graph of 1.2 million edges with ``quick``).
+    explain : bool, default False
+        Also time ``explain`` against ``retrieve`` on 2WikiMultihopQA
+        (:mod:`pathfinding.bench.explain_cost`; 8 questions with ``quick``).
 
     Returns
     -------
@@ -439,6 +443,18 @@ def run_benchmark(
             "```text\n" + format_large(large_res).rstrip() + "\n```"
         )
         targets += large_res["targets"]
+    explain_res = None
+    if explain:
+        from pathfinding.bench.explain_cost import format_explain, run_explain
+
+        explain_res = run_explain(seed=seed, n_questions=8 if quick else 40, repeats=3 if quick else 5)
+        sections.append(
+            "### What an explanation costs (2WikiMultihopQA)\n\n"
+            "Part of `python -m pathfinding bench --explain`: `HippoRetriever.explain` against `retrieve`, "
+            "and `query --explain` against `query` from the shell (:mod:`pathfinding.bench.explain_cost` "
+            "says how the questions are made).\n\n```text\n" + format_explain(explain_res).rstrip() + "\n```"
+        )
+        targets += explain_res["targets"]
     return {
         "config": {
             "command": COMMAND,
@@ -454,6 +470,7 @@ def run_benchmark(
             "n_edges": n_edges,
             "index_scale": index_scale,
             "large": large,
+            "explain": explain,
         },
         "machine": machine_info(),
         "threads": threads,
@@ -464,6 +481,7 @@ def run_benchmark(
         "targets": targets,
         "index_scale": index_scale_res,
         "large": large_res,
+        "explain": explain_res,
         "sections": sections,
         "scaling": scaling_rows,
         "notes": notes,

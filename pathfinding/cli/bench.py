@@ -34,6 +34,7 @@ def _cmd_bench(args) -> int:
         jit=not args.no_jit,
         index_scale=args.index_scale,
         large=args.large,
+        explain=args.explain,
     )
     if args.scaling:
         res["figure"] = str(save_scaling_figure(res, args.figure))
@@ -90,6 +91,11 @@ def add_commands(sub) -> argparse.ArgumentParser:
         "--index-scale",
         action="store_true",
         help="also index 10k-1M synthetic passages and time build and query (about half an hour)",
+    )
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="also time query --explain against query on 2WikiMultihopQA, warm and from the shell (minutes)",
     )
     p.add_argument("--json", metavar="PATH", help="write every measurement as JSON")
     p.add_argument("--markdown", metavar="PATH", help="write a Markdown section for FINDINGS.md")

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import sys
+import textwrap
 
 from pathfinding._argtypes import positive_int, unit_interval, whole_number
 from pathfinding.cli.common import (
@@ -149,23 +150,29 @@ class Answerer:
         """Passage ids, best first (at most ``k``; none with score 0)."""
         return self.answer(question, k)[0]
 
-    def answer(self, question: str, k: int, entities=None):
-        """(ids, scores, Retrieval or None)."""
+    def answer(self, question: str, k: int, entities=None, explain: bool = False):
+        """(ids, scores, Retrieval or None, Explanation or None); the explanation when asked for."""
         from pathfinding.hipporag.retrieval.lexical import top_k
 
         if self.name == "bm25":
             s = self.bm25.scores(question)
             ids = top_k(s, k)
             ids = ids[s[ids] > 0]
-            return ids, s[ids], None
-        hit = self.retriever.retrieve(question, k=k, entities=entities)
-        keep = hit.scores > 0  # a passage the walk never reached has no evidence: not a ranking
-        return hit.passages[keep], hit.scores[keep], hit
+            if explain:
+                from pathfinding.hipporag.retrieval.explain import explain_bm25
 
-    def record(self, question: str, k: int, entities=None) -> dict:
+                titles = [t.partition("\n")[0] for t in self.index.passages]
+                return ids, s[ids], None, explain_bm25(self.bm25, question, ids, s[ids], titles=titles)
+            return ids, s[ids], None, None
+        why = self.retriever.explain(question, k=k, entities=entities) if explain else None
+        hit = why.retrieval if explain else self.retriever.retrieve(question, k=k, entities=entities)
+        keep = hit.scores > 0  # a passage the walk never reached has no evidence: not a ranking
+        return hit.passages[keep], hit.scores[keep], hit, why
+
+    def record(self, question: str, k: int, entities=None, explain: bool = False) -> dict:
         from pathfinding.hipporag.retrieval.retrieve import NO_MATCH
 
-        ids, scores, hit = self.answer(question, k, entities)
+        ids, scores, hit, why = self.answer(question, k, entities, explain)
         out = {"question": question, "retriever": self.name}
         if hit is not None:
             out["entities"] = list(hit.entities)
@@ -189,12 +196,19 @@ class Answerer:
             out["walk_weight"] = hit.walk_weight
             out["fell_back"] = hit.fell_back
             # which walk answered: "scipy" (certified to give the compiled walk's ranking), "compiled"
-            out["walk"] = None if hit.fell_back else getattr(self.retriever, "walked_by", "compiled")
+            walked = "compiled" if why is not None else getattr(self.retriever, "walked_by", "compiled")
+            out["walk"] = None if hit.fell_back else walked
         texts = self.index.passages
         out["passages"] = [
             {"rank": r + 1, "id": int(j), "score": float(s), "text": texts[j] if texts else None}
             for r, (j, s) in enumerate(zip(ids.tolist(), scores.tolist(), strict=True))
         ]
+        if why is not None:
+            # the route; "sum_bound": parts vs score, relative; "walk_error": L1 to the exact walk
+            out["explain"] = {"route": why.route, "walk_error": why.walk_error, "sum_bound": why.sum_bound}
+            by_id = {pe.passage: pe for pe in why.passages}
+            for row in out["passages"]:
+                row["explain"] = by_id[row["id"]].to_json()
         if not out["passages"]:
             out["message"] = hit.note if hit is not None and hit.note else NO_MATCH
         return out
@@ -206,7 +220,9 @@ def _print_record(rec: dict) -> None:
     if reading is not None and reading["read_as"] != rec["question"]:
         emit(f"read as:  {reading['read_as']}")
         for change in reading["changes"]:
-            emit(f"  {change['typed']!r} -> {change['read']!r}: {change['why']}")
+            line = f"  {change['typed']!r} -> {change['read']!r}: {change['why']}"
+            for part in textwrap.wrap(line, WIDTH, subsequent_indent="    ") if "explain" in rec else [line]:
+                emit(part)
     if "entities" in rec:
         emit("entities: " + (", ".join(rec["entities"]) if rec["entities"] else "(none)"))
         floor = rec["min_link_cosine"]
@@ -228,9 +244,52 @@ def _print_record(rec: dict) -> None:
         emit("retriever: BM25 over the passages")
     if "message" in rec:
         emit(rec["message"])
+    if "explain" in rec:
+        from pathfinding.hipporag.retrieval.explain import ROUTES
+
+        emit(f"explained: {ROUTES[rec['explain']['route']]}")
     for row in rec["passages"]:
         text = (row["text"] or "").replace("\n", " | ")
-        emit(f"{row['rank']:3d}. [{row['id']}] {row['score']:.6g}  {text[:160]}")
+        if "explain" in row:
+            head = f"{row['rank']:3d}. [{row['id']}] {row['score']:.6g}  "
+            emit(head + _short(text, WIDTH - len(head)))
+            for line in explanation_lines(row["explain"]):
+                emit(line)
+        else:
+            emit(f"{row['rank']:3d}. [{row['id']}] {row['score']:.6g}  {text[:160]}")
+
+
+WIDTH = 100
+"""Columns an explained answer fits in."""
+
+
+def explanation_lines(explain: dict, *, width: int = WIDTH, nodes: int = 3) -> list[str]:
+    """A passage's explanation as a short tree of lines, none longer than ``width``: the parts as
+    percentages of the score, then the ``nodes`` nodes that brought most, each with its split by
+    source and one path per contributing seed."""
+    def wrap(head: str, body: str, indent: int) -> list[str]:
+        return textwrap.wrap(body, width, initial_indent=head, subsequent_indent=" " * indent) or [head]
+
+    shown = [p for p in explain["parts"] if abs(p["share"]) >= 0.0005]
+    small = sum(p["share"] for p in explain["parts"] if abs(p["share"]) < 0.0005)
+    parts = [f"{_short(p['source'])} {100 * p['share']:.1f}%" for p in shown]
+    if round(100 * small, 1):
+        parts.append(f"others {100 * small:.1f}%")
+    lines = wrap("       parts ", " + ".join(parts), 13)
+    total = sum(v["mass"] for v in explain["via"]) + explain.get("own_restart", 0.0)
+    for v in explain["via"][:nodes]:
+        share = v["mass"] / total if total > 0 else 0.0
+        split = ", ".join(f"{_short(s, 24)} {100 * m / v['mass']:.0f}%" for s, m in v["parts"].items()
+                          if v["mass"] > 0 and m >= 0.005 * v["mass"])  # fmt: skip
+        lines += wrap("       via  ", f"{v['node']} (x{v['count']:g}) brings {100 * share:.0f}%: {split}", 12)
+        for seed, steps in v["path"].items():
+            walk = steps[0]["from"] + "".join(f" -[{st['label']}]- {st['to']}" for st in steps)
+            lines += wrap(f"{'':12}{_short(seed, 24)}: ", walk, 16)
+    return lines
+
+
+def _short(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _cmd_query(args) -> int:
@@ -251,7 +310,7 @@ def _cmd_query(args) -> int:
         index, args.retriever, args.extractor, one_shot=True, min_link_cosine=args.min_link_cosine
     )
     if batch is None:
-        rec = answerer.record(args.question, args.k, args.entity)
+        rec = answerer.record(args.question, args.k, args.entity, args.explain)
         if args.json:
             emit(json.dumps(rec, indent=2, ensure_ascii=False))
         else:
@@ -261,7 +320,7 @@ def _cmd_query(args) -> int:
     for i, q in enumerate(batch):  # JSON lines: one object per question, the input's other fields kept
         try:
             check_question(q["question"], f"question {i + 1}")
-            rec = answerer.record(q["question"], args.k, args.entity)
+            rec = answerer.record(q["question"], args.k, args.entity, args.explain)
         except InvalidValueError as exc:  # the others are still answered; this one says why not
             unsearchable.append(i + 1)
             rec = {"question": q["question"], "passages": [], "message": str(exc)}
@@ -394,6 +453,12 @@ def add_query_commands(gsub) -> None:
         help="where the embeddings endpoint the index was built with is served now (default: the "
         "address recorded in the index)",
     )
+    p.add_argument(
+        "--explain", action="store_true",
+        help="say why each passage ranked: its score split by source (seed entities, fact seeds, the "
+        "passages' BM25 restart, BM25's term or question terms), the nodes it came through, and the "
+        "most probable walk from each seed (with --json: an \"explain\" object per passage)",
+    )  # fmt: skip
     add_endpoint_flags(p, "the index's embeddings endpoint (if it has one)", timeout=60.0)
     add_json_flag(p)
     p.set_defaults(func=_cmd_query)

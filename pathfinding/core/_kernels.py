@@ -192,7 +192,7 @@ def passage_scores(indptr, indices, data, pi, n_passages):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def ppr_gauss_seidel(indptr, indices, weights, unit, inv_out, restart, x, alpha, tol, max_iter, blocks):
     """Gauss-Seidel sweeps for PPR with a certified stop; works on any graph.
 
@@ -209,7 +209,8 @@ def ppr_gauss_seidel(indptr, indices, weights, unit, inv_out, restart, x, alpha,
 
     Only the rows in ``blocks`` (an (m, 2) array of [start, stop) row ranges) are swept: the caller
     passes the connected components that hold the restart vector's support, outside which the walk
-    never goes and x stays exactly 0.
+    never goes and x stays exactly 0. It releases the GIL (``nogil``), so solves of several restart
+    vectors can run on threads at once (:func:`pathfinding.core.contributions.restart_contributions`).
     """
     z = x * inv_out
     total = 0.0
@@ -224,7 +225,7 @@ def ppr_gauss_seidel(indptr, indices, weights, unit, inv_out, restart, x, alpha,
     return it, bound, total
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _gs_sweep(indptr, indices, weights, unit, inv_out, restart, x, z, alpha, blocks):
     """One Gauss-Seidel sweep over the rows of ``blocks``, in place (x and z = x / out-weight).
 
@@ -253,7 +254,7 @@ def _gs_sweep(indptr, indices, weights, unit, inv_out, restart, x, z, alpha, blo
     return delta, total
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _gs_bound(delta, total, alpha):
     """The certified L1 bound on ``x / total - pi`` after a sweep that changed x by ``delta``."""
     e = (1.0 - alpha) * delta / alpha

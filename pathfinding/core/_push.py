@@ -14,7 +14,7 @@ from numba import njit
 @njit(cache=True)
 def ppr_push(
     indptr, indices, weights, unit, inv_out, p, res, seen, touched, n_touched, queue, queued, alpha, eps,
-    max_pushes,
+    max_pushes, log, n_log,
 ):
     """Push residual mass until no node holds more than ``eps`` times its out-weight; resumable.
 
@@ -32,7 +32,11 @@ def ppr_push(
     continues where the first stopped. Nodes are served first in, first out, from ``queue`` (int64,
     n), with ``queued`` (bool, n) all False on entry and on return.
 
-    Returns ``(n_touched, pushes, residual_sum)``; stops early after ``max_pushes`` pushes.
+    Each pushed node is appended to ``log`` while it has room (``log[:n_log]`` on entry are kept),
+    so :func:`replay_pushes` can repeat the same pushes on a split of the restart vector; pass an
+    empty ``log`` to keep none.
+
+    Returns ``(n_touched, pushes, residual_sum, n_log)``; stops early after ``max_pushes`` pushes.
     """
     n = p.shape[0]
     beta = 1.0 - alpha
@@ -54,6 +58,9 @@ def ppr_push(
         p[u] += alpha * ru
         res[u] = 0.0
         pushes += 1
+        if n_log < log.shape[0]:
+            log[n_log] = u
+            n_log += 1
         if inv_out[u] == 0.0:
             continue
         share = beta * ru * inv_out[u]
@@ -73,7 +80,7 @@ def ppr_push(
     total = 0.0
     for t in range(n_touched):
         total += res[touched[t]]
-    return n_touched, pushes, total
+    return n_touched, pushes, total, n_log
 
 
 def push_solve(g, restart, alpha, tol, max_rounds):
@@ -105,10 +112,11 @@ def push_solve(g, restart, alpha, tol, max_rounds):
     mass = 0.0
     pushes = 0
     rounds = 0
+    no_log = np.empty(0, np.int64)
     while rounds < max_rounds:
-        n_touched, done, left = ppr_push(
+        n_touched, done, left, _ = ppr_push(
             indptr, indices, weights, g.unit, g.inv_out, p, res, seen, touched, n_touched, queue, queued,
-            alpha, eps, 2**62,
+            alpha, eps, 2**62, no_log, 0,
         )
         pushes += done
         rounds += 1
@@ -121,10 +129,25 @@ def push_solve(g, restart, alpha, tol, max_rounds):
     return pi, rounds, (bound if mass > 0 else 2.0), pushes
 
 
+def push_top_k(g, support, values, items, k, alpha, margin, log):
+    """:func:`ppr_push_top_k` on a prepared graph ``g`` (internal ids), its scratch arrays borrowed:
+    the first threshold makes no item's interval wider than the k-th largest restart weight, the
+    scale of the scores to separate, and the budget is one pass over every node and edge."""
+    inv = g.inv_out[items]
+    max_deg = float(1.0 / inv[inv > 0].min()) if np.any(inv > 0) else 0.0
+    kth = np.partition(values, max(values.size - k, 0))[max(values.size - k, 0)]
+    eps = kth / max_deg if max_deg > 0 else 1.0
+    with g.push_workspace() as scratch:
+        return ppr_push_top_k(
+            g.indptr, g.indices, g.weights, g.unit, g.inv_out, support, values, items, max_deg, k, alpha,
+            eps, margin, g.n_nodes + g.n_edges, *scratch, log,
+        )
+
+
 @njit(cache=True)
 def ppr_push_top_k(
     indptr, indices, weights, unit, inv_out, support, values, items, item_max_deg, k, alpha, eps, margin,
-    max_pushes, p, res, seen, touched, queue, queued, item_pos,
+    max_pushes, p, res, seen, touched, queue, queued, item_pos, log,
 ):
     """Forward push, in rounds of a shrinking threshold, until the top k items are certified.
 
@@ -153,9 +176,10 @@ def ppr_push_top_k(
     ``margin``, and the k-th's exceeds that of every other item. Each round halves ``eps``. Stops
     when certified, when no residual is left, or once ``max_pushes`` pushes are spent.
 
-    Returns ``(rounds, pushes, head, scores, certified, bound)``: ``head`` holds positions among
-    the items, best first, ``scores`` their ``v / sum(v)``, and ``bound`` the L1 bound on
-    ``v / sum(v)`` (``||x - v||_1 <= (1 - alpha) sum(res)``, normalised as :func:`push_solve`'s).
+    Returns ``(rounds, pushes, head, scores, certified, bound, mass, n_log)``: ``head`` holds
+    positions among the items, best first, ``scores`` their ``v / mass`` with ``mass = sum(v)``,
+    ``bound`` the L1 bound on ``v / mass`` (``||x - v||_1 <= (1 - alpha) sum(res)``, normalised as
+    :func:`push_solve`'s), and ``log[:n_log]`` the nodes pushed, in order (see :func:`ppr_push`).
     """
     beta = 1.0 - alpha
     n_items = items.shape[0]
@@ -173,10 +197,11 @@ def ppr_push_top_k(
     rounds = 0
     pushes = 0
     left = 0.0
+    n_log = 0
     while True:
-        n_touched, done, left = ppr_push(
+        n_touched, done, left, n_log = ppr_push(
             indptr, indices, weights, unit, inv_out, p, res, seen, touched, n_touched, queue, queued,
-            alpha, eps, max_pushes - pushes,
+            alpha, eps, max_pushes - pushes, log, n_log,
         )
         pushes += done
         rounds += 1
@@ -237,7 +262,35 @@ def ppr_push_top_k(
     owed = beta * left
     scores = val / mass if mass > 0.0 else val
     bound = 2.0 * owed / (mass + owed) if mass > 0.0 else 2.0
-    return rounds, pushes, head, scores, certified, bound
+    return rounds, pushes, head, scores, certified, bound, mass, n_log
+
+
+@njit(cache=True)
+def replay_pushes(indptr, indices, weights, unit, inv_out, log, n_log, p, res, alpha):
+    """Repeat the pushes ``log[:n_log]`` (:func:`ppr_push`) on the m columns of ``p`` and ``res``.
+
+    ``res`` (n, m, C order) starts with one piece of the restart vector per column, summing to the
+    restart the logged push started from, and ``p`` at 0. Each push is linear in the residual it
+    moves, so the same pushes in the same order leave every column the part of ``p`` and ``res``
+    that its piece caused: the columns add up to the logged push's ``p`` and ``res`` (to rounding).
+    """
+    m = p.shape[1]
+    beta = 1.0 - alpha
+    moved = np.zeros(m)
+    for t in range(n_log):
+        u = log[t]
+        for j in range(m):
+            moved[j] = res[u, j]
+            p[u, j] += alpha * moved[j]
+            res[u, j] = 0.0
+        if inv_out[u] == 0.0:
+            continue
+        for j in range(m):
+            moved[j] = beta * moved[j] * inv_out[u]
+        for k in range(indptr[u], indptr[u + 1]):
+            v = indices[k]
+            for j in range(m):
+                res[v, j] += moved[j] if unit else moved[j] * weights[k]
 
 
 @njit(cache=True)

@@ -416,23 +416,14 @@ def ppr_top_k(
     items_internal = g.internal_ids(items)
     k = check_int("k", k, low=1, high=n_items)
     from pathfinding.core import _kernels
-    from pathfinding.core._push import ppr_push_top_k
+    from pathfinding.core._push import push_top_k
 
     if method == "auto" and g.symmetric:
         # O(support) work from here on, not O(nodes): push touches only what its mass reaches.
         support = np.flatnonzero(r[:, 0] != 0)  # faster than flatnonzero on the floats
-        values = r[support, 0]
-        inv = g.inv_out[items_internal]
-        max_deg = float(1.0 / inv[inv > 0].min()) if np.any(inv > 0) else 0.0
-        # First threshold: no item's interval wider than the k-th largest restart weight, the
-        # scale of the scores to separate; each round halves it.
-        kth = np.partition(values, max(values.size - k, 0))[max(values.size - k, 0)]
-        eps = kth / max_deg if max_deg > 0 else 1.0
-        with g.push_workspace() as scratch:
-            rounds, _, head, scores, certified, bound = ppr_push_top_k(
-                g.indptr, g.indices, g.weights, g.unit, g.inv_out, g.internal_ids(support), values,
-                items_internal, max_deg, k, alpha, eps, margin, g.n_nodes + g.n_edges, *scratch,
-            )
+        rounds, _, head, scores, certified, bound, _, _ = push_top_k(
+            g, g.internal_ids(support), r[support, 0], items_internal, k, alpha, margin, np.empty(0, np.int64)
+        )
         if certified:
             return TopKResult(items[head], scores, int(rounds), True, float(bound), "push")
     r_int = g.to_internal(r[:, 0])

@@ -5,7 +5,9 @@
 * Step 3's matrix P as a heat map beside the passage scores pi . P;
 * Step 5's restart vector before and after node specificity;
 * the whole pipeline as one strip, with the steps a notebook teaches highlighted, so every notebook
-  opens with where it sits.
+  opens with where it sits;
+* an explained ranking: each passage's score split by the seed its mass came from, and the nodes the
+  best one came through, each split the same way.
 
 Plain matplotlib: deterministic, byte-stable as PNG. Graph drawings live in :mod:`pathfinding.course.draw`.
 """
@@ -23,6 +25,7 @@ __all__ = [
     "ONLINE_STEPS",
     "PIPELINE_STEPS",
     "draw_brain_map",
+    "draw_explanation",
     "draw_matrix_p",
     "draw_pipeline_position",
     "draw_pipelines",
@@ -342,3 +345,63 @@ def draw_pipeline_position(step, *, ax=None):
     ax.set_ylim(-0.8, 0.95)
     ax.set_axis_off()
     return ax
+
+
+_SOURCE_COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c")
+
+
+def draw_explanation(why, *, passages: int = 5, nodes: int = 4, focus: int = 0, axes=None):
+    """An explained ranking as stacked bars: left, each ranked passage's score split by source; right,
+    the best nodes of the passage at rank ``focus + 1``, each bar the mass it brings split the same
+    way (which seed's mass, through which node). ``why`` is an
+    :class:`~pathfinding.hipporag.retrieval.explain.Explanation`.
+
+    Returns
+    -------
+    numpy.ndarray of matplotlib Axes
+        The two panels.
+    """
+    if not why.passages:
+        raise InvalidValueError("the explanation ranks no passage: nothing to draw")
+    shown = why.passages[:passages]
+    sources = list(dict.fromkeys(p.source for pe in shown for p in pe.parts))
+    colour = {src: _SOURCE_COLOURS[i % len(_SOURCE_COLOURS)] for i, src in enumerate(sources)}
+    if axes is None:
+        import matplotlib.pyplot as plt
+
+        _, axes = plt.subplots(1, 2, figsize=(11, 0.9 + 0.55 * max(len(shown), nodes)), layout="constrained")
+    left, right = axes
+    for row, pe in enumerate(shown):
+        start = 0.0
+        for part in pe.parts:
+            if part.score > 0:
+                left.barh(row, part.score, left=start, color=colour[part.source], edgecolor="white")
+                start += part.score
+    left.set_yticks(range(len(shown)), [_short(pe.title or f"passage {pe.passage}") for pe in shown])
+    left.invert_yaxis()
+    left.set_xlabel("score, by source")
+    left.set_title("Each passage's score,\nsplit by the seed whose mass it is")
+    if not 0 <= focus < len(shown):
+        raise InvalidValueError(f"focus must be a rank shown, 0 to {len(shown) - 1}, got {focus!r}")
+    top = shown[focus]
+    via = top.via[:nodes]
+    for row, v in enumerate(via):
+        start = 0.0
+        for src, mass in v.parts.items():
+            if mass > 0:
+                right.barh(row, mass, left=start, color=colour.get(src, "#cccccc"), edgecolor="white")
+                start += mass
+    right.set_yticks(range(len(via)), [f"{_short(v.node, 28)} (x{v.count:g})" for v in via])
+    right.invert_yaxis()
+    right.set_xlabel("mass each node brings, by source")
+    title = _short(top.title or f"passage {top.passage}", 30)
+    right.set_title(f"Rank {focus + 1} came through:\n{title}")
+    from matplotlib.patches import Patch
+
+    handles = [Patch(color=colour[s], label=_short(s, 40)) for s in sources]
+    right.legend(handles=handles, fontsize=9, loc="lower right")
+    return axes
+
+
+def _short(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"

@@ -14,7 +14,7 @@ from numbers import Real
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 
-__all__ = ["Table", "show_paper_table", "show_table"]
+__all__ = ["Table", "explanation_rows", "show_explanation", "show_paper_table", "show_table"]
 
 
 class Table:
@@ -127,6 +127,36 @@ def show_paper_table(name: str, *, columns=None) -> None:
         header=["", *cols],
         formats=[None, *("," if count else ".1f" for count in counts)],
         caption=f"{name} ({paper.CITATION}): {paper.CAPTIONS[name]}",
+    )
+
+
+def explanation_rows(why, *, passages: int = 3, nodes: int = 2) -> list[list]:
+    """One row per explained passage (at most ``passages``): rank, title, score, its parts as
+    percentages, and its ``nodes`` best nodes, each with what it brings and one walk per seed
+    (``why``: an :class:`~pathfinding.hipporag.retrieval.explain.Explanation`)."""
+    rows = []
+    for rank, pe in enumerate(why.passages[:passages], start=1):
+        parts = " + ".join(f"{p.source} {p.share:.0%}" for p in pe.parts if abs(p.share) >= 0.005)
+        via = []
+        for v in pe.via[:nodes]:
+            shares = [(s, m / v.mass) for s, m in v.parts.items() if v.mass > 0 and m >= 0.005 * v.mass]
+            walks = [
+                f"{seed}: {steps[0].source}" + "".join(f" –{st.label}– {st.target}" for st in steps)
+                for seed, steps in v.paths.items()
+            ]
+            split = ", ".join(f"{s} {x:.0%}" for s, x in shares)
+            via.append(f"{v.node} ×{v.count:g} ({split})" + ("; " + "; ".join(walks) if walks else ""))
+        rows.append([rank, pe.title or f"passage {pe.passage}", pe.score, parts, " | ".join(via)])
+    return rows
+
+
+def show_explanation(why, *, passages: int = 3, nodes: int = 2, caption: str | None = None) -> None:
+    """Display :func:`explanation_rows` as a table (HTML in Jupyter and the book, text elsewhere)."""
+    show_table(
+        explanation_rows(why, passages=passages, nodes=nodes),
+        header=["rank", "passage", "score", "parts of the score", "nodes it came through, and the walks"],
+        formats=[None, None, ".4g", None, None],
+        caption=caption,
     )
 
 

@@ -424,8 +424,10 @@ def write_figures(result: ExperimentResult, directory, *, quick: bool = False) -
 
 def _realtext_section(seed: int) -> str:
     """The real-text rows: retrieval on the released triples (R, AR, C), then with no model (X), then
-    on the held-out HotpotQA questions (H), then questions typed without their capitals (K)."""
+    on the held-out HotpotQA questions (H), then questions typed without their capitals (K), then
+    what the explanations of the MuSiQue rankings say (E)."""
     from pathfinding.experiments.cooccurrence import cooccurrence_findings_section
+    from pathfinding.experiments.explained import findings_section as explained_section
     from pathfinding.experiments.heldout import heldout_findings_section as heldout_section
     from pathfinding.experiments.question_case import casing_findings_section
     from pathfinding.experiments.realtext import findings_section
@@ -433,7 +435,7 @@ def _realtext_section(seed: int) -> str:
     no_model = cooccurrence_findings_section(seed=seed, command=COMMAND)
     heldout = heldout_section(seed=seed, command=COMMAND)
     casing = casing_findings_section(seed=seed, command=COMMAND)
-    sections = [findings_section(seed=seed), no_model, heldout, casing]
+    sections = [findings_section(seed=seed), no_model, heldout, casing, explained_section(seed=seed)]
     return "\n\n".join(s.rstrip() for s in sections) + "\n"
 
 

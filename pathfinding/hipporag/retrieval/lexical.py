@@ -166,6 +166,23 @@ class BM25Ranker:
             np.add.at(out, indices[indptr[j] : indptr[j + 1]], data[indptr[j] : indptr[j + 1]])
         return out.astype(np.float64)
 
+    def term_scores(self, terms, ids) -> np.ndarray:
+        """The score of each of ``terms`` (indexed tokens, as :meth:`tokens` gives them) in each passage
+        of ``ids``: the columns :meth:`scores` adds up, one per token, as float64 (terms x ids)."""
+        ids = np.asarray(ids, dtype=np.int64)
+        out = np.zeros((len(terms), ids.size))
+        if not terms:
+            return out
+        data, indices, indptr = (self._arrays[key] for key in ("data", "indices", "indptr"))
+        where = np.full(self._params["num_docs"], -1, dtype=np.int64)
+        where[ids] = np.arange(ids.size)
+        for r, t in enumerate(terms):
+            j = self._vocab[t]
+            cols = where[indices[indptr[j] : indptr[j + 1]]]
+            hit = cols >= 0
+            out[r, cols[hit]] = data[indptr[j] : indptr[j + 1]][hit]
+        return out
+
     def rank(self, question: str, k: int = 10) -> np.ndarray:
         """The ``min(k, n_passages)`` best passage ids (:func:`top_k` order)."""
         return top_k(self.scores(question), k)

@@ -117,7 +117,7 @@ class OneShotRetriever(HippoRetriever):
     def _fused_top(self, question: str, w: np.ndarray, lam: float, k: int):
         if self.passage_weight > 0 and self.tol > 0:
             walk, d, zero = self._scipy_walk(question, w)
-            bm = self.bm25.scores(question)
+            bm = self.bm25_scores(question)
             fused = self.fuse(walk, bm, lam)
             ids = top_k(fused, k)
             low, high, exact = self._fused_bounds(walk, bm, lam, d, zero)

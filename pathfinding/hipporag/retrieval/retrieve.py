@@ -23,6 +23,7 @@ Before the default extractor, the question is read through the index's casing mo
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -140,6 +141,18 @@ class Retrieval:
     walk_weight: float = 1.0
     links: tuple[EntityLink, ...] = ()
     reading: Reading | None = None
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What a question gives before the walk (:meth:`HippoRetriever._plan`)."""
+
+    question: str
+    entities: tuple[str, ...]
+    reading: Reading | None
+    weights: np.ndarray
+    walk_weight: float
+    links: tuple[EntityLink, ...]
 
 
 class HippoRetriever:
@@ -283,7 +296,17 @@ class HippoRetriever:
         if extractor != "default":  # v1's capitalised spans, the other extractors: as typed
             self.casing = False
         self._bm25 = bm25
+        self._bm25_memo: tuple[str, np.ndarray] | None = None
         self._facts = index.derived(FACT_LINKER_KEY, lambda: FactLinker(index)) if self.facts else None
+
+    def bm25_scores(self, question: str) -> np.ndarray:
+        """The passages' BM25 scores for ``question``, computed once per question: the fallback, the
+        hybrid restart and the fusion of one retrieval all read the same array (do not change it)."""
+        memo = self._bm25_memo  # one (question, scores) pair, replaced whole: safe to read at once
+        if memo is None or memo[0] != question:
+            memo = (question, self.bm25.scores(question))
+            self._bm25_memo = memo
+        return memo[1]
 
     @property
     def bm25(self) -> BM25Ranker:
@@ -358,7 +381,7 @@ class HippoRetriever:
         """The restart over :meth:`graph_with_passages` (``passage_weight > 0``): ``1 - beta`` on the
         seeds in proportion to ``weights`` (one per phrase node, after specificity, not all zero),
         ``beta`` on the passages in proportion to their BM25 scores (``beta = 0`` when none scores)."""
-        bm = self.bm25.scores(question)
+        bm = self.bm25_scores(question)
         bm_total = bm.sum()
         beta = self.passage_weight if bm_total > 0 else 0.0
         n = weights.shape[0]
@@ -367,6 +390,10 @@ class HippoRetriever:
         np.multiply(weights, (1.0 - beta) / weights.sum(), out=out[:n])
         np.multiply(bm, beta / bm_total if bm_total > 0 else 0.0, out=out[n:])
         return out
+
+    def phrase_graph(self) -> PPRGraph:
+        """The prepared phrase graph v1's walk runs on (relation edges, and synonymy edges if on)."""
+        return self._graph
 
     def node_scores(self, restart) -> np.ndarray:
         """Node scores for a restart vector over the phrase nodes: the walk or an ablation."""
@@ -393,6 +420,70 @@ class HippoRetriever:
             If ``question`` is not a string or ``entities`` is a string or holds a non-string.
         """
         k = check_int("k", k, low=1)
+        plan = self._plan(question, entities)
+        question, entities, w, lam = plan.question, plan.entities, plan.weights, plan.walk_weight
+        found = {"entities": entities, "reading": plan.reading, "links": plan.links}
+        seeds = np.flatnonzero(w != 0)  # on the mask: several times faster than on the floats
+        if seeds.size == 0:
+            scores = self.bm25_scores(question)
+            if not np.any(scores > 0):  # nothing to rank by: no ranking, rather than ids in order
+                empty = np.zeros(0, np.int64)
+                return Retrieval(empty, np.zeros(0), seeds=seeds, fell_back=True, note=NO_MATCH,
+                                 walk_weight=0.0, **found)  # fmt: skip
+            ids = top_k(scores, k)
+            return Retrieval(ids, scores[ids], seeds=seeds, fell_back=True, walk_weight=0.0, **found)
+        if lam < 1.0:
+            ids, scores, error = self._fused_top(question, w, lam, k)
+            return Retrieval(
+                ids, scores, seeds=seeds, fell_back=False, walk_error=error, walk_weight=lam, **found
+            )
+        ids, scores, error = self._walk_top(question, w, k)
+        return Retrieval(ids, scores, seeds=seeds, fell_back=False, walk_error=error, **found)
+
+    def explain(self, question: str, *, k: int = 10, entities: Sequence[str] | None = None):
+        """Rank passages for one question as :meth:`retrieve` does, and say why each ranked.
+
+        Each passage's score is split by source: a seed entity (with its specificity), the seeds of
+        the best facts, the passage nodes' BM25 restart, the BM25 term of a fused ranking, or for
+        BM25 alone each question term; the parts add up to the score. Each passage also lists the
+        nodes it came through, with the most probable walk from each seed to the top ones
+        (:mod:`~pathfinding.hipporag.retrieval.explain`). The walk is solved once per source, so
+        this costs a few walks more than :meth:`retrieve`; the ranking is the same.
+
+        Returns
+        -------
+        Explanation
+            One PassageExplanation per ranked passage, and ``retrieval``: the :class:`Retrieval`
+            that :meth:`retrieve` gives (entities, links, reading), with the explanation's scores.
+        """
+        from pathfinding.hipporag.retrieval.explain import explain_bm25, explain_walk
+
+        k = check_int("k", k, low=1)
+        if self.scorer != "ppr":
+            raise InvalidValueError(
+                f"explain splits the walk (scorer 'ppr'), not the ablation {self.scorer!r}"
+            )
+        plan = self._plan(question, entities)
+        seeds = np.flatnonzero(plan.weights != 0)
+        found = {"entities": plan.entities, "reading": plan.reading, "links": plan.links, "seeds": seeds}
+        if seeds.size == 0:
+            scores = self.bm25_scores(plan.question)
+            ids = top_k(scores, k) if np.any(scores > 0) else np.zeros(0, np.int64)
+            titles = [t.partition("\n")[0] for t in self.index.passages]
+            why = explain_bm25(self.bm25, plan.question, ids, scores[ids], titles=titles)
+            note = "" if ids.size else NO_MATCH
+            hit = Retrieval(ids, scores[ids], fell_back=True, walk_weight=0.0, note=note, **found)
+        elif plan.walk_weight < 1.0:
+            why = explain_walk(self, plan, k, lam=plan.walk_weight, bm=self.bm25_scores(plan.question))
+            hit = Retrieval(why.ids, why.scores, fell_back=False, walk_error=why.walk_error,
+                            walk_weight=plan.walk_weight, **found)  # fmt: skip
+        else:
+            why = explain_walk(self, plan, k)
+            hit = Retrieval(why.ids, why.scores, fell_back=False, walk_error=why.walk_error, **found)
+        return dataclasses.replace(why, retrieval=hit)
+
+    def _plan(self, question: str, entities: Sequence[str] | None) -> _Plan:
+        """The question (NFC), its entities as read, and the restart weights (after specificity)."""
         if not isinstance(question, str):
             raise InvalidTypeError(f"question must be a string, got {type(question).__name__}")
         question = nfc(question)
@@ -414,33 +505,7 @@ class HippoRetriever:
         w, lam, links = self._seeds(question, entities, reading)
         if self.specificity:
             w *= self.index.specificity
-        seeds = np.flatnonzero(w != 0)  # on the mask: several times faster than on the floats
-        if seeds.size == 0:
-            scores = self.bm25.scores(question)
-            if not np.any(scores > 0):  # nothing to rank by: no ranking, rather than ids in order
-                empty = np.zeros(0, np.int64)
-                return Retrieval(
-                    empty,
-                    np.zeros(0),
-                    entities,
-                    seeds,
-                    True,
-                    note=NO_MATCH,
-                    walk_weight=0.0,
-                    reading=reading,
-                    links=links,
-                )
-            ids = top_k(scores, k)
-            return Retrieval(
-                ids, scores[ids], entities, seeds, True, walk_weight=0.0, reading=reading, links=links
-            )
-        if lam < 1.0:
-            ids, scores, error = self._fused_top(question, w, lam, k)
-            return Retrieval(
-                ids, scores, entities, seeds, False, error, walk_weight=lam, reading=reading, links=links
-            )
-        ids, scores, error = self._walk_top(question, w, k)
-        return Retrieval(ids, scores, entities, seeds, False, error, reading=reading, links=links)
+        return _Plan(question, entities, reading, w, lam, links)
 
     def _walk_scores(self, question: str, w: np.ndarray) -> np.ndarray:
         """Every passage's walk score, the walk run to ``tol`` (raw seed weights ``w``)."""
@@ -454,7 +519,7 @@ class HippoRetriever:
     def _fused_top(self, question: str, w: np.ndarray, lam: float, k: int):
         """(ids, scores, walk error) of the fusion of the walk with BM25 (seeds that are guesses)."""
         # The fusion needs the walk's whole order, not a certified top k.
-        scores = self.fuse(self._walk_scores(question, w), self.bm25.scores(question), lam)
+        scores = self.fuse(self._walk_scores(question, w), self.bm25_scores(question), lam)
         ids = top_k(scores, k)
         return ids, scores[ids], self.tol
 

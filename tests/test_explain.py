@@ -1,0 +1,224 @@
+"""Why each passage ranked: parts that add up to every score on every route, the ranking unchanged,
+the meet node's mass split between its seeds, paths that walk real edges, and the command line."""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pathfinding.core.reference import seed_contributions_dense
+from pathfinding.errors import InvalidValueError
+from pathfinding.hipporag.index.build import build_index
+from pathfinding.hipporag.retrieval.explain import KINDS, ROUTES, most_probable_paths, step_costs
+from pathfinding.hipporag.retrieval.lexical import BM25Ranker
+from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Two seeds, Ada and Bob, meet at Cleo; each has two dead ends of its own; one passage per fact.
+FACTS = [
+    ("Ada Lind", "met", "Cleo Park"), ("Bob Ruiz", "met", "Cleo Park"),
+    ("Ada Lind", "met", "Dan Ode"), ("Ada Lind", "met", "Fay Orr"),
+    ("Bob Ruiz", "met", "Eve Sato"), ("Bob Ruiz", "met", "Gus Tam"),
+]  # fmt: skip
+TEXTS = [f"{s} {r} {o}." for s, r, o in FACTS]
+V1 = {"extractor": "capitalised", "facts": 0, "passage_weight": 0.0, "guess_weight": 1.0}
+
+
+@pytest.fixture(scope="module")
+def meet():
+    return build_index([[f] for f in FACTS], passages=[f"{t}\n{t}" for t in TEXTS])
+
+
+def _check_sums(why):
+    for pe in why.passages:
+        total = sum(p.score for p in pe.parts)
+        assert abs(total - pe.score) <= why.sum_bound * max(abs(pe.score), 1e-300) + 1e-300, pe
+        assert {p.kind for p in pe.parts} <= set(KINDS)
+
+
+def test_the_meet_node_gets_half_its_mass_from_each_seed_and_a_dead_end_almost_all_from_one(meet):
+    """v1's walk from Ada and Bob: the split at every node is the dense twin's (one linear solve per
+    seed); Cleo's mass is half Ada's and half Bob's; Dan, Ada's dead end, is mostly Ada's."""
+    ret = HippoRetriever(meet, **V1, specificity=False)
+    why = ret.explain("Where did Ada Lind and Bob Ruiz meet?", k=6)
+    assert why.route == "v1"
+    ada, bob = (meet.phrase_ids[p] for p in ("ada lind", "bob ruiz"))
+    _, want = seed_contributions_dense(meet.graph(), np.isin(np.arange(meet.n_nodes), [ada, bob]) * 0.5)
+    by = {pe.passage: pe for pe in why.passages}
+    cleo_passage = by[0]  # "Ada Lind met Cleo Park."
+    cleo = next(v for v in cleo_passage.via if v.node == "cleo park")
+    assert cleo.parts["Ada Lind"] == pytest.approx(cleo.parts["Bob Ruiz"], rel=1e-9)
+    cleo_id = meet.phrase_ids["cleo park"]
+    assert cleo.parts["Ada Lind"] == pytest.approx(want[0, cleo_id], abs=1e-9)  # count 1: mass = node's
+    dan = next(v for v in by[2].via if v.node == "dan ode")
+    assert dan.parts["Ada Lind"] > 10 * dan.parts["Bob Ruiz"] > 0
+    _check_sums(why)
+
+
+@pytest.mark.parametrize(
+    "kw, question, route",
+    [
+        ({}, "Where did Ada Lind and Bob Ruiz meet?", "walk"),  # capitalised: the walk alone
+        ({}, "where did ada lind and bob ruiz meet?", "fused"),  # names read from the corpus: fused
+        (V1, "Where did Ada Lind and Bob Ruiz meet?", "v1"),
+        (V1, "where did they meet?", "bm25"),  # no seed: BM25, a part per term
+    ],
+)
+def test_every_route_sums_and_keeps_the_ranking(meet, kw, question, route):
+    ret = HippoRetriever(meet, **kw)
+    why = ret.explain(question, k=4)
+    hit = ret.retrieve(question, k=4)
+    assert why.route == route
+    np.testing.assert_array_equal(why.ids, hit.passages)
+    np.testing.assert_allclose(why.scores, hit.scores, rtol=1e-9, atol=hit.walk_error)
+    _check_sums(why)
+    assert why.retrieval.entities == hit.entities
+
+
+def test_a_question_that_matches_nothing_explains_nothing(meet):
+    why = HippoRetriever(meet).explain("qqq zzz", k=3)
+    assert why.route == "bm25" and why.passages == () and why.retrieval.note
+
+
+def test_the_bm25_parts_are_its_terms_times_their_counts():
+    bm = BM25Ranker(["alpha beta beta", "beta gamma", "delta"])
+    from pathfinding.hipporag.retrieval.explain import explain_bm25
+
+    q = "beta beta gamma"
+    s = bm.scores(q)
+    why = explain_bm25(bm, q, [1, 0], s[[1, 0]])
+    first = {p.source: p for p in why.passages[0].parts}
+    assert set(first) == {"beta", "gamma"} and first["beta"].weight == 2  # counted twice, as bm25s does
+    np.testing.assert_allclose(sum(p.score for p in first.values()), s[1], rtol=why.sum_bound)
+    assert first["beta"].to_json()["count"] == 2
+
+
+def test_an_ablation_scorer_cannot_be_explained(meet):
+    ret = HippoRetriever(meet, scorer="rq_nodes", passage_weight=0.0)
+    with pytest.raises(InvalidValueError, match="rq_nodes"):
+        ret.explain("Ada Lind?", k=2)
+
+
+def test_every_path_walks_edges_of_the_graph_and_names_their_kind(meet):
+    why = HippoRetriever(meet, specificity=False).explain("Where did Ada Lind and Bob Ruiz meet?", k=3)
+    seen = set()
+    for pe in why.passages:
+        for v in pe.via:
+            for steps in v.paths.values():
+                assert steps[-1].kind == "passage" and steps[-1].target == TEXTS[pe.passage]
+                for step in steps:
+                    assert step.kind in {"relation", "synonymy", "passage"} and 0 < step.probability <= 1
+                    seen.add(step.kind)
+                    if step.kind == "relation":
+                        assert step.label == "met"  # the triple's relation
+    assert "passage" in seen
+
+
+def test_the_most_probable_path_is_the_product_of_its_steps():
+    """From A both B and C are one step of 1/2; B goes on to D with 1/2 (its other edge leads back),
+    C with 2/3 (weight 2 of 3): A -> C -> D (1/3) beats A -> B -> D (1/4), though both are two hops."""
+    A = sp.csr_array(np.array([[0, 1, 1, 0], [1, 0, 0, 1], [1, 0, 0, 2], [0, 1, 2, 0]], float))
+    out = np.asarray(A.sum(axis=1)).ravel()
+    assert most_probable_paths(step_costs(A, out), [0], [3]) == {3: [0, 2, 3]}
+    B = sp.csr_array(np.array([[0, 1, 0], [1, 0, 0], [0, 0, 0]], float))
+    assert most_probable_paths(step_costs(B, np.asarray(B.sum(axis=1)).ravel()), [0], [2]) == {}
+
+
+@st.composite
+def corpora(draw):
+    names = ["Ada", "Bob", "Cleo", "Dan", "Eve", "Fay", "Gus", "Hal"]
+    n = draw(st.integers(3, 8))
+    name = st.sampled_from(names)
+    return [[(draw(name), "knows", draw(name)) for _ in range(draw(st.integers(1, 2)))] for _ in range(n)]
+
+
+@settings(max_examples=25)
+@given(facts=corpora(), data=st.data())
+def test_parts_add_up_on_random_corpora_and_every_route(facts, data):
+    texts = [" and ".join(f"{s} {r} {o}" for s, r, o in f) + "." for f in facts]
+    index = build_index(facts, passages=[f"T{j}\n{t}" for j, t in enumerate(texts)])
+    names = ["Ada", "Bob", "Cleo", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
+    ents = data.draw(st.lists(st.sampled_from(names), min_size=0, max_size=3))
+    question = "Who knows " + " and ".join(ents) + "?" if ents else "who knows anyone?"
+    kw = data.draw(st.sampled_from([{}, V1, {"guess_weight": 0.5, "restored_weight": 0.5}, {"facts": 0}]))
+    ret = HippoRetriever(index, **kw)
+    k = data.draw(st.integers(1, len(facts)))
+    why, hit = ret.explain(question, k=k), ret.retrieve(question, k=k)
+    np.testing.assert_array_equal(why.ids, hit.passages)
+    np.testing.assert_allclose(why.scores, hit.scores, rtol=1e-9, atol=max(hit.walk_error, 1e-12))
+    _check_sums(why)
+
+
+@pytest.fixture(scope="module")
+def musique():
+    from pathfinding.experiments.realtext import load_realtext, musique_index
+
+    return musique_index(), [q.question for q in load_realtext()["questions"]]
+
+
+@pytest.mark.parametrize("kw", [{}, V1], ids=["default", "v1"])
+def test_the_musique_tuning_set_explained(musique, kw):
+    """The 100 questions as written and lower-cased: every explained ranking is the retriever's, and
+    every passage's parts add up to its score."""
+    index, questions = musique
+    ret = HippoRetriever(index, **kw)
+    routes = set()
+    for q in questions + ([q.lower() for q in questions] if not kw else []):
+        why, hit = ret.explain(q, k=5), ret.retrieve(q, k=5)
+        routes.add(why.route)
+        np.testing.assert_array_equal(why.ids, hit.passages)
+        _check_sums(why)
+    assert routes <= set(ROUTES) and ("walk" in routes if not kw else "v1" in routes)
+
+
+def _run(args, **kw):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, *sys.path]))
+    cmd = [sys.executable, "-m", "pathfinding", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, **kw)
+
+
+@pytest.fixture(scope="module")
+def meet_file(tmp_path_factory):
+    d = tmp_path_factory.mktemp("explain")
+    corpus = d / "c.jsonl"
+    corpus.write_text("".join(json.dumps({"title": t, "text": t}) + "\n" for t in TEXTS))
+    out = _run(["hipporag", "index", str(corpus), "--extractor", "cooccurrence", "-o", str(d / "m.hippo")])
+    assert out.returncode == 0, out.stderr
+    return str(d / "m.hippo")
+
+
+@pytest.mark.parametrize("retriever", ["default", "v1", "bm25"])
+def test_the_command_line_tree_fits_100_columns_and_the_json_keeps_its_fields(meet_file, retriever):
+    q = "Where did Ada Lind and Bob Ruiz meet?"
+    text = _run(["hipporag", "query", meet_file, q, "--explain", "--retriever", retriever])
+    assert text.returncode == 0, text.stderr
+    assert "parts " in text.stdout and max(len(line) for line in text.stdout.splitlines()) <= 100
+    out = _run(["hipporag", "query", meet_file, q, "--explain", "--json", "--retriever", retriever])
+    rec = json.loads(out.stdout)
+    assert rec["explain"]["route"] in ROUTES
+    for row in rec["passages"]:
+        parts = row["explain"]["parts"]
+        assert {"source", "kind", "score"} <= set(parts[0]) and all(p["kind"] in KINDS for p in parts)
+        assert sum(p["score"] for p in parts) == pytest.approx(row["score"], rel=1e-6)
+        for v in row["explain"]["via"]:
+            assert {"node", "mass", "count", "path"} <= set(v)
+
+
+def test_explain_works_on_many_questions_and_a_pipe_into_head_stays_quiet(meet_file, tmp_path):
+    qs = tmp_path / "q.txt"
+    qs.write_text("Where did Ada Lind meet Bob Ruiz?\nWho did Bob Ruiz meet?\n")
+    out = _run(["hipporag", "query", meet_file, "--questions", str(qs), "--explain"])
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(lines) == 2 and all("explain" in row for rec in lines for row in rec["passages"])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, *sys.path]))
+    query = f'hipporag query "{meet_file}" "Who did Ada Lind meet?" --explain'
+    cmd = f'"{sys.executable}" -m pathfinding {query} | head -n 2'
+    proc = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, env=env)
+    assert proc.stderr == "" and proc.stdout.count("\n") == 2
