@@ -392,12 +392,13 @@ class HippoRetriever:
         return out
 
     def phrase_graph(self) -> PPRGraph:
-        """The prepared phrase graph v1's walk runs on (relation edges, and synonymy edges if on)."""
-        return self._graph
+        """The prepared phrase graph v1's walk runs on (relation edges, and synonymy edges if on),
+        prepared on first use (the default retriever walks :meth:`graph_with_passages` instead)."""
+        return self.index.prepared(synonymy=self.synonymy)
 
     def node_scores(self, restart) -> np.ndarray:
         """Node scores for a restart vector over the phrase nodes: the walk or an ablation."""
-        graph = self.index.prepared(synonymy=self.synonymy)  # prepared on first use: v1's walk only
+        graph = self.phrase_graph()
         return NODE_SCORERS[self.scorer](graph, restart, restart_prob=self.restart_prob, tol=self.tol)
 
     def retrieve(self, question: str, *, k: int = 10, entities: Sequence[str] | None = None) -> Retrieval:
