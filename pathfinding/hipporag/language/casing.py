@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import sys
 from array import array
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -72,6 +73,10 @@ CONNECTORS = frozenset({"of", "the", "de", "del", "la", "le", "von", "van", "der
 """Words that may sit inside a name, as in capitalised_spans ("Journal of Psychotherapy Integration")."""
 # A capital after one of these is grammar or a quotation's, not (only) a name's.
 _OPENERS = re.compile(r"[.!?:;\n\"“”()\[\]]")
+
+
+_BAR_FROM = 100_000
+"""Corpora of at least this many passages show a bar (on a terminal) while their names are counted."""
 
 
 class WordToken(NamedTuple):
@@ -294,7 +299,13 @@ class CasingModel:
         # Python list of strings per passage: a second copy of the corpus' text).
         ids: dict[str, int] = {}
         stream, low_flags, ends = array("i"), bytearray(), array("q")
-        for j, text in enumerate(passages):
+        from tqdm.auto import tqdm
+
+        # a bar on a terminal for a large corpus (a save counts its names: minutes at a million)
+        big = len(passages) >= _BAR_FROM
+        bar = tqdm(passages, desc="casing", unit="text", file=sys.stderr, leave=False,
+                   disable=None if big else True, miniters=10_000)  # fmt: skip
+        for j, text in enumerate(bar):
             if not isinstance(text, str):
                 raise InvalidTypeError(f"passages[{j}] must be a string, got {type(text).__name__}")
             toks = word_tokens(text)
