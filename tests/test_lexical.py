@@ -124,7 +124,7 @@ def test_bm25_indexes_as_bm25s_does_bit_for_bit(docs):
         assert arrays[key].dtype == want[key].dtype and np.array_equal(arrays[key], want[key]), key
 
 
-@settings(max_examples=40)
+@settings(max_examples=20)
 @given(facts=st.lists(st.tuples(texts, texts), min_size=1, max_size=6))
 def test_fact_linker_indexes_each_fact_as_its_text(facts):
     """Facts indexed from their phrases' tokens equal BM25 over the texts "subject object"."""
