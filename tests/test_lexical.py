@@ -11,12 +11,13 @@ edges, and the default numbers of facts and passages were all unpinned.
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.build import build_index
-from pathfinding.hipporag.retrieval.lexical import BM25Ranker, FactLinker, top_k
+from pathfinding.hipporag.language.text import words
+from pathfinding.hipporag.retrieval.lexical import QUESTION_WORDS, BM25Ranker, FactLinker, top_k
 
 DOCS = ["the cat sat on the mat", "dog chased cat", "dog dog barked at the mailman loudly", "birds sing"]
 STOP = {"the", "on", "at"}  # the English stop words among DOCS' words
@@ -89,6 +90,55 @@ def test_top_k_names_bad_arguments():
         top_k([1.0, 2.0], 0)
     with pytest.raises(InvalidValueError, match=r"^scores must be 1-D, got shape \(1, 2\)"):
         top_k([[1.0, 2.0]], 1)
+
+
+# Words with what bm25s and our tokenizer must agree on: stop words, case, a mark, unspaced scripts,
+# a word under two letters, repeats (the strategy draws with replacement).
+WORDS = ["the", "of", "Ed", "wood", "WOOD", "Südhof", "東京都", "x", "9th", "a", "is", "plan", "it's"]
+texts = st.lists(st.sampled_from(WORDS), max_size=8).map(" ".join)
+
+
+def _bm25s_state(docs):
+    """The vocabulary (in id order) and score arrays bm25s builds from our tokens."""
+    bm25s = pytest.importorskip("bm25s")
+    toks = bm25s.tokenize([" ".join(words(d)) for d in docs], lower=False, token_pattern=r"\S+",
+                          stopwords="en", show_progress=False)
+    if not toks.vocab:
+        return [], {}
+    model = bm25s.BM25()
+    model.index(toks, show_progress=False)
+    vocab = sorted(model.vocab_dict, key=model.vocab_dict.__getitem__)
+    return vocab, {key: np.asarray(model.scores[key]) for key in ("data", "indices", "indptr")}
+
+
+@settings(max_examples=60)
+@given(docs=st.lists(texts, min_size=1, max_size=7))
+def test_bm25_indexes_as_bm25s_does_bit_for_bit(docs):
+    """Our own indexing gives bm25s' vocabulary (numbered in its order) and its score arrays,
+    values and dtypes alike."""
+    _, vocab, arrays = BM25Ranker(docs).get_state()
+    want_vocab, want = _bm25s_state(docs)
+    assert vocab == want_vocab
+    assert arrays.keys() == want.keys()
+    for key in want:
+        assert arrays[key].dtype == want[key].dtype and np.array_equal(arrays[key], want[key]), key
+
+
+@settings(max_examples=20)
+@given(facts=st.lists(st.tuples(texts, texts), min_size=1, max_size=6))
+def test_fact_linker_indexes_each_fact_as_its_text(facts):
+    """Facts indexed from their phrases' tokens equal BM25 over the texts "subject object"."""
+    index = build_index([[(s, "r", o)] for s, o in facts if s.strip() and o.strip()] or [[("a1", "r", "b2")]])
+    linker = FactLinker(index)
+    pairs = zip(linker.heads, linker.tails, strict=True)
+    fact_texts = [f"{index.phrases[h]} {index.phrases[t]}" for h, t in pairs]
+    if not fact_texts:
+        assert linker.get_state()[2] is None
+        return
+    want = BM25Ranker(fact_texts, query_stopwords=QUESTION_WORDS).get_state()
+    got = linker.get_state()[2].get_state()
+    assert got[:2] == want[:2]
+    assert all(np.array_equal(got[2][k], want[2][k]) for k in want[2])
 
 
 @pytest.fixture(scope="module")

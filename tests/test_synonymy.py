@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError
@@ -162,3 +162,25 @@ def test_an_empty_relation_graph_masks_nothing():
     P = sp.csr_array(np.array([[0.0, 0.8], [0.8, 0.0]]))
     S = synonymy_edges(P, sp.csr_array((2, 2)), max_synonyms=1)
     assert S.nnz == 2 and S.has_sorted_indices
+
+
+@settings(max_examples=80)
+@given(
+    cells=st.lists(
+        st.tuples(st.integers(0, 5), st.integers(0, 6), st.sampled_from([0.8, 0.85, 0.9])), max_size=30
+    ),
+    k=st.integers(1, 4),
+)
+def test_keep_nearest_keeps_each_rows_k_largest_ties_to_the_lower_column(cells, k):
+    """Against a row-by-row sort: rows over k lose their smallest (ties: higher column first), rows
+    within k are copied, the result is canonical."""
+    M = np.zeros((6, 7))
+    for r, c, v in cells:
+        M[r, c] = v
+    got = keep_nearest(sp.csr_array(M), k)
+    want = np.zeros_like(M)
+    for r in range(M.shape[0]):
+        cols = sorted(np.flatnonzero(M[r]).tolist(), key=lambda c: (-M[r, c], c))[:k]
+        want[r, cols] = M[r, cols]
+    np.testing.assert_array_equal(got.toarray(), want)
+    assert got.has_canonical_format

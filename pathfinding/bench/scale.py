@@ -6,7 +6,9 @@ a fresh child process, so its peak memory (``VmHWM``, the high-water mark of the
 address space) is its own and no earlier size's garbage is counted. Per size it records:
 
 * ``build_s``: :func:`~pathfinding.hipporag.index.build.build_index` of all passages but the last, plus
-  the PPR graph preparation (the query-ready index), after the compiled kernels are warm; the
+  the preparation of the graph the default retriever walks (phrases and passages:
+  :func:`~pathfinding.hipporag.retrieval.retrieve.graph_with_passages`; the query-ready index),
+  after the compiled kernels are warm; the
   fastest of ``builds_per_size`` (3; one from 300k) identical builds (``build_s_slowest``: the
   slowest);
   ``synonymy_s`` is the part of it spent in the synonymy step (encoding excluded); ``add_s`` the
@@ -28,7 +30,8 @@ address space) is its own and no earlier size's garbage is counted. Per size it 
   default retriever: its seeds (linking + fact seeds; ``link_ms`` is linking alone), the passages'
   BM25 scores (the hybrid restart), and the rest (the walk over phrase and passage nodes, stopped
   once the top k are certified, and the ranking); ``link_scan_ms`` is what linking by a product
-  with every node (the code before this module) costs;
+  with every node (the code before this module) costs (up to ``recall_up_to`` passages: it needs
+  a transposed copy of the embeddings);
 * ``query_misspelt_p90_ms``: the 90th percentile of the misspelt queries (the walk's time varies
   with how close the 5th and 6th passages are);
 * ``walk_edges`` (stored directed edges of the phrase + passage graph), ``restart_passages`` (median
@@ -120,8 +123,10 @@ class StageMeter:
     """Seconds and memory of each stage: call it with a stage's name as the stage starts.
 
     Per stage: ``s`` (wall-clock), ``peak_bytes`` (the peak resident memory during the stage above
-    the memory at its start; the kernel's peak mark is reset at each start) and ``kept_bytes`` (what
-    the stage left resident). The whole run's peak is kept apart (``peak``, bytes). A call reads
+    the memory at its start; the kernel's peak mark is reset at each start), ``kept_bytes`` (what
+    the stage left resident) and ``peak_total_bytes`` (the process' resident memory at the stage's
+    peak: what it held before plus what the stage added). The whole run's peak is kept apart
+    (``peak``, bytes). A call reads
     ``/proc/self/status`` and resets the mark, no more (no garbage collection, which would take
     seconds among a million passages' objects), so freed memory the allocator keeps counts as kept.
     """
@@ -140,7 +145,8 @@ class StageMeter:
         self.peak = max(self.peak, hwm)
         if self._open is not None:
             name, t0, rss0 = self._open
-            self.stages[name] = {"s": now - t0, "peak_bytes": max(hwm - rss0, 0), "kept_bytes": rss - rss0}
+            self.stages[name] = {"s": now - t0, "peak_bytes": max(hwm - rss0, 0), "kept_bytes": rss - rss0,
+                                 "peak_total_bytes": max(hwm, rss0)}
         self._open = None
         if stage != "done":
             with contextlib.suppress(OSError):
@@ -222,7 +228,7 @@ def measure_size(
     from pathfinding.hipporag.index.persistence import load_index, save_index
     from pathfinding.hipporag.language.text import normalize_phrase
     from pathfinding.hipporag.retrieval.linking import link_entities
-    from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
+    from pathfinding.hipporag.retrieval.retrieve import HippoRetriever, graph_with_passages
     from pathfinding.synthetic.corpus import synthetic_corpus
 
     n_passages = check_int("n_passages", n_passages, low=2)
@@ -258,15 +264,20 @@ def measure_size(
         idx = build_index(corpus.triples[:-1], passages=corpus.passages[:-1], progress=hear)
         index_s = time.perf_counter() - t0
         meter("prepare")
-        idx.prepared()
+        graph_with_passages(idx)
         meter("done")
         builds.append((time.perf_counter() - t0, index_s, marks["assemble"] - marks["synonymy"]))
         first = first or {name: meter.stages[name] for name in (*BUILD_STAGES, "prepare")}
     meter.stages.update(first)  # the stages of the first build, whose memory is not yet reused
     build_s, index_s, synonymy_s = min(builds)
+    # The corpus' own triples are input: the index holds its normalised ones, and the passages' texts
+    # themselves (not copies). What is left of the corpus is its last passage and its questions.
+    last_triples, last_text, questions = corpus.triples[-1:], corpus.passages[-1:], corpus.questions
+    del corpus
+    gc.collect()
     # The last passage arrives by an incremental add (the encoder kept, as by default).
     t0 = time.perf_counter()
-    idx = add_passages(idx, corpus.triples[-1:], corpus.passages[-1:])
+    idx = add_passages(idx, last_triples, last_text)
     add_s = time.perf_counter() - t0
     recall = _synonymy_recall(idx) if n_passages <= recall_up_to else {}
     over_cap = int(np.count_nonzero(np.diff(idx.pairs.indptr) >= idx.settings["max_synonyms"]))
@@ -284,8 +295,10 @@ def measure_size(
     sweeps, spread, gs_times, by_push, push_rounds, certified = [], [], [], [], [], []
     times, times_miss, hits = [], [], []
     parts = {"link": [], "link_scan": [], "seeds": [], "bm25": [], "walk": []}
-    ET = idx.embeddings_T()
-    for q in corpus.questions:
+    # Linking by a product with every node needs the transposed embeddings, a copy as large as the
+    # embeddings themselves: measured for comparison up to the size the exact synonymy check runs.
+    ET = idx.embeddings_T() if n_passages <= recall_up_to else None
+    for q in questions:
         ret.retrieve(q.question, k=5)  # first call per question warms its caches
         t0 = time.perf_counter()
         r = ret.retrieve(q.question, k=5)
@@ -302,7 +315,8 @@ def measure_size(
         t0 = time.perf_counter()
         link_entities(idx, miss)
         t1 = time.perf_counter()
-        idx.encoder([normalize_phrase(e) for e in miss]) @ ET
+        if ET is not None:
+            idx.encoder([normalize_phrase(e) for e in miss]) @ ET
         t2 = time.perf_counter()
         ret.seed_weights(q.question, miss)
         t3 = time.perf_counter()
@@ -310,7 +324,7 @@ def measure_size(
         t4 = time.perf_counter()
         spent_parts = (t1 - t0, t2 - t1, t3 - t2, t4 - t3, max(total - (t4 - t2), 0.0))
         for key, dt in zip(parts, spent_parts, strict=True):
-            parts[key].append(dt)
+            parts[key].append(dt if key != "link_scan" or ET is not None else float("nan"))
         # What the walk had to do: how many passages the restart touches, which solver certified
         # the top 5, and what Gauss-Seidel sweeps alone would cost (each a pass over every edge).
         w = ret.seed_weights(q.question, miss) * idx.specificity
@@ -336,7 +350,7 @@ def measure_size(
         meter("done")
         file_bytes = os.path.getsize(path)
         stats, walk_edges = idx.stats, walk_graph.n_edges
-        del ret, walk_graph, idx
+        del ret, walk_graph, idx, ET
         gc.collect()
         meter("load")
         load_index(path)
@@ -437,7 +451,7 @@ def musique_synonymy_check(tau: float = 0.8) -> dict:
 
 def run_scale(
     sizes=SIZES, *, rng: int = 0, n_queries: int = 100, builds_per_size: int = 3, progress=None,
-    memory_limit_gb: float = 20.0,
+    memory_limit_gb: float = 12.0,
 ) -> dict:
     """Measure every size (each in a fresh process), the MuSiQue check, and judge the targets.
 
@@ -450,8 +464,9 @@ def run_scale(
         Builds per size below :data:`ONE_BUILD_FROM` (one from there); each row reports the fastest.
     progress : bool or None
         tqdm bar on stderr over the sizes; None shows it only on a terminal.
-    memory_limit_gb : float, default 20
-        Address-space cap of each size's process: a size past it is reported as killed.
+    memory_limit_gb : float, default 12
+        Address-space cap of each size's process: a size past it is reported as killed (the target
+        is 8 GB; the cap keeps a runaway size from crowding a shared 24 GB machine).
 
     Returns
     -------
@@ -500,10 +515,11 @@ def main(argv=None) -> int:
     p.add_argument("--sizes", type=int, nargs="+", help="passage counts (overrides --quick)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--queries", type=int, default=100)
+    p.add_argument("--memory-limit-gb", type=float, default=12.0, help="address-space cap per size")
     p.add_argument("--json", help="also write the result as JSON to this path")
     a = p.parse_args(argv)
     sizes = a.sizes or (QUICK_SIZES if a.quick else SIZES)
-    result = run_scale(sizes, rng=a.seed, n_queries=a.queries)
+    result = run_scale(sizes, rng=a.seed, n_queries=a.queries, memory_limit_gb=a.memory_limit_gb)
     print(format_section(result))
     if a.json:
         with open(a.json, "w") as f:

@@ -499,13 +499,9 @@ def _phrases_of(old: HippoIndex, triples) -> list[int]:
 
 
 def _old_id(old: HippoIndex, phrase: str) -> int:
-    """Node id of ``phrase`` in ``old`` (-1 if absent), by bisection of the sorted phrase list.
-
-    An update touches a few phrases: bisection spares it building the whole ``phrase_ids`` dict.
-    """
-    i = bisect.bisect_left(old.phrases, phrase)
-    return i if i < len(old.phrases) and old.phrases[i] == phrase else -1
-
+    """Node id of ``phrase`` in ``old`` (-1 if absent), by bisection (:meth:`HippoIndex.node_id`): an
+    update touches a few phrases, and spares building the whole ``phrase_ids`` dict."""
+    return old.node_id(phrase)
 
 
 def _merge_rows(E_old, old_rows, old_pos, E_add, add_pos, n):

@@ -14,7 +14,7 @@ import scipy.sparse as sp
 
 from pathfinding._validation import check_int
 
-__all__ = ["NearestRows", "row_dots"]
+__all__ = ["NearestRows", "posting_lists", "row_dots"]
 
 BOUND_SLACK = 1e-9
 """Extra room in the pruning bound for rounding in the norms (the bound must never cut a true pair)."""
@@ -66,6 +66,20 @@ def row_dots(X: sp.csr_array, q_idx: np.ndarray, q_val: np.ndarray, rows: np.nda
     return out
 
 
+def posting_lists(X: sp.csr_array) -> sp.csr_array:
+    """The rows holding each feature, ascending: ``X``'s transpose without its values (a boolean
+    CSR matrix, one byte per entry where the values would take eight).
+
+    Examples
+    --------
+    >>> posting_lists(sp.csr_array(np.array([[0.6, 0.8], [0.0, 1.0]]))).indices
+    array([0, 0, 1], dtype=int32)
+    """
+    X = sp.csr_array(X)
+    pattern = sp.csr_array((np.ones(X.nnz, dtype=bool), X.indices, X.indptr), shape=X.shape)
+    return sp.csr_array(pattern.T)
+
+
 class NearestRows:
     """Exact top-k rows by dot product for sparse query vectors, without scanning every row.
 
@@ -90,14 +104,17 @@ class NearestRows:
     """
 
     def __init__(self, X):
-        X = sp.csr_array(X, dtype=np.float64, copy=True)
-        X.sum_duplicates()
+        # The caller's arrays are shared, not copied: an index's embeddings are its largest matrix.
+        X = sp.csr_array(X, dtype=np.float64)
+        if not X.has_canonical_format:  # summed in a copy: the caller's matrix is left as it was
+            X = X.copy()
+            X.sum_duplicates()
         self._X = X
-        self._postings = sp.csr_array(X.T)
+        self._postings = posting_lists(X)
         self._df = np.diff(self._postings.indptr)
 
     def get_state(self) -> tuple[sp.csr_array, sp.csr_array]:
-        """The rows and their posting lists (the transpose), as :meth:`from_state` takes them."""
+        """The rows and their posting lists (:func:`posting_lists`), as :meth:`from_state` takes them."""
         return self._X, self._postings
 
     @classmethod

@@ -89,16 +89,39 @@ def cosine_neighbours_allpairs(
 def keep_nearest(M: sp.csr_array, k: int) -> sp.csr_array:
     """Each row's ``k`` largest entries (ties to the lower column id), the rest dropped.
 
+    Only rows holding more than ``k`` entries are sorted: after an update, the few the new phrases
+    reached (the others are copied as they are).
+
     Examples
     --------
     >>> keep_nearest(sp.csr_array(np.array([[0.0, 0.9, 0.9, 0.95]])), 2).toarray()
     array([[0.  , 0.9 , 0.  , 0.95]])
     """
-    C = sp.coo_array(M)
-    r, c, v = top_per_row(C.row.astype(np.int64), C.col.astype(np.int64), C.data, k)
-    out = sp.csr_array((v, (r, c)), shape=M.shape)
-    out.sort_indices()
-    return out
+    M = sp.csr_array(M)
+    if not M.has_canonical_format:  # summed in a copy: the caller's matrix is left as it was
+        M = M.copy()
+        M.sum_duplicates()
+    keep = _top_entries(M, k)
+    if keep.all():
+        return M.copy()
+    rows = np.repeat(np.arange(M.shape[0]), np.diff(M.indptr))
+    indptr = np.r_[0, np.cumsum(np.bincount(rows[keep], minlength=M.shape[0]))].astype(M.indptr.dtype)
+    return sp.csr_array((M.data[keep], M.indices[keep], indptr), shape=M.shape)
+
+
+def _top_entries(M: sp.csr_array, k: int) -> np.ndarray:
+    """Mask of the entries of canonical CSR ``M`` among their row's ``k`` largest (ties to the lower
+    column id); rows holding at most ``k`` keep every entry, unsorted."""
+    counts = np.diff(M.indptr)
+    keep = np.ones(M.nnz, dtype=bool)
+    over = np.flatnonzero(counts > k)
+    if over.size:
+        at = np.concatenate([np.arange(M.indptr[i], M.indptr[i + 1]) for i in over.tolist()])
+        r = np.repeat(over, counts[over])
+        order = np.lexsort((M.indices[at], -M.data[at], r))
+        first = np.searchsorted(r, r, side="left")  # r is sorted: each row's first position
+        keep[at[order[(np.arange(at.size) - first) >= k]]] = False
+    return keep
 
 
 def synonymy_edges(pairs: sp.csr_array, R: sp.csr_array, *, max_synonyms: int) -> sp.csr_array:
@@ -108,12 +131,7 @@ def synonymy_edges(pairs: sp.csr_array, R: sp.csr_array, *, max_synonyms: int) -
     :func:`~pathfinding.hipporag.index.build.cosine_neighbours`.
     """
     n = pairs.shape[0]
-    C = sp.coo_array(pairs)
-    r, c, v = C.row.astype(np.int64), C.col.astype(np.int64), C.data
-    order = np.lexsort((c, -v, r))
-    r, c, v = r[order], c[order], v[order]
-    keep = (np.arange(r.size) - np.searchsorted(r, r, side="left")) < max_synonyms
-    S = sp.csr_array((v[keep], (r[keep], c[keep])), shape=(n, n))
+    S = keep_nearest(pairs, max_synonyms)  # sorts only the rows over the cap
     S = sp.coo_array(S.maximum(S.T))
     # A pair already linked by a triple keeps its relation count only: drop S's entries whose
     # (row, column) key is among R's (CSR keys are sorted row-major, so a binary search finds them).

@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import bisect
 import re
+import sys
+from array import array
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -71,6 +73,10 @@ CONNECTORS = frozenset({"of", "the", "de", "del", "la", "le", "von", "van", "der
 """Words that may sit inside a name, as in capitalised_spans ("Journal of Psychotherapy Integration")."""
 # A capital after one of these is grammar or a quotation's, not (only) a name's.
 _OPENERS = re.compile(r"[.!?:;\n\"“”()\[\]]")
+
+
+_BAR_FROM = 100_000
+"""Corpora of at least this many passages show a bar (on a terminal) while their names are counted."""
 
 
 class WordToken(NamedTuple):
@@ -289,8 +295,17 @@ class CasingModel:
         named: dict[str, Counter] = defaultdict(Counter)  # key -> {form: count}
         initial: Counter = Counter()
         lower: Counter = Counter()
-        docs = []
-        for j, text in enumerate(passages):
+        # Every passage's words for the second pass, as ids (4 bytes a word and a flag byte, not a
+        # Python list of strings per passage: a second copy of the corpus' text).
+        ids: dict[str, int] = {}
+        stream, low_flags, ends = array("i"), bytearray(), array("q")
+        from tqdm.auto import tqdm
+
+        # a bar on a terminal for a large corpus (a save counts its names: minutes at a million)
+        big = len(passages) >= _BAR_FROM
+        bar = tqdm(passages, desc="casing", unit="text", file=sys.stderr, leave=False,
+                   disable=None if big else True, miniters=10_000)  # fmt: skip
+        for j, text in enumerate(bar):
             if not isinstance(text, str):
                 raise InvalidTypeError(f"passages[{j}] must be a string, got {type(text).__name__}")
             toks = word_tokens(text)
@@ -301,26 +316,28 @@ class CasingModel:
                     named[key][" ".join(toks[i].text for i in run)] += 1
                     initial[key] += toks[run[0]].initial
             # words in lower case: each token's words, and the runs of words that start in lower case
-            words, low = [], []
             for t, k in zip(toks, keys, strict=True):
                 if not (t.capital or t.digit) and k and " " not in k:
                     lower[k] += 1  # a word; a run of words is counted below
                 parts = k.split()
-                words += parts
-                low += [not (t.capital or t.digit)] * len(parts)
-            docs.append((words, low))
-        lengths: dict[str, set[int]] = defaultdict(set)
+                stream.extend([ids.setdefault(w, len(ids)) for w in parts])
+                low_flags.extend([not (t.capital or t.digit)] * len(parts))
+            ends.append(len(stream))
+        lengths: dict[int, set[int]] = defaultdict(set)  # a name's first word (its id) -> word counts
         for key in named:
             parts = key.split()
-            if len(parts) > 1:
-                lengths[parts[0]].add(len(parts))
-        for words, low in docs:
-            for i, w in enumerate(words):
-                if low[i] and w in lengths:
-                    for n in lengths[w]:
-                        phrase = " ".join(words[i : i + n])
+            if len(parts) > 1 and parts[0] in ids:
+                lengths[ids[parts[0]]].add(len(parts))
+        vocab = list(ids)  # id -> word
+        lo = 0
+        for hi in ends:
+            for i in range(lo, hi):
+                if low_flags[i] and stream[i] in lengths:
+                    for n in lengths[stream[i]]:
+                        phrase = " ".join([vocab[w] for w in stream[i : min(i + n, hi)]])
                         if phrase in named:
                             lower[phrase] += 1
+            lo = hi
         keep = sorted(set(named) | {k for k, c in lower.items() if c >= STRAY_MIN})
         forms = [min(named[k].items(), key=lambda fc: (-fc[1], fc[0]))[0] if k in named else "" for k in keep]
         total = np.array([sum(named[k].values()) if k in named else 0 for k in keep], dtype=np.int64)

@@ -10,6 +10,9 @@ is capitalised, which capitalised spans do.
 
 from __future__ import annotations
 
+import math
+import sys
+from array import array
 from collections.abc import Sequence
 
 import numpy as np
@@ -76,12 +79,13 @@ class BM25Ranker:
     folded, words with their combining marks, scripts written without spaces (Chinese, Japanese,
     Thai) as overlapping character bigrams.
 
-    ``bm25s`` computes every (token, passage) score once from those tokens. A question is then
-    tokenized here, by the same rule (and the stop words ``bm25s`` gave at build time), and scored
-    by adding up the score columns of its tokens in
-    ``bm25s``' order and precision (float32), so the scores are ``bm25s``' own, bit for bit, and
-    a question is answered without importing ``bm25s`` (which loads numba) when the ranker comes
-    from :meth:`from_state`.
+    Every (token, passage) score is computed once from those tokens, as ``bm25s`` computes it
+    (the same arrays bit for bit, tested against ``bm25s``, but in numpy: ``bm25s`` makes Python
+    objects per text and per token, which on a large corpus cost more than the rest of the build).
+    A question is tokenized by the same rule (and ``bm25s``' English stop words) and scored by
+    adding up the score columns of its tokens in ``bm25s``' order and precision (float32), so the
+    scores are ``bm25s``' own, and a question is answered without importing ``bm25s`` (which loads
+    numba).
 
     Parameters
     ----------
@@ -91,6 +95,8 @@ class BM25Ranker:
     query_stopwords : iterable of str, default ()
         Lower-case words dropped from every question on top of the English stop words (the texts
         keep them).
+    progress : bool or None, default None
+        A tqdm bar on stderr over the texts; None shows it on a terminal from 100,000 texts.
 
     Examples
     --------
@@ -104,32 +110,34 @@ class BM25Ranker:
     array([0, 1])
     """
 
-    def __init__(self, passages: Sequence[str], *, k1: float = 1.5, b: float = 0.75, query_stopwords=()):
-        import bm25s
-        from bm25s.stopwords import STOPWORDS_EN
-
+    def __init__(
+        self, passages: Sequence[str], *, k1: float = 1.5, b: float = 0.75, query_stopwords=(), progress=None
+    ):
         if isinstance(passages, str) or len(passages) == 0:
             raise InvalidValueError("passages must be a non-empty sequence of strings")
         k1 = check_float("k1", k1, low=0, high=np.inf)
         b = check_float("b", b, low=0, high=1)
-        # Our tokens, joined by spaces and split there again: bm25s keeps them as they are.
-        tokens = bm25s.tokenize(
-            [" ".join(words(p)) for p in passages],
-            lower=False,
-            token_pattern=r"\S+",
-            stopwords="en",
-            show_progress=False,
-        )
-        params = {"n_passages": len(passages), "query_stopwords": sorted(_words(query_stopwords))}
-        params |= {"stopwords": sorted(STOPWORDS_EN), "k1": k1, "b": b, "empty": not tokens.vocab}
-        if not tokens.vocab:  # no text has a word BM25 counts ("B met C." has none): every score is 0
+        stop = _english_stopwords()
+        vocab: dict[str, int] = {}
+        stream, ends = array("i"), array("q")
+        for p in _bar(passages, progress, "BM25"):
+            stream.extend([vocab.setdefault(w, len(vocab)) for w in words(p) if w not in stop])
+            ends.append(len(stream))
+        self._index(len(passages), vocab, np.frombuffer(stream, np.int32), np.frombuffer(ends, np.int64),
+                    k1=k1, b=b, query_stopwords=query_stopwords)
+
+    def _index(self, n_docs: int, vocab: dict, stream, ends, *, k1: float, b: float, query_stopwords) -> None:
+        """Index documents given as token ids (``stream[ends[j - 1]:ends[j]]`` is document j's, stop
+        words left out; ids numbered in order of first occurrence, as bm25s numbers its tokens)."""
+        params = {"n_passages": n_docs, "query_stopwords": sorted(_words(query_stopwords))}
+        params |= {"stopwords": sorted(_english_stopwords()), "k1": k1, "b": b, "empty": not vocab}
+        if not vocab:  # no text has a word BM25 counts ("B met C." has none): every score is 0
             self._set(params, {}, {})
             return
-        model = bm25s.BM25(k1=k1, b=b)
-        model.index(tokens, show_progress=False)
-        params["num_docs"] = int(model.scores["num_docs"])
-        arrays = {key: np.asarray(model.scores[key]) for key in ("data", "indices", "indptr")}
-        self._set(params, model.vocab_dict, arrays)
+        params["num_docs"] = n_docs
+        arrays = _eager_scores(stream, ends, len(vocab), k1=k1, b=b)
+        vocab[""] = len(vocab)  # bm25s' empty token, which no question has (its vocabulary ends with it)
+        self._set(params, vocab, arrays)
 
     def _set(self, params: dict, vocab: dict, arrays: dict) -> None:
         self.n_passages = int(params["n_passages"])
@@ -195,6 +203,80 @@ class BM25Ranker:
         return self
 
 
+def _english_stopwords() -> frozenset:
+    from bm25s.stopwords import STOPWORDS_EN
+
+    return frozenset(STOPWORDS_EN)
+
+
+def _bar(items, progress, desc: str):
+    """``items`` with a tqdm bar on stderr; None shows it on a terminal from 100,000 items."""
+    from tqdm.auto import tqdm
+
+    disable = (None if len(items) >= 100_000 else True) if progress is None else not progress
+    return tqdm(items, desc=desc, unit="text", file=sys.stderr, leave=False, disable=disable, miniters=10_000)
+
+
+_CHUNK = 1 << 20
+"""Tokens (or scores) handled at once when indexing: its scratch arrays take a few bytes per item."""
+
+
+def _chunks(ends: np.ndarray, size: int):
+    """(first, last + 1) documents and (first, last + 1) items of consecutive runs of documents
+    holding about ``size`` items, where ``ends[j]`` is the end of document j's items."""
+    d0 = 0
+    while d0 < ends.size:
+        lo = int(ends[d0 - 1]) if d0 else 0
+        d1 = max(int(np.searchsorted(ends, lo + size, side="right")), d0 + 1)
+        yield d0, d1, lo, int(ends[d1 - 1])
+        d0 = d1
+
+
+def _eager_scores(stream: np.ndarray, ends: np.ndarray, n_vocab: int, *, k1: float, b: float) -> dict:
+    """bm25s' eager index of the documents ``stream[ends[j - 1]:ends[j]]``: the CSC arrays of every
+    (document, token) score, a column per token id, documents ascending, float32.
+
+    Computed as bm25s computes it (its Lucene variant, float32 storage), bit for bit: the idf in
+    Python floats per distinct document frequency, ``tf / (k1 (1 - b + b |d| / avgdl) + tf)`` in
+    float64 from float32 counts, their product rounded once to float32; ``avgdl`` is the mean of an
+    int64 array, as bm25s takes it. Unlike bm25s it makes no Python object per document, and holds
+    16 bytes per score besides a chunk's scratch.
+    """
+    lengths = np.diff(ends, prepend=0).astype(np.int64)
+    avgdl = lengths.mean()
+    # every document's distinct tokens (ascending) and their counts, a chunk of tokens at a time
+    toks, tfs, distinct = [], [], []
+    for d0, d1, lo, hi in _chunks(ends, _CHUNK):
+        owner = np.repeat(np.arange(d1 - d0, dtype=np.int64), lengths[d0:d1])
+        code, tf = np.unique(owner * n_vocab + stream[lo:hi], return_counts=True)
+        del owner
+        toks.append((code % n_vocab).astype(np.int32))
+        tfs.append(tf.astype(np.float32))
+        distinct.append(np.bincount(code // n_vocab, minlength=d1 - d0))
+    tok, tf = np.concatenate(toks), np.concatenate(tfs)
+    entry_ends = np.cumsum(np.concatenate(distinct))
+    del toks, tfs, distinct
+    df = np.bincount(tok, minlength=n_vocab)
+    dfs = np.unique(df)
+    idf = np.array([math.log(1 + (ends.size - d + 0.5) / (d + 0.5)) for d in dfs.tolist()], dtype=np.float32)
+    idf = idf[np.searchsorted(dfs, df)]
+    norm = k1 * ((1 - b) + b * lengths.astype(np.float64) / avgdl)
+    indptr = np.r_[0, np.cumsum(df)].astype(np.int64)
+    data, indices = np.empty(tok.size, np.float32), np.empty(tok.size, np.int32)
+    free = indptr[:-1].copy()  # each column's next free slot
+    # the scores, placed column by column with documents ascending (a counting sort, chunk by chunk)
+    for d0, d1, lo, hi in _chunks(entry_ends, _CHUNK):
+        t, f = tok[lo:hi], tf[lo:hi]
+        doc = np.repeat(np.arange(d0, d1, dtype=np.int32), np.diff(entry_ends[d0:d1], prepend=lo))
+        score = (idf[t] * (f / (norm[doc] + f))).astype(np.float32)
+        order = np.argsort(t, kind="stable")
+        ts = t[order]
+        at = free[ts] + (np.arange(ts.size) - np.searchsorted(ts, ts))
+        data[at], indices[at] = score[order], doc[order]
+        free += np.bincount(t, minlength=n_vocab)
+    return {"data": data, "indices": indices, "indptr": indptr}
+
+
 def _words(given) -> frozenset:
     if isinstance(given, str) or not all(isinstance(w, str) for w in given):
         raise InvalidTypeError(f"query_stopwords must be an iterable of words, got {given!r}")
@@ -230,10 +312,7 @@ class FactLinker:
         order = np.lexsort((edges.col, edges.row))
         self.heads = edges.row[order].astype(np.int64)
         self.tails = edges.col[order].astype(np.int64)
-        texts = [
-            f"{index.phrases[h]} {index.phrases[t]}" for h, t in zip(self.heads, self.tails, strict=True)
-        ]
-        self._bm25 = BM25Ranker(texts, query_stopwords=QUESTION_WORDS) if texts else None
+        self._bm25 = _fact_ranker(index.phrases, self.heads, self.tails) if self.heads.size else None
 
     def get_state(self) -> tuple[np.ndarray, np.ndarray, BM25Ranker | None]:
         """The facts' head and tail node ids and their BM25 (None when no fact has a word)."""
@@ -267,3 +346,44 @@ class FactLinker:
         order = np.lexsort((-rel, nodes))
         nodes, first = np.unique(nodes[order], return_index=True)
         return nodes, rel[order][first]
+
+
+def _fact_ranker(phrases: Sequence[str], heads: np.ndarray, tails: np.ndarray) -> BM25Ranker:
+    """:class:`BM25Ranker` over the texts "subject object" of the facts (``heads[i]``, ``tails[i]``),
+    with :data:`QUESTION_WORDS` left out of questions, without writing those texts: the tokens of a
+    text are its two phrases' tokens (a space splits no token and joins none), so each phrase is
+    tokenized once and a fact's tokens are gathered from its two phrases'."""
+    stop = _english_stopwords()
+    used = np.unique(np.concatenate([heads, tails]))
+    vocab: dict[str, int] = {}  # numbered by phrase for now, by first occurrence in the facts below
+    toks, ends = array("i"), array("q")
+    for i in used.tolist():
+        toks.extend([vocab.setdefault(w, len(vocab)) for w in words(phrases[i]) if w not in stop])
+        ends.append(len(toks))
+    ptr = np.r_[0, np.frombuffer(ends, np.int64)]
+    toks = np.frombuffer(toks, np.int32)
+    renumber = np.full(len(vocab), -1, dtype=np.int32)
+    seen = 0
+    stream, lengths = [], []
+    step = _CHUNK // 8
+    for lo in range(0, heads.size, step):  # the facts' tokens: head's then tail's, fact after fact
+        which = np.searchsorted(used, np.column_stack([heads[lo : lo + step], tails[lo : lo + step]]))
+        lens = ptr[which + 1] - ptr[which]
+        starts = np.repeat(ptr[which].ravel() - (np.cumsum(lens) - lens.ravel()), lens.ravel())
+        part = toks[starts + np.arange(starts.size)]
+        new = part[renumber[part] < 0]  # numbered as bm25s numbers tokens: in the order it meets them
+        first, at = np.unique(new, return_index=True)
+        renumber[first[np.argsort(at)]] = np.arange(seen, seen + first.size, dtype=np.int32)
+        seen += first.size
+        stream.append(renumber[part])
+        lengths.append(lens.sum(axis=1))
+    new_ids = renumber[np.fromiter(vocab.values(), np.int64, count=len(vocab))].tolist()
+    for w, j in zip(list(vocab), new_ids, strict=True):
+        if j < 0:
+            del vocab[w]  # a phrase's word met in no fact
+        else:
+            vocab[w] = j
+    ranker = BM25Ranker.__new__(BM25Ranker)
+    stream, ends = np.concatenate(stream), np.cumsum(np.concatenate(lengths))
+    ranker._index(heads.size, vocab, stream, ends, k1=1.5, b=0.75, query_stopwords=QUESTION_WORDS)
+    return ranker

@@ -92,7 +92,7 @@ def node_ngrams(question: str, index: HippoIndex, *, max_words: int = 8) -> list
             if used[i : i + n].any():
                 continue
             phrase = " ".join(words[i : i + n])
-            if phrase not in index.phrase_ids:
+            if index.node_id(phrase) < 0:
                 continue
             if len(phrase.replace(" ", "")) < 3 or all(w in STOP_WORDS for w in words[i : i + n]):
                 continue
@@ -337,8 +337,9 @@ def link_entities(
     to_encode = []
     for e in ents:
         norm = index.normalize(e)
-        if norm and norm in index.phrase_ids and top_k == 1:
-            found[e] = ([index.phrase_ids[norm]], [1.0])
+        node = index.node_id(norm) if norm else -1
+        if node >= 0 and top_k == 1:
+            found[e] = ([node], [1.0])
         elif norm:
             to_encode.append(e)
     if to_encode:

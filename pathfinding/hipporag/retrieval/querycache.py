@@ -174,8 +174,9 @@ def write_cache(index: HippoIndex, index_path, *, key: dict | None = None) -> st
         "arrays": {name: w.add(f"casing.{name}", a) for name, a in counts.items()},
     }  # fmt: skip
     if sp.issparse(index.node_embeddings):
-        X, postings = index.derived(NEAREST_ROWS_KEY, lambda: NearestRows(index.node_embeddings)).get_state()
-        derived["nearest_rows"] = {"X": w.matrix("nearest.X", X), "postings": w.matrix("nearest.P", postings)}
+        # its rows are the node embeddings, stored once below; the posting lists are its own
+        _, postings = index.derived(NEAREST_ROWS_KEY, lambda: NearestRows(index.node_embeddings)).get_state()
+        derived["nearest_rows"] = {"postings": w.matrix("nearest.P", postings)}
     header = {
         "key": key,
         "phrases": index.phrases,
@@ -371,7 +372,7 @@ def _from_cache(block: _Block, index_path: str, encoder) -> HippoIndex:
         given[CASING_KEY] = decode_casing(d["casing"], block.array, index_path, h["settings"])
     if "nearest_rows" in d:
         nr = d["nearest_rows"]
-        X, postings = block.matrix(nr["X"]), block.matrix(nr["postings"])
+        X, postings = mats["node_embeddings"], block.matrix(nr["postings"])
         _check(X.shape[0] == n and postings.shape == X.shape[::-1], "linking postings shape")
         given[NEAREST_ROWS_KEY] = NearestRows.from_state(X, postings)
     for key, value in given.items():

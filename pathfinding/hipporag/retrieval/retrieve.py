@@ -55,6 +55,7 @@ __all__ = [
     "NO_MATCH",
     "Retrieval",
     "SCORERS",
+    "graph_with_passages",
     "passage_graph_key",
 ]
 
@@ -68,6 +69,18 @@ BM25_KEY = "bm25"
 def passage_graph_key(synonymy: bool) -> tuple:
     """Where an index keeps :meth:`HippoRetriever.graph_with_passages` for ``synonymy``."""
     return ("with_passages", bool(synonymy))
+
+
+def graph_with_passages(index: HippoIndex, *, synonymy: bool = True) -> PPRGraph:
+    """The walk graph of HippoRAG 2's shape, prepared once per index (:meth:`HippoIndex.derived`):
+    the phrase graph plus one node per passage (ids ``n_nodes + j``), joined by the counts in P."""
+
+    def build() -> PPRGraph:
+        P = sp.csr_array(index.mentions)
+        A = sp.bmat([[index.graph(synonymy=synonymy), P], [P.T, None]], format="csr")
+        return prepare_graph(A)
+
+    return index.derived(passage_graph_key(synonymy), build)
 
 
 NO_MATCH = (
@@ -285,7 +298,6 @@ class HippoRetriever:
         self._bm25 = bm25
         self._bm25_memo: tuple[str, np.ndarray] | None = None
         self._facts = index.derived(FACT_LINKER_KEY, lambda: FactLinker(index)) if self.facts else None
-        self._graph = index.prepared(synonymy=self.synonymy)
 
     def bm25_scores(self, question: str) -> np.ndarray:
         """The passages' BM25 scores for ``question``, computed once per question: the fallback, the
@@ -308,14 +320,9 @@ class HippoRetriever:
         return self._bm25
 
     def graph_with_passages(self) -> PPRGraph:
-        """Phrase graph plus one node per passage (ids ``n_nodes + j``), joined by the counts in P."""
-
-        def build() -> PPRGraph:
-            P = sp.csr_array(self.index.mentions)
-            A = sp.bmat([[self.index.graph(synonymy=self.synonymy), P], [P.T, None]], format="csr")
-            return prepare_graph(A)
-
-        return self.index.derived(passage_graph_key(self.synonymy), build)
+        """Phrase graph plus one node per passage (ids ``n_nodes + j``), joined by the counts in P
+        (:func:`graph_with_passages`)."""
+        return graph_with_passages(self.index, synonymy=self.synonymy)
 
     def seed_weights(self, question: str, entities: Sequence[str]) -> np.ndarray:
         """Raw restart weight of every node (before specificity): entity links and fact seeds."""
@@ -385,12 +392,14 @@ class HippoRetriever:
         return out
 
     def phrase_graph(self) -> PPRGraph:
-        """The prepared phrase graph v1's walk runs on (relation edges, and synonymy edges if on)."""
-        return self._graph
+        """The prepared phrase graph v1's walk runs on (relation edges, and synonymy edges if on),
+        prepared on first use (the default retriever walks :meth:`graph_with_passages` instead)."""
+        return self.index.prepared(synonymy=self.synonymy)
 
     def node_scores(self, restart) -> np.ndarray:
         """Node scores for a restart vector over the phrase nodes: the walk or an ablation."""
-        return NODE_SCORERS[self.scorer](self._graph, restart, restart_prob=self.restart_prob, tol=self.tol)
+        graph = self.phrase_graph()
+        return NODE_SCORERS[self.scorer](graph, restart, restart_prob=self.restart_prob, tol=self.tol)
 
     def retrieve(self, question: str, *, k: int = 10, entities: Sequence[str] | None = None) -> Retrieval:
         """Rank passages for one question.
