@@ -20,6 +20,8 @@ def registry(monkeypatch, tmp_path):
     monkeypatch.setattr(datasets, "REGISTRY", {"small": SMALL, "large": LARGE})
     (tmp_path / "small.json").write_text("[]")
     monkeypatch.setattr(datasets, "locate", lambda name: tmp_path / "small.json" if name == "small" else None)
+    status = {"small": (tmp_path / "small.json", "ok"), "large": (None, "missing")}
+    monkeypatch.setattr(datasets, "local_status", status.__getitem__)
     monkeypatch.setenv("PATHFINDING_DATA_HOME", str(tmp_path / "cache"))
     monkeypatch.delenv("PATHFINDING_DATA", raising=False)
     fetched = []
@@ -39,7 +41,7 @@ def test_list_as_json_gives_every_file_and_where_it_is(registry, capsys):
     assert [r["name"] for r in rows] == ["small", "large"]
     assert rows[0] == {
         "name": "small", "file": "small.json", "size": 2_500, "sha256": "ab" * 32, "url": SMALL.url,
-        "licence": "test, public domain", "path": str(tmp_path / "small.json"),
+        "licence": "test, public domain", "path": str(tmp_path / "small.json"), "status": "ok",
     }  # fmt: skip
     assert rows[1]["path"] is None and rows[1]["file"] == "large_corpus.json"
 

@@ -1,6 +1,7 @@
 """The chapter's figures that are not graph drawings (pathfinding.course.diagrams): every module a
 box names exists, each figure shows the numbers it is given, and bad input is named."""
 
+import dataclasses
 import importlib
 
 import matplotlib
@@ -114,3 +115,20 @@ def test_the_pipeline_position_highlights_what_it_is_told():
         diagrams.draw_pipeline_position("pagerank")
     with pytest.raises(InvalidValueError, match="step must be"):
         diagrams.draw_pipeline_position([])
+
+
+def test_an_explanation_is_drawn_as_stacked_bars_one_colour_per_source():
+    from tests.test_tables import _explained
+
+    why = _explained()
+    left, right = diagrams.draw_explanation(why, passages=4, nodes=2)
+    bars = [p for p in left.patches if p.get_width() > 0]
+    # every positive part is one bar; a passage's bars end at its score
+    assert len(bars) == sum(p.score > 0 for pe in why.passages for p in pe.parts)
+    ends = {}
+    for b in bars:
+        row = round(b.get_y() + b.get_height() / 2)
+        ends[row] = max(ends.get(row, 0.0), b.get_x() + b.get_width())
+    np.testing.assert_allclose([ends[r] for r in range(4)], why.scores, rtol=1e-9)
+    with pytest.raises(InvalidValueError, match="ranks no passage"):
+        diagrams.draw_explanation(dataclasses.replace(why, passages=()))

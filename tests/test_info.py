@@ -30,7 +30,9 @@ def test_the_counts_settings_and_encoder_of_an_index(copy):
     assert info["settings"]["tau"] == 0.8 and "passages" not in info
     assert "grams" not in info["encoder"] and info["encoder"]  # the n-gram list is left out
     listed = index_info(str(copy), passages=True)["passages"]
-    assert listed == [{"id": j, "title": t} for j, t in enumerate(TITLES)]
+    # a folder's passages: each file's path is its id, and its source says where its text came from
+    assert [(p["id"], p["title"]) for p in listed] == [(f"{t}.txt", t) for t in TITLES]
+    assert all(p["source"]["file"] == p["id"] and p["source"]["start"] == 0 for p in listed)
 
 
 def test_the_query_cache_is_current_absent_or_stale_and_info_writes_none(copy, tmp_path):
@@ -54,8 +56,8 @@ def test_an_index_without_texts_says_so(tmp_path, capsys):
     save_index(build_index([[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "filmed in", "Burbank")]]), path)
     info = index_info(str(path), passages=True)
     assert info["has_texts"] is False and info["passages"] == [
-        {"id": 0, "title": None},
-        {"id": 1, "title": None},
+        {"id": "0", "title": None, "source": None},
+        {"id": "1", "title": None, "source": None},
     ]
     assert main(["hipporag", "info", str(path), "--passages"]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -73,7 +75,9 @@ def test_the_lines_and_the_json_say_the_same(copy, capsys):
     assert out[0] == f"{copy}: {as_json['bytes']:,} bytes, query cache current"
     assert out[1].startswith(f"  4 passages, {s['n_triples']} triples ({s['n_unique_triples']} unique), ")
     assert out[2].startswith("  settings: ") and "tau=0.8" in out[2]
-    assert out[-4:] == [f"  [{j}] {t}" for j, t in enumerate(TITLES)]
+    listed = index_info(str(copy), passages=True)["passages"]
+    want = [f"  [{p['id']}] {p['title']}  ({p['id']}: characters 0-{p['source']['end']})" for p in listed]
+    assert out[-4:] == want
 
 
 def test_a_path_that_is_not_an_index_is_one_line(tmp_path, capsys):

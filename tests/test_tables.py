@@ -57,3 +57,33 @@ def test_a_paper_table_is_shown_as_html_with_its_source_caption_and_counts(monke
 def test_bad_input_names_the_value(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+def _explained():
+    """Two seeds, Ada and Bob, meet at Cleo; each has a dead end; one passage per fact (v1's walk)."""
+    from pathfinding.hipporag.index.build import build_index
+    from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
+
+    facts = [("Ada", "met", "Cleo"), ("Bob", "met", "Cleo"), ("Ada", "met", "Dan"), ("Bob", "met", "Eve")]
+    index = build_index([[f] for f in facts], passages=[f"{s}-{o}\n{s} {r} {o}." for s, r, o in facts])
+    v1 = HippoRetriever(index, extractor=None, facts=0, passage_weight=0, guess_weight=1)
+    return v1.explain("", k=4, entities=["Ada", "Bob"])
+
+
+def test_an_explanation_row_shows_each_part_as_a_share_and_the_walk_to_each_node():
+    from pathfinding.course.tables import explanation_rows
+
+    why = _explained()
+    rows = explanation_rows(why, passages=4, nodes=1)
+    assert [r[0] for r in rows] == [1, 2, 3, 4] and [r[2] for r in rows] == list(why.scores)
+    by_title = {r[1]: r for r in rows}
+    # each passage's parts as whole percentages, in the sources' order
+    for pe in why.passages:
+        want = " + ".join(f"{p.source} {p.share:.0%}" for p in pe.parts if p.share >= 0.005)
+        assert by_title[pe.title][3] == want
+    # Cleo's node holds both seeds' mass: Bob brings a larger share to Ada's passage about Cleo
+    # than to Ada's dead end, which his mass reaches only through Ada
+    bob = {pe.title: next(p.share for p in pe.parts if p.source == "Bob") for pe in why.passages}
+    assert bob["Ada-Cleo"] > 3 * bob["Ada-Dan"] > 0
+    assert "ada –mentioned 1x– Ada-Dan" in by_title["Ada-Dan"][4]
+    assert len(explanation_rows(why, passages=2)) == 2
