@@ -43,6 +43,20 @@ back. The issue's "extraction" is ``generate`` + ``triples`` here (no model: the
 its triples, which the build normalises)."""
 
 
+def _duration(seconds: float) -> str:
+    """``seconds`` in the unit a reader wants.
+
+    >>> _duration(40), _duration(100), _duration(720), _duration(12600)
+    ('40 s', '2 minutes', '12 minutes', '3.5 hours')
+    """
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        minutes = round(seconds / 60)
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return f"{seconds / 3600:.1f} hours"
+
+
 def fit_exponent(rows, value=lambda r: r["build_s"]) -> float:
     """The slope of log ``value(row)`` against log passages (nan with fewer than two rows).
 
@@ -191,7 +205,7 @@ def beyond_one_machine(row, ram_bytes: float) -> list[str]:
         f"({row['n_nodes'] / n:.1f} phrase nodes) per passage. At that "
         f"rate this machine's {ram_bytes / 2**30:.0f} GiB hold a build of about {limit / 1e6:.1f} million "
         f"passages ({limit * edges_pp / 1e6:.0f} million edges), which would take "
-        f"{limit * build_pp / 60:.0f} minutes: memory, not time, ends one machine. The stage that needs the "
+        f"{_duration(limit * build_pp)}: memory, not time, ends one machine. The stage that needs the "
         f"most memory above what is already held is {first} ({stages[first]['peak_bytes'] / n / 1024:.1f} KB "
         f"per passage), the slowest is {slow} ({stages[slow]['s']:.0f} s).",
         "",

@@ -537,8 +537,13 @@ def _insert_rows(A: sp.csr_array, B: sp.csr_array, at: np.ndarray) -> sp.csr_arr
     lengths = np.zeros(n, dtype=np.int64)
     lengths[np.setdiff1d(np.arange(n), at, assume_unique=True)] = np.diff(A.indptr)
     lengths[at] = np.diff(B.indptr)
-    indptr = np.r_[0, np.cumsum(lengths)]
-    return sp.csr_array((np.concatenate(data), np.concatenate(indices), indptr), shape=(n, A.shape[1]))
+    # A's index type when the result fits it: int64 offsets beside int32 columns would make scipy copy
+    # every column index into int64 (0.7 s and twice the memory at 1.5 million rows).
+    fits = A.nnz + B.nnz <= np.iinfo(A.indptr.dtype).max
+    dtype = A.indptr.dtype if fits and A.indices.dtype == A.indptr.dtype else np.int64
+    indptr = np.r_[0, np.cumsum(lengths)].astype(dtype)
+    cols = np.concatenate(indices).astype(dtype, copy=False)
+    return sp.csr_array((np.concatenate(data), cols, indptr), shape=(n, A.shape[1]))
 
 
 _DENSE_BLOCK = 8

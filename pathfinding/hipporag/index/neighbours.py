@@ -117,13 +117,15 @@ def _prefix_lengths(indptr, data, b2):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _norms_after(indptr, data):  # pragma: no cover - compiled
-    """Per entry, the norm of the entries after it in its row (summed from the row's end)."""
-    out = np.empty(data.size)
+def _norms_after(indptr, data, plen, qptr):  # pragma: no cover - compiled
+    """Per prefix entry (row i's first ``plen[i]``, stored from ``qptr[i]``), the norm of the entries
+    after it in its row, summed from the row's end."""
+    out = np.empty(qptr[-1])
     for i in range(indptr.size - 1):
         acc = 0.0
         for k in range(indptr[i + 1] - 1, indptr[i] - 1, -1):
-            out[k] = np.sqrt(acc)
+            if k < indptr[i] + plen[i]:
+                out[qptr[i] + k - indptr[i]] = np.sqrt(acc)
             acc += data[k] * data[k]
     return out
 
@@ -170,8 +172,9 @@ def _join_rows(x_lo, x_hi, indptr, ranks, vals, after, one, plen, level, pptr, p
                pafter, pleft, plevel, pranks, Xp, Xi, Xd, bound, keep):  # pragma: no cover - compiled
     """Pairs (x, y), x in [x_lo, x_hi) and y > x, that pass the filters and whose dot is >= ``keep``.
 
+    Row x's prefix: ``ranks``, ``vals`` and ``after`` from ``indptr[x]`` on, ``plen[x]`` entries.
     Posting list of feature f: ``prow[pptr[f]:pptr[f + 1]]``, rows ascending, for the entries in a
-    one-feature prefix; per entry its position ``ppos`` in the rank-sorted row, value ``pval``, norm
+    one-feature prefix; per entry its position ``ppos`` in the prefixes' arrays, value ``pval``, norm
     after it ``pafter``, the row's level ``plevel``, the count ``pleft`` of the row's prefix entries
     after it and the first ``_INLINE`` of those (from this entry on) in ``pranks``.
     """
@@ -341,7 +344,7 @@ def _default_threads() -> int:
 
 
 def _postings(X: sp.csr_array, bound: float, rows=None) -> tuple:
-    """The arrays both searches read: rows rarest feature first, their prefixes, the posting lists
+    """The arrays both searches read: each row's prefix (rarest feature first), the posting lists
     of the one-feature prefixes and, per posting entry, what the filters need (see :func:`_join_rows`).
     ``X``: sorted unique indices. Only ``rows`` (a bool mask; default all) get a prefix, so the others
     are neither searched nor found."""
@@ -353,14 +356,20 @@ def _postings(X: sp.csr_array, bound: float, rows=None) -> tuple:
     # three-feature condition, else 2, else 1); its prefix is the one of that level.
     level = np.where(three >= 0, 3, np.where(two >= 0, 2, 1)).astype(np.uint8)
     plen = np.where(three >= 0, three, np.where(two >= 0, two, np.maximum(one, 0)))
-    after = _norms_after(X.indptr, vals)
     one = np.maximum(one, 0)  # an all-zero row has no prefix and no pair
     if rows is not None:
         one[~rows] = 0
         plen[~rows] = 0
-    # The one-feature prefix entries, row by row (no array as long as every entry of X).
+    # The searches read only the prefixes: row i's first plen[i] entries, kept from qptr[i] on. The
+    # rows' rests are dropped here (at a million passages, 2.5 GB of ranks, values and norms).
+    qptr = np.r_[0, np.cumsum(plen)].astype(np.int64)
+    after = _norms_after(X.indptr, vals, plen, qptr)
+    take = np.repeat(X.indptr[:-1].astype(np.int64) - qptr[:-1], plen) + np.arange(qptr[-1], dtype=np.int64)
+    ranks, vals = ranks[take], vals[take]
+    del take
+    # The one-feature prefix entries, row by row (positions in the kept prefixes).
     row = np.repeat(np.arange(n, dtype=np.int32), one)
-    inside = np.repeat(X.indptr[:-1].astype(np.int64), one) + (
+    inside = np.repeat(qptr[:-1], one) + (
         np.arange(row.size, dtype=np.int64) - np.repeat(np.cumsum(one) - one, one))
     by_feature = np.argsort(ranks[inside], kind="stable")  # by feature, rows ascending within
     inside, row = inside[by_feature], row[by_feature]
@@ -368,17 +377,16 @@ def _postings(X: sp.csr_array, bound: float, rows=None) -> tuple:
     pptr = np.r_[0, np.cumsum(np.bincount(ranks[inside], minlength=d))].astype(np.int64)
     prow = row
     # Per posting entry, the row's level and the entries left in its prefix after this one.
-    pleft = (plen[row] - 1 - (inside - X.indptr[row])).astype(np.int32)
+    pleft = (plen[row] - 1 - (inside - qptr[row])).astype(np.int32)
     plevel = level[row]
     # The same rows' prefix features from this entry on, inline, so the count reads them in order.
     pranks = np.full((inside.size, _INLINE), -1, dtype=np.int32)
     for j in range(_INLINE):
         ok = np.flatnonzero(pleft >= j)
         pranks[ok, j] = ranks[inside[ok] + j]
-    indptr = X.indptr.astype(np.int64)
-    return (indptr, ranks, vals, after, one.astype(np.int64), plen.astype(np.int64), level,
+    return (qptr, ranks, vals, after, one.astype(np.int64), plen.astype(np.int64), level,
             pptr, prow, inside, vals[inside], after[inside], pleft, plevel, pranks,
-            indptr, X.indices, X.data)
+            X.indptr.astype(np.int64), X.indices, X.data)
 
 
 def _blocks(kernel, n: int, *, threads: int, progress, desc: str):

@@ -231,10 +231,14 @@ def _field(header: dict, key: str, kind, name: str):
     return value
 
 
-def _triples(header: dict, name: str) -> list[tuple]:
+def _triples(header: dict, name: str, phrases=()) -> list[tuple]:
     raw = _field(header, "triples", list, name)
+    # One string object per distinct text (the phrases' own where they are one): JSON makes a new
+    # one per occurrence, and a relation such as "born in" occurs in a good share of the triples.
+    pool = {p: p for p in phrases if isinstance(p, str)}
+    share = pool.setdefault
     try:
-        triples = [tuple((s, r, o) for s, r, o in doc) for doc in raw]
+        triples = [tuple((share(s, s), share(r, r), share(o, o)) for s, r, o in doc) for doc in raw]
         if not all(isinstance(x, str) for doc in triples for t in doc for x in t):
             raise InvalidTypeError("triple elements must be strings")
     except (TypeError, ValueError) as exc:
@@ -293,7 +297,8 @@ def load_index(path, *, encoder=None) -> HippoIndex:
     passages = _field(header, "passages", list, name)
     matrices = _field(header, "matrices", dict, name)
     enc_spec = _field(header, "encoder", dict, name)
-    triples = _triples(header, name)
+    triples = _triples(header, name, phrases)
+    header["triples"] = None  # the parsed lists go now that the tuples exist
     mats = {key: _matrix(file, key, matrices.get(key)) for key in (*_SPARSE, "node_embeddings")}
     n, n_pass = len(phrases), len(triples)
     expect = {"relation_graph": (n, n), "pairs": (n, n), "mentions": (n, n_pass)}
@@ -312,6 +317,7 @@ def load_index(path, *, encoder=None) -> HippoIndex:
         raise FormatError(f"{name}: node_embeddings has {E.shape[0]} rows, expected {n}")
     enc = decode_encoder(enc_spec, file.array, name, encoder, phrases, E)
     casing = decode_casing(header.get("casing"), file.array, name, settings)
+    del file, raw  # every array is a copy by now: the file's bytes go before the graphs are assembled
     index = assemble_index(
         phrases=phrases,
         triples=triples,

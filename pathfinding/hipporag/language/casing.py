@@ -112,15 +112,17 @@ def word_tokens(text: str) -> list[WordToken]:
         raw = m.group()
         gap = text[prev_end : m.start()]
         word = raw.rstrip(".'’-")
-        owner = bool(_POSSESSIVE.search(raw.rstrip(".-")))
+        # (the checks on apostrophes and gaps are skipped where they cannot match: most words, one space)
+        owner = ("'" in raw or "’" in raw) and bool(_POSSESSIVE.search(raw.rstrip(".-")))
         if owner and len(word) > 2:
             word = _POSSESSIVE.sub("", word)
         # a full stop after a short word is mostly an initial or an abbreviation ("E. B. White", "St. Louis")
         stop = prev_raw.endswith((".", "!", "?")) and (len(prev_raw.rstrip(".")) > 3 or prev_raw[-1] != ".")
-        initial = not out or bool(_OPENERS.search(gap)) or stop
+        plain = gap == " "
+        initial = not out or (not plain and bool(_OPENERS.search(gap))) or stop
         out.append(
             WordToken(word, m.start(), m.start() + len(word), word[0].isupper(), word[0].isdigit(), initial,
-                   bool(gap.strip()) or possessive)
+                   (not plain and bool(gap.strip())) or possessive)
         )  # fmt: skip
         prev_end, prev_raw, possessive = m.end(), raw, owner
     return out

@@ -203,7 +203,8 @@ class Container:
                 f"{name}: checksum mismatch: the file is corrupted (SHA-256 of its content differs)"
             )
         try:
-            header = json.loads(bytes(view[PREFIX.size : PREFIX.size + n_head]).decode("utf-8"))
+            # decoded from the buffer itself: no bytes copy of a header that holds a corpus' text
+            header = json.loads(str(view[PREFIX.size : PREFIX.size + n_head], "utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise FormatError(f"{name}: header is not UTF-8 JSON ({exc})") from None
         if not isinstance(header, dict):
