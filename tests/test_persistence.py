@@ -27,7 +27,14 @@ from pathfinding.hipporag.index.build import build_index, index_from_openie
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.maintenance import add_passages
 from pathfinding.hipporag.index.neighbours import SEARCH_BUDGET
-from pathfinding.hipporag.index.persistence import FORMAT_VERSION, MAGIC, load_index, read_triples, save_index
+from pathfinding.hipporag.index.persistence import (
+    FORMAT_VERSION,
+    MAGIC,
+    decode_labels,
+    load_index,
+    read_triples,
+    save_index,
+)
 from pathfinding.hipporag.io import load_openie
 from pathfinding.hipporag.language.casing import CasingModel, casing_model
 from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
@@ -801,3 +808,11 @@ def test_repeated_or_malformed_ids_in_a_file_are_named(good):
     _refused(path, header, block, r"header field 'passage_ids' must list one id per passage \(2\)")
     header["passage_ids"], header["sources"] = None, [["a.md", [1], 0, 1]] * n
     _refused(path, header, block, r"the passages' ids or sources are malformed \(.*\)")
+
+
+def test_labels_of_more_passages_than_python_caches_as_small_ints_are_read_back():
+    """300 ids for 300 passages are read back (their count is compared by value, not identity)."""
+    ids = [f"p{i}" for i in range(300)]
+    assert decode_labels({"passage_ids": ids}, "x.hippo", 300)["passage_ids"] == ids
+    with pytest.raises(FormatError, match=r"'passage_ids' must list one id per passage \(301\)"):
+        decode_labels({"passage_ids": ids}, "x.hippo", 301)
