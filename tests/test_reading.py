@@ -66,6 +66,18 @@ def test_the_writers_capitals_count_and_the_corpus_fills_in_the_rest(model):
     assert [(s.typed, s.read, s.origin) for s in r.spans] == [("Bela lugosi", "Bela Lugosi", "typed")]
 
 
+def test_the_writers_capitals_count_only_with_a_word_in_lower_case_after_the_first(model):
+    """A question's first word says nothing about its writer: "bela Lugosi?" has a capital inside and
+    no word in lower case after the first, so its capitals do not count."""
+    assert not read_question("bela Lugosi?", model).trusted
+    assert read_question("Did bela Lugosi?", model).trusted
+
+
+def test_words_after_a_name_read_from_the_corpus_are_read_too(model):
+    r = read_question("did bela lugosi meet a critic?", model)
+    assert r.text == "did Bela Lugosi meet a critic?" and r.origin("Bela Lugosi") == "corpus"
+
+
 def test_a_lower_case_run_in_a_trusted_question_needs_a_strong_majority():
     m = CasingModel.from_passages(["He met Young Guns there.", "The young guns were loud."])
     assert m.evidence("young guns").share == 0.5
