@@ -73,11 +73,6 @@ def test_the_writers_capitals_count_only_with_a_word_in_lower_case_after_the_fir
     assert read_question("Did bela Lugosi?", model).trusted
 
 
-def test_words_after_a_name_read_from_the_corpus_are_read_too(model):
-    r = read_question("did bela lugosi meet a critic?", model)
-    assert r.text == "did Bela Lugosi meet a critic?" and r.origin("Bela Lugosi") == "corpus"
-
-
 def test_a_lower_case_run_in_a_trusted_question_needs_a_strong_majority():
     m = CasingModel.from_passages(["He met Young Guns there.", "The young guns were loud."])
     assert m.evidence("young guns").share == 0.5
@@ -89,6 +84,8 @@ def test_a_word_seen_once_opening_a_sentence_is_not_a_name():
     once = CasingModel.from_passages(["Founded in 1990, the club plays in Leeds."])
     assert once.evidence("founded").initial == 1 and once.evidence("founded").share == 1.0
     assert read_question("who founded the club?", once).text == "who founded the club?"
+    # and a word after it is still read
+    assert read_question("who founded the club in leeds?", once).text == "who founded the club in Leeds?"
     twice = CasingModel.from_passages(["Senet is a game.", "Senet\nSenet was played in Egypt."])
     assert read_question("who played senet?", twice).text == "who played Senet?"
     # a run of words opening a sentence once is a name: its other words' capitals say so
