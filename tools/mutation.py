@@ -21,7 +21,7 @@ The score is (killed + timed out) / sampled with its 95% Wilson interval; every 
 with its line, operator and diff, to be killed by a test or accepted with a reason in
 ``tools/mutation-accepted.md``.
 
-    .venv/bin/python tools/mutation.py --seed 42 --per-module 5 --json build/mutation/result.json
+    .venv/bin/python tools/mutation.py --seed 42 --per-module 6 --json build/mutation/result.json
 """
 
 from __future__ import annotations
@@ -224,7 +224,7 @@ def print_report(result: dict) -> None:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=42)
-    parser.add_argument("--per-module", type=int, default=5, help="mutants sampled per module")
+    parser.add_argument("--per-module", type=int, default=6, help="mutants sampled per module")
     parser.add_argument("--modules", nargs="+", default=None,
                         help="only the modules whose dotted name ends with one of these (e.g. io.loaders)")
     parser.add_argument("--json", type=Path, default=None, help="write the whole result here")
