@@ -13,7 +13,7 @@ MATHJAX := $(VENV)/npm/node_modules/mathjax/es5/tex-chtml.js
 # downloads them into the cache on first use. Set PATHFINDING_DATA yourself to point at another copy.
 export PATHFINDING_DATA ?= $(if $(wildcard ../shared/data/hipporag),$(abspath ../shared/data/hipporag))
 
-.PHONY: test findings data bench lint course course-serve course-test clean
+.PHONY: test findings data bench lint course course-serve course-test mutation clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -68,6 +68,16 @@ course-serve: course
 # comes with the `test` extra, so that is installed too.
 course-test: course $(STAMP)
 	$(BIN)/python -m pytest -m browser tests/test_book.py
+
+# A seeded, sampled mutation run over pathfinding/hipporag/ with cosmic-ray (the `mutation` extra): each
+# module's sampled mutants against that module's own test file, one at a time, in a copy of the
+# checkout under build/mutation/; the score, and every survivor to kill or accept in
+# tools/mutation-accepted.md. About 17 minutes on one core; SEED and PER_MODULE choose the sample.
+SEED ?= 42
+PER_MODULE ?= 6
+mutation: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[mutation]'
+	$(BIN)/python tools/mutation.py --seed $(SEED) --per-module $(PER_MODULE) --json build/mutation/result.json
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -60,6 +60,12 @@ def test_a_sentence_opening_stop_word_is_not_part_of_a_name(model):
     assert model.evidence("university") is None  # once is below STRAY_MIN, so not kept
 
 
+def test_a_stop_word_alone_is_never_a_name():
+    """"In" opening a sentence before a word in lower case is a capital of grammar: no name."""
+    m = CasingModel.from_passages(["In winter Ed Wood filmed in Burbank."])
+    assert m.evidence("in") is None and m.evidence("ed wood").form == "Ed Wood"
+
+
 def test_a_run_of_words_in_lower_case_counts_against_a_name():
     m = CasingModel.from_passages(["He met Young Guns there.", "The young guns were loud.", "Young guns!"])
     ev = m.evidence("young guns")

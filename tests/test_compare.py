@@ -120,6 +120,19 @@ def test_evaluation_resamples_as_asked():
         evaluate_retrievers(qs, gold, rankers, n_boot=0)
 
 
+def test_evaluation_cut_offs_default_to_1_2_5_and_10():
+    """Without ``ks`` the columns are R@1, R@2, R@5 and R@10 and each ranker is asked for 10 ids."""
+    asked = []
+
+    def rank(q, k):
+        asked.append(k)
+        return np.array([3, 1, 2, 4, 0])  # the gold passage at rank 5
+
+    out = evaluate_retrievers(["q"], [np.array([0])], {"a": rank}, n_boot=1)
+    assert out["ks"] == [1, 2, 5, 10] and asked == [10]
+    assert [r[0] for r in out["methods"]["a"]["R"]] == [0.0, 0.0, 1.0, 1.0]
+
+
 def test_eval_matches_a_repeated_title_by_its_text():
     """Three passages titled "A": a question that gives the text (HotpotQA's context, MuSiQue's
     paragraph, or {"title", "text"}) gets the one passage it means, and AR@1 can be 1 again; a

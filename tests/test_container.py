@@ -78,6 +78,8 @@ def test_arrays_come_back_as_copies_or_as_views():
     view = c.array("ids", copy=False)
     assert view.tolist() == [1, 2, 3] and np.shares_memory(view, np.frombuffer(raw, np.uint8))
     assert c.array("flags").tolist() == [1, 0, 1] and c.header == {"arrays": c.header["arrays"]}
+    with pytest.raises(TypeError, match="positional argument"):
+        c.array("ids", False)  # copy is keyword-only: a bare False would not say what it turns off
 
 
 def test_a_dtype_outside_the_layout_is_refused_when_written():

@@ -4,7 +4,15 @@ lines, what a folder gives, and HotpotQA's object turned into passages."""
 import pytest
 
 from pathfinding.errors import FormatError
-from pathfinding.hipporag.io.corpusfiles import CORPUS_SUFFIXES, folder_files, json_lines, title_sentences
+from pathfinding.hipporag.io.corpusfiles import (
+    CORPUS_SUFFIXES,
+    folder_document,
+    folder_files,
+    json_lines,
+    read_document,
+    title_sentences,
+)
+from pathfinding.hipporag.io.records import FileStamp
 
 # --- JSON lines ----------------------------------------------------------------------------------
 
@@ -69,6 +77,23 @@ def test_a_folder_without_text_is_refused(tmp_path):
         folder_files(str(tmp_path))
     with pytest.raises(FormatError):
         folder_files(str(tmp_path / "gone"))
+
+
+def test_a_file_kept_whole_gives_one_passage_and_a_blank_one_an_empty_passage(tmp_path):
+    (tmp_path / "a.txt").write_text("Ed Wood directed Plan 9.\n\nIt was filmed in Burbank.")
+    (tmp_path / "blank.txt").write_text("")
+    whole, stamp = folder_document(str(tmp_path), "a.txt", max_chars=0)
+    assert [(p.title, p.text, p.doc_id) for p in whole] == [
+        ("a", "Ed Wood directed Plan 9.\n\nIt was filmed in Burbank.", "a.txt")
+    ]
+    assert isinstance(stamp, FileStamp) and stamp.max_chars == 0
+    blank, _ = folder_document(str(tmp_path), "blank.txt", max_chars=0)
+    assert [(p.title, p.text, p.doc_id) for p in blank] == [("blank", "", "blank.txt")]
+
+
+def test_a_file_that_vanished_is_named_with_the_reason(tmp_path):
+    with pytest.raises(FormatError, match=r"gone\.txt: cannot be read \(No such file or directory\); did it"):
+        read_document(str(tmp_path), "gone.txt")
 
 
 # --- HotpotQA's object ---------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -206,7 +207,16 @@ def test_offline_without_a_copy_the_data_tests_and_doctests_are_skipped_and_coun
     assert _left_in(tmp_path / "cache") == []
 
 
-def test_an_interrupted_download_leaves_no_file_and_no_temporary_file(tiny, monkeypatch):
+@pytest.fixture
+def sigint_raises():
+    """Ctrl-C raises KeyboardInterrupt even in a run started as a shell's background job, which
+    inherits SIGINT ignored: ``_thread.interrupt_main`` then does nothing."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)
+
+
+def test_an_interrupted_download_leaves_no_file_and_no_temporary_file(tiny, monkeypatch, sigint_raises):
     with _serve(interrupted(tiny), monkeypatch):
         with pytest.raises(KeyboardInterrupt):
             fetch("tiny", progress=False)

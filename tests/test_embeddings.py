@@ -44,6 +44,18 @@ def test_rows_are_the_servers_vectors_made_unit_in_the_callers_order(tmp_path):
         np.testing.assert_allclose(X[i], _unit(t, 16) if t else np.zeros(16), rtol=0, atol=1e-15)
 
 
+def test_progress_is_logged_per_batch_only_when_there_are_several(caplog):
+    """Three texts in batches of two: two requests, each logged with the texts done so far; one
+    batch logs nothing."""
+    with EmbeddingServer(dim=4) as srv, caplog.at_level("INFO", logger="pathfinding"):
+        _enc(srv.base_url, batch_size=2)(["a", "b", "c"])
+        _enc(srv.base_url, batch_size=3)(["d", "e", "f"])
+    assert [r.getMessage() for r in caplog.records] == [
+        "embeddings: 2 of 3 texts embedded",
+        "embeddings: 3 of 3 texts embedded",
+    ]
+
+
 def test_blank_texts_only_give_an_empty_matrix_and_send_nothing():
     """Texts that are only whitespace are never sent; with no dimension known yet the rows are empty."""
     with EmbeddingServer(dim=8) as srv:
@@ -203,6 +215,12 @@ def test_batch_size_is_checked_by_name():
     with pytest.raises(InvalidValueError, match=r"^batch_size must be in \[1, inf\], got 0"):
         EmbeddingEncoder("http://127.0.0.1:9/v1", batch_size=0)
     assert EmbeddingEncoder("http://127.0.0.1:9/v1", batch_size=1).batch_size == 1
+
+
+def test_only_the_url_is_positional():
+    with pytest.raises(TypeError, match="positional argument"):
+        EmbeddingEncoder("http://127.0.0.1:9/v1", "bge-small")
+    assert EmbeddingEncoder(base_url="http://127.0.0.1:9/v1").base_url == "http://127.0.0.1:9/v1"
 
 
 def test_the_transport_settings_reach_the_transport():

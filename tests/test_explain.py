@@ -15,7 +15,15 @@ from hypothesis import strategies as st
 from pathfinding.core.reference import seed_contributions_dense
 from pathfinding.errors import InvalidValueError
 from pathfinding.hipporag.index.build import build_index
-from pathfinding.hipporag.retrieval.explain import KINDS, ROUTES, most_probable_paths, step_costs
+from pathfinding.hipporag.retrieval.explain import (
+    KINDS,
+    PATH_SHARE,
+    ROUTES,
+    TOP_VIA,
+    most_probable_paths,
+    seed_pieces,
+    step_costs,
+)
 from pathfinding.hipporag.retrieval.lexical import BM25Ranker
 from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 
@@ -60,6 +68,51 @@ def test_the_meet_node_gets_half_its_mass_from_each_seed_and_a_dead_end_almost_a
     dan = next(v for v in by[2].via if v.node == "dan ode")
     assert dan.parts["Ada Lind"] > 10 * dan.parts["Bob Ruiz"] > 0
     _check_sums(why)
+
+
+def test_a_nodes_mass_is_the_sum_of_its_parts(meet):
+    """Each node a passage came through brings count x its walk mass, split among the seeds: the
+    split adds up to the mass, on the v1 walk and the hybrid one alike."""
+    for kw in (V1, {}):
+        why = HippoRetriever(meet, **kw).explain("Where did Ada Lind and Bob Ruiz meet?", k=6)
+        vias = [v for pe in why.passages for v in pe.via]
+        assert vias and all(v.mass > 0 for v in vias)
+        for v in vias:
+            assert v.mass == pytest.approx(sum(v.parts.values()), rel=1e-9, abs=1e-15), v
+
+
+def _check_paths(why):
+    """Each of a passage's TOP_VIA heaviest nodes has a path from every seed bringing it at least
+    PATH_SHARE of its mass."""
+    for pe in why.passages:
+        seeds = [p.source for p in pe.parts if p.kind == "seed"]
+        for v in pe.via[:TOP_VIA]:
+            wanted = [s for s in seeds if v.parts.get(s, 0.0) >= PATH_SHARE * v.mass > 0]
+            assert sorted(wanted) == sorted(v.paths), (pe.passage, v.node)
+
+
+def test_the_heaviest_nodes_of_a_passage_of_four_have_their_paths():
+    """Passage 0 holds four nodes; Ada's many facts give her a large out-weight, so in the hybrid walk
+    her node brings less to the passage (mass over out-weight) than her mass alone says: the paths
+    go to the three nodes that bring the most, and the fourth has none."""
+    facts = [[("Ada Lind", "knows", "Bob Ruiz"), ("Cleo Park", "knows", "Dan Ode")]]
+    facts += [[("Ada Lind", "knows", x)] for x in ("Eve Sato", "Fay Orr", "Gus Tam")]
+    texts = [" and ".join(f"{s} {r} {o}" for s, r, o in f) + "." for f in facts]
+    index = build_index(facts, passages=[f"T{j}\n{t}" for j, t in enumerate(texts)])
+    for kw in ({}, V1):
+        why = HippoRetriever(index, **kw).explain("Who knows Ada Lind and Cleo Park?", k=4)
+        first = next(pe for pe in why.passages if pe.passage == 0)
+        assert len(first.via) == 4 and not first.via[-1].paths
+        _check_paths(why)
+
+
+def test_the_fact_seeds_piece_names_four_nodes_then_an_ellipsis(meet):
+    for n, more in ((3, ""), (4, ""), (5, ", ...")):
+        w = np.zeros(meet.n_nodes)
+        w[:n] = 2.0
+        (piece,) = seed_pieces(meet, w, [])
+        assert piece.source == "fact seeds: " + ", ".join(meet.phrases[: min(n, 4)]) + more
+        assert piece.nodes.tolist() == list(range(n)) and piece.weight == 1.0
 
 
 @pytest.mark.parametrize(
@@ -179,6 +232,7 @@ def test_parts_add_up_on_random_corpora_and_every_route(facts, data):
     np.testing.assert_array_equal(why.ids, hit.passages)
     np.testing.assert_allclose(why.scores, hit.scores, rtol=1e-9, atol=max(hit.walk_error, 1e-12))
     _check_sums(why)
+    _check_paths(why)
 
 
 @pytest.fixture(scope="module")

@@ -2,6 +2,7 @@
 counted apart, the no-model build measured."""
 
 import json
+import time
 
 import pytest
 from replay_server import ReplayServer
@@ -38,6 +39,18 @@ def test_a_passage_costs_two_calls_whose_prompts_are_the_ones_sent():
         estimate_openie(["Ed Wood"])
 
 
+def test_a_cache_is_looked_up_only_with_its_client(tmp_path):
+    """A cache's keys hold the client's model and options: with only one of the two, nothing is
+    looked up and every call is billed."""
+    p = Passage("Ed Wood", "Ed Wood directed Plan 9 in Burbank.")
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    client = ChatClient("http://127.0.0.1:9/v1", "gpt-replay")  # sends nothing here
+    for only in ({"cache": cache}, {"client": client}):
+        bill = estimate_openie([p], **only)
+        assert (bill.calls, bill.cached_calls) == (2, 0)
+    cache.close()
+
+
 def test_the_estimate_is_within_a_fifth_of_the_replayed_usage_and_the_cache_is_counted_apart(
     released, tmp_path
 ):
@@ -63,8 +76,11 @@ def test_the_estimate_is_within_a_fifth_of_the_replayed_usage_and_the_cache_is_c
 
 def test_the_no_model_build_is_measured_and_scaled():
     corpus = [Passage(t, x) for t, x in PASSAGES] * 3
+    t0 = time.perf_counter()
     whole = measure_no_model(corpus)
+    elapsed = time.perf_counter() - t0
     assert whole["sample"] == len(corpus) and whole["seconds_all"] == whole["seconds"] > 0
+    assert whole["seconds"] < elapsed  # one of the four builds the call timed, not a clock reading
     assert whole["peak_bytes"] > 0 and whole["peak_bytes_all"] == whole["peak_bytes"]
     part = measure_no_model(corpus, sample=6)
     assert part["sample"] == 6 and 1.0 <= part["exponent"] <= 1.5

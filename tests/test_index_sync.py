@@ -14,7 +14,7 @@ from pathfinding.hipporag.extract.cooccurrence import cooccurrence_docs
 from pathfinding.hipporag.index import sync as sync_module
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.index.model import with_passage_labels
-from pathfinding.hipporag.index.sync import apply_sync, index_max_chars, plan_sync
+from pathfinding.hipporag.index.sync import SyncPlan, _in_folder_order, apply_sync, index_max_chars, plan_sync
 from pathfinding.hipporag.io.corpusfiles import folder_files
 from pathfinding.hipporag.io.loaders import load_corpus
 from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
@@ -96,6 +96,16 @@ def test_a_sync_adds_changes_and_removes_files_and_touches_nothing_else(tmp_path
     assert_same_as_fresh(synced, _fresh(docs, 40))
     again, plan = _sync(synced, docs)
     assert plan.empty and again is synced
+
+
+def test_the_summary_says_file_only_for_exactly_one():
+    assert SyncPlan().summary() == "0 added, 0 changed, 0 removed, 0 unchanged files; passages: +0, -0"
+    assert SyncPlan(unchanged=["a.md"]).summary().endswith(" 1 unchanged file; passages: +0, -0")
+
+
+def test_an_index_with_no_sources_is_already_in_folder_order():
+    idx = build_index([[("Ed Wood", "directed", "Plan 9")], [("Plan 9", "filmed in", "Burbank")]])
+    assert idx.sources is None and _in_folder_order(idx) is idx
 
 
 def test_another_passage_size_resplits_every_file_and_keep_encoder_keeps_it(tmp_path):

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.language.text import words
-from pathfinding.hipporag.retrieval.lexical import QUESTION_WORDS, BM25Ranker, FactLinker, top_k
+from pathfinding.hipporag.retrieval.lexical import QUESTION_WORDS, BM25Ranker, FactLinker, _chunks, top_k
 
 DOCS = ["the cat sat on the mat", "dog chased cat", "dog dog barked at the mailman loudly", "birds sing"]
 STOP = {"the", "on", "at"}  # the English stop words among DOCS' words
@@ -263,3 +263,11 @@ def test_bm25_over_texts_without_words():
     bm = BM25Ranker(["", ""])
     assert bm.scores("anything at all").tolist() == [0.0, 0.0]
     assert BM25Ranker(["B met C.", "E saw F."]).scores("who met").argmax() == 0
+
+
+def test_documents_are_indexed_in_consecutive_runs_of_about_size_items():
+    """Documents ending at items 2, 5, 9, 10, in runs of about 3 items: a run takes documents while
+    they fit and at least one (document 2 alone holds 4); each starts where the last ended."""
+    runs = list(_chunks(np.array([2, 5, 9, 10]), 3))
+    assert runs == [(0, 1, 0, 2), (1, 2, 2, 5), (2, 3, 5, 9), (3, 4, 9, 10)]
+    assert list(_chunks(np.array([2, 5, 9, 10]), 100)) == [(0, 4, 0, 10)]

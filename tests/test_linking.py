@@ -267,6 +267,21 @@ def test_node_substrings_find_a_name_with_its_particle_glued_on():
         node_substrings("서울", idx, min_chars=3, max_chars=2)
 
 
+def test_a_lower_case_question_guesses_node_phrases_of_two_words_or_more():
+    idx = build_index([[("Los Angeles Lakers", "play in", "Los Angeles")], [("Lakers", "won", "title")]])
+    assert default_entities("where do the los angeles lakers play?", idx) == ["los angeles lakers"]
+    assert default_entities("where is los angeles?", idx) == ["los angeles"]
+    assert default_entities("who are the lakers?", idx) == []  # one word: mostly a common noun
+
+
+def test_node_substrings_try_longer_spans_first_and_single_characters_when_asked():
+    """In "東京タワー" the three characters 京タワ claim their place before the two of ワー that overlap
+    them; with min_chars=1 the single character 東 is tried too."""
+    idx = build_index([[("京タワ", "r", "ワー")], [("東", "r", "京タワ")]])
+    assert node_substrings("東京タワー", idx) == ["京タワ"]
+    assert node_substrings("東京タワー", idx, min_chars=1) == ["東", "京タワ"]
+
+
 # A test corpus of one's own: short passages, a question each, the particles glued to the names.
 KOREAN = [
     ("서울", "서울은 대한민국의 수도이다. 한강이 서울을 가로질러 흐른다."),

@@ -468,6 +468,8 @@ def test_bad_input_is_named():
     idx = build_index([[("Alice", "knows", "Bob")], [("Bob", "in", "Paris")]], passages=["p0", "p1"])
     with pytest.raises(ValueError, match="passage id 2 is out of range: the index has 2 passages"):
         delete_passages(idx, [2])
+    with pytest.raises(ValueError, match="passage id 7 is out of range: the index has 2 passages"):
+        delete_passages(idx, [7])
     with pytest.raises(ValueError, match="passage id 1 is given more than once"):
         delete_passages(idx, [1, 1])
     with pytest.raises(TypeError, match="passage ids must be integers, got '1'"):
@@ -528,16 +530,19 @@ def _vectors(c: float) -> np.ndarray:
 
 
 @pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
-@pytest.mark.parametrize("c", [0.8, 0.8 - 5e-13, 0.8 - 1e-9], ids=["at-tau", "within-slack", "below"])
+@pytest.mark.parametrize(
+    "c", [0.8, 0.8 - 5e-13, 0.8 - 1e-12, 0.8 - 1e-9], ids=["at-tau", "within-slack", "at-slack", "below"]
+)
 def test_new_rows_get_the_pairs_a_fresh_build_gives(sparse, c):
     """The pairs of row 0 after adding it equal the fresh build's pairs of row 0, whatever side of
-    the threshold the cosine 0.8 - 5e-13 falls on (kept by both) or 0.8 - 1e-9 (dropped by both)."""
+    the threshold the cosine 0.8 - 5e-13 falls on (kept by both), exactly tau - KEEP_SLACK (kept by
+    both: the bound is inclusive) or 0.8 - 1e-9 (dropped by both)."""
     E = _vectors(c)
     E = sp.csr_array(E) if sparse else E
     fresh = similar_pairs(E, np.ones(3, dtype=bool), tau=0.8).toarray()
     added = _new_pairs(E, np.array([0]), PHRASES, 0.8).toarray()
     assert (added[0] > 0).tolist() == (fresh[0] > 0).tolist()
-    assert (fresh[0, 1] > 0) == (c > 0.8 - 1e-12)
+    assert (fresh[0, 1] > 0) == (c >= 0.8 - 1e-12)
 
 
 def test_the_casing_model_follows_the_passages_through_add_and_delete():
@@ -573,6 +578,8 @@ def test_an_add_takes_given_ids_or_the_next_free_integers_and_refuses_a_taken_on
         add_passages(grown, [[("Alice", "in", "Lima")]], ids=["notes.md"])
     with pytest.raises(InvalidValueError, match="passage id '1' is already in the index"):
         add_passages(grown, [[("Alice", "in", "Lima")]], ids=["1"])
+    with pytest.raises(InvalidValueError, match="passage id '1' is already in the index"):
+        add_passages(plain, [[("Alice", "in", "Lima")]], ids=["1"])  # ids kept as a count
     with pytest.raises(InvalidValueError, match="passage id 'x' is given to 2 passages"):
         add_passages(idx, [[("Alice", "in", "Lima")], [("Bob", "in", "Lima")]], ids=["x", "x"])
     with pytest.raises(InvalidValueError, match=r"one id \(or None\) per new passage \(1\), got 2"):

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from pathfinding.errors import InvalidValueError
 from pathfinding.hipporag.evaluation.metrics import (
     all_recall_at_k,
     bootstrap_indices,
@@ -33,3 +34,19 @@ def test_bootstrap_paired_is_tighter_and_seeded():
     assert d[0] == pytest.approx(0.05) and d[1] == pytest.approx(0.05) and d[2] == pytest.approx(0.05)
     ca, cb = bootstrap_mean_ci(a, idx), bootstrap_mean_ci(b, idx)
     assert ca[1] < cb[2]  # separate intervals overlap although every question improved
+
+
+def test_default_cut_offs_are_1_2_5_and_10():
+    """Without ``ks`` the columns are R@1, R@2, R@5, R@10 (the paper's R@2 and R@5 among them): gold
+    passages at ranks 2 and 5 give 0, 1/2, 1, 1 and all-recall 0, 0, 1, 1."""
+    rankings, gold = [[9, 7, 8, 6, 3, 1]], [[7, 3]]
+    np.testing.assert_array_equal(recall_at_k(rankings, gold), [[0, 0.5, 1, 1]])
+    np.testing.assert_array_equal(all_recall_at_k(rankings, gold), [[0, 0, 1, 1]])
+
+
+@pytest.mark.parametrize(("na", "nb"), [(1, 3), (3, 1), (2, 3)])
+def test_paired_difference_needs_the_same_questions_on_both_sides(na, nb):
+    """A length-1 side would broadcast into a difference of the wrong questions; any mismatch is refused."""
+    idx = bootstrap_indices(3, n_boot=10, rng=0)
+    with pytest.raises(InvalidValueError, match=rf"same shape, got \({na},\) and \({nb},\)"):
+        paired_difference_ci(np.ones(na), np.ones(nb), idx)

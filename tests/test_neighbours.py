@@ -15,7 +15,11 @@ from hypothesis import strategies as st
 
 from pathfinding.errors import InvalidValueError
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
+from pathfinding.hipporag.index.nearest import BOUND_SLACK, KEEP_SLACK
 from pathfinding.hipporag.index.neighbours import (
+    SEARCH_BUDGET,
+    _postings,
+    _topk_rows,
     candidate_pairs,
     cosine_neighbours_prefix,
     cosine_neighbours_topk,
@@ -321,3 +325,17 @@ def test_the_musique_search_at_the_default_budget_finds_the_exact_pairs(musique_
 def test_topk_rejects_a_bad_budget():
     with pytest.raises(InvalidValueError, match="budget"):
         cosine_neighbours_topk(sp.csr_array(np.eye(3)), budget=0)
+
+
+def test_the_top_k_output_grows_past_its_first_capacity():
+    """36 groups of 6 equal rows, k = 5: 1080 pairs, past the 1024 the kernel's output starts with.
+    Its plain-Python run (where a write past an array's end raises, as a compiled one does not)
+    gives the compiled search's pairs."""
+    X = sp.csr_array(np.repeat(np.eye(36), 6, axis=0))
+    bound = 0.8 - KEEP_SLACK - BOUND_SLACK
+    args = (*_postings(X, bound), bound, 0.8 - KEEP_SLACK, 5, SEARCH_BUDGET)
+    a, b, v, cut = _topk_rows.py_func(0, X.shape[0], *args)
+    assert a.size == 1080 and not cut.any() and np.all(v == 1.0)
+    C = sp.coo_array(cosine_neighbours_topk(X, k=5, tau=0.8, threads=1))
+    got = sorted(zip(a.tolist(), b.tolist(), strict=True))
+    assert sorted(zip(C.row.tolist(), C.col.tolist(), strict=True)) == got

@@ -27,7 +27,14 @@ from pathfinding.hipporag.index.build import build_index, index_from_openie
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.maintenance import add_passages
 from pathfinding.hipporag.index.neighbours import SEARCH_BUDGET
-from pathfinding.hipporag.index.persistence import FORMAT_VERSION, MAGIC, load_index, read_triples, save_index
+from pathfinding.hipporag.index.persistence import (
+    FORMAT_VERSION,
+    MAGIC,
+    decode_labels,
+    load_index,
+    read_triples,
+    save_index,
+)
 from pathfinding.hipporag.io import load_openie
 from pathfinding.hipporag.language.casing import CasingModel, casing_model
 from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
@@ -813,3 +820,11 @@ def test_a_loaded_index_holds_one_string_per_distinct_text(tmp_path):
     (s1, r1, o1), (s2, r2, _) = back.triples[0][0], back.triples[1][0]
     assert s1 is s2 is back.phrases[back.phrases.index("ed wood")]
     assert r1 is r2 and o1 is back.phrases[back.phrases.index("plan 9")]
+
+
+def test_labels_of_more_passages_than_python_caches_as_small_ints_are_read_back():
+    """300 ids for 300 passages are read back (their count is compared by value, not identity)."""
+    ids = [f"p{i}" for i in range(300)]
+    assert decode_labels({"passage_ids": ids}, "x.hippo", 300)["passage_ids"] == ids
+    with pytest.raises(FormatError, match=r"'passage_ids' must list one id per passage \(301\)"):
+        decode_labels({"passage_ids": ids}, "x.hippo", 301)

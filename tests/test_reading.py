@@ -66,6 +66,13 @@ def test_the_writers_capitals_count_and_the_corpus_fills_in_the_rest(model):
     assert [(s.typed, s.read, s.origin) for s in r.spans] == [("Bela lugosi", "Bela Lugosi", "typed")]
 
 
+def test_the_writers_capitals_count_only_with_a_word_in_lower_case_after_the_first(model):
+    """A question's first word says nothing about its writer: "bela Lugosi?" has a capital inside and
+    no word in lower case after the first, so its capitals do not count."""
+    assert not read_question("bela Lugosi?", model).trusted
+    assert read_question("Did bela Lugosi?", model).trusted
+
+
 def test_a_lower_case_run_in_a_trusted_question_needs_a_strong_majority():
     m = CasingModel.from_passages(["He met Young Guns there.", "The young guns were loud."])
     assert m.evidence("young guns").share == 0.5
@@ -77,6 +84,8 @@ def test_a_word_seen_once_opening_a_sentence_is_not_a_name():
     once = CasingModel.from_passages(["Founded in 1990, the club plays in Leeds."])
     assert once.evidence("founded").initial == 1 and once.evidence("founded").share == 1.0
     assert read_question("who founded the club?", once).text == "who founded the club?"
+    # and a word after it is still read
+    assert read_question("who founded the club in leeds?", once).text == "who founded the club in Leeds?"
     twice = CasingModel.from_passages(["Senet is a game.", "Senet\nSenet was played in Egypt."])
     assert read_question("who played senet?", twice).text == "who played Senet?"
     # a run of words opening a sentence once is a name: its other words' capitals say so

@@ -4,6 +4,7 @@
 
 from pathfinding.hipporag.io import (
     LoadReport,
+    Passage,
 )
 
 
@@ -34,3 +35,10 @@ def test_merging_reports_adds_counts_and_keeps_three_examples():
     assert rep.examples == {"both": ["[0]", "[1]", "(a)"], "mine": ["[2]"], "theirs": ["(d)"]}
     assert (rep.source, rep.n_records) == ("f", 4)
     assert other.issues == {"both": 3, "theirs": 1}  # the merged report is left as it was
+
+
+def test_a_passages_key_is_its_title_and_text_on_two_lines():
+    """The key an index and the OpenIE records match passages by; the id and source are not part of it."""
+    p = Passage("Ed Wood", "Ed Wood directed Plan 9.", doc_id="a.md")
+    assert p.key == "Ed Wood\nEd Wood directed Plan 9."
+    assert p == Passage("Ed Wood", "Ed Wood directed Plan 9.", doc_id="b.md")

@@ -73,6 +73,8 @@ def test_refuse_foreign(tmp_path):
     msg = str(exc.value)
     assert msg.startswith(f"{theirs}: exists and is not an index") and "b'my thesis, c'" in msg
     assert msg.endswith("refusing to overwrite it: pick another") and theirs.read_text().startswith("my")
+    with pytest.raises(TypeError, match="positional argument"):
+        refuse_foreign(theirs, is_ours, "an index", "pick another")  # only the path is positional
 
 
 def test_a_device_is_never_replaced():
