@@ -11,13 +11,12 @@ on their number. Nothing is approximated: approximate nearest-neighbour librarie
 nearest", not "all within tau", and ``sparse_dot_topn`` computes the whole product before it
 thresholds. :func:`candidate_pairs` counts the work each filter leaves.
 
-The exact search still costs what its posting lists hold, and character trigrams are few: as the
-phrases grow, so does every list, and the work per node with them. The build therefore uses
-:func:`cosine_neighbours_topk`, the step as HippoRAG bounds it (each node keeps its k nearest
-neighbours above tau, as v1's and HippoRAG 2's code keep at most 101), with the search bounded as
-well: a node scans at most ``budget`` posting entries, so the work is linear in the nodes; where its
+The exact search still costs what its posting lists hold, and these grow with the phrases. The
+build therefore uses :func:`cosine_neighbours_topk`, the step as HippoRAG bounds it (each node keeps
+its k nearest above tau, as v1's and HippoRAG 2's code keep at most 101), with the search bounded
+too: a node scans at most ``budget`` posting entries, so the work is linear in the nodes; where its
 lists fit the budget, its k nearest are the exact ones. The reference and the edge rule are in
-:mod:`~pathfinding.hipporag.index.synonymy`; the compiled loops live here, beside their callers.
+:mod:`~pathfinding.hipporag.index.synonymy`.
 
 References
 ----------
@@ -344,10 +343,9 @@ def _default_threads() -> int:
 
 
 def _postings(X: sp.csr_array, bound: float, rows=None) -> tuple:
-    """The arrays both searches read: each row's prefix (rarest feature first), the posting lists
-    of the one-feature prefixes and, per posting entry, what the filters need (see :func:`_join_rows`).
-    ``X``: sorted unique indices. Only ``rows`` (a bool mask; default all) get a prefix, so the others
-    are neither searched nor found."""
+    """Each row's prefix (rarest feature first), the one-feature prefixes' posting lists and, per entry,
+    what the filters need (:func:`_join_rows`). ``X``: sorted unique indices. Only ``rows`` (a bool mask;
+    default all) get a prefix: the others are neither searched nor found."""
     n, d = X.shape
     ranks, vals, _ = _rarity_sorted(X)
     lengths = _prefix_lengths(X.indptr, vals, bound * bound)
@@ -360,8 +358,7 @@ def _postings(X: sp.csr_array, bound: float, rows=None) -> tuple:
     if rows is not None:
         one[~rows] = 0
         plen[~rows] = 0
-    # The searches read only the prefixes: row i's first plen[i] entries, kept from qptr[i] on. The
-    # rows' rests are dropped here (at a million passages, 2.5 GB of ranks, values and norms).
+    # Only the prefixes are kept (row i's first plen[i] entries, from qptr[i]): 2.5 GB less at 1M passages.
     qptr = np.r_[0, np.cumsum(plen)].astype(np.int64)
     after = _norms_after(X.indptr, vals, plen, qptr)
     take = np.repeat(X.indptr[:-1].astype(np.int64) - qptr[:-1], plen) + np.arange(qptr[-1], dtype=np.int64)
