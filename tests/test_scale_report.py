@@ -77,6 +77,21 @@ def test_the_section_shows_rows_stages_musique_targets_and_prose():
               "targets": judge_targets(rows, [], MUSIQUE, 1.0)}
     text = format_section(result, ram_bytes=16 * 2**30)
     assert "| 1,000,000 | 5,000,000 |" in text and "| synonymy | 1.0 | 1.00 | 1.00 |" in text
+    # two tables a page can hold, one row per size in each
+    tables = [line for line in text.splitlines() if line.startswith("| passages |")]
+    assert [t.count("|") - 1 for t in tables] == [9, 7]
+    assert sum(line.startswith("| 1,000,000 |") for line in text.splitlines()) == 2
     assert "the bounded top-k search keeps 10 (recall 1.0000" in text
     assert "| build at 1,000,000 passages (s) | <= 600 | 300 | PASS |" in text
     assert "#### Beyond one machine" in text
+
+
+def test_a_killed_size_is_a_row_of_the_build_table_with_the_tables_width():
+    rows = [_row(10_000)]
+    failed = [{"n_passages": 1_000_000, "seconds_until_killed": 321.0}]
+    result = {"rows": rows, "failed": failed, "musique": MUSIQUE, "exponent": 1.0, "seed": 0,
+              "sizes": [10_000, 1_000_000], "targets": judge_targets(rows, failed, MUSIQUE, 1.0)}
+    lines = format_section(result, ram_bytes=16 * 2**30).splitlines()
+    killed = [line for line in lines if line.startswith("| 1,000,000 |")]
+    assert killed == ["| 1,000,000 | the build process was killed after 321 s (out of memory?) |" + " |" * 7]
+    assert killed[0].count("|") - 1 == 9

@@ -225,20 +225,35 @@ def beyond_one_machine(row, ram_bytes: float) -> list[str]:
     ]
 
 
-def _row_line(r) -> str:
+BUILD_COLUMNS = ("passages", "nodes", "synonymy edges", "nodes at the k cap", "synonymy recall",
+                 "build s (slowest)", "of it synonymy s", "add 1 passage s", "peak RSS GB")
+QUERY_COLUMNS = ("passages", "file GB", "load s", "query ms", "query ms (misspelt)",
+                 "of it: seeds (link) / BM25 / walk ms", "R@5 (synthetic)")
+"""The per-size measurements as two tables, the build's and the saved index's, each narrow enough
+for a page of the course's book (one table of both ran past its column)."""
+
+
+def _table_head(columns) -> list[str]:
+    return ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+
+
+def _row_lines(r) -> tuple[str, str]:
+    """The build table's row and the query table's row of one size."""
     recall = r.get("synonymy_recall")
     recall = "-" if recall is None else f"{recall:.4f}"
     slowest = r.get("build_s_slowest", float("nan"))
-    return (
+    build = (
         f"| {r['n_passages']:,} | {r['n_nodes']:,} | {r['n_synonymy_edges']:,} | "
-        f"{r.get('nodes_at_cap', 0):,} | "
-        f"{recall} | {r['build_s']:.1f} ({slowest:.1f}) | "
-        f"{r['synonymy_s']:.1f} | {r['add_s']:.2f} | {r['peak_rss_gb']:.2f} | "
-        f"{r['file_bytes'] / 2**30:.2f} | "
-        f"{r['load_s']:.1f} | {r['query_ms']:.1f} | {r['query_misspelt_ms']:.1f} | "
+        f"{r.get('nodes_at_cap', 0):,} | {recall} | {r['build_s']:.1f} ({slowest:.1f}) | "
+        f"{r['synonymy_s']:.1f} | {r['add_s']:.2f} | {r['peak_rss_gb']:.2f} |"
+    )
+    query = (
+        f"| {r['n_passages']:,} | {r['file_bytes'] / 2**30:.2f} | {r['load_s']:.1f} | {r['query_ms']:.1f} | "
+        f"{r['query_misspelt_ms']:.1f} | "
         f"{r['seeds_ms']:.2f} ({r['link_ms']:.2f}) / {r['bm25_ms']:.2f} / {r['walk_ms']:.1f} | "
         f"{r['recall_at_5']:.2f} |"
     )
+    return build, query
 
 
 def format_section(result: dict, *, ram_bytes: float | None = None) -> str:
@@ -255,16 +270,14 @@ def format_section(result: dict, *, ram_bytes: float | None = None) -> str:
         "read them with that noise in mind. Synonymy recall: the build's pairs against the exact search, on "
         "the pairs that matter (every pair of a node with at most k; run up to 100,000 passages).",
         "",
-        "| passages | nodes | synonymy edges | nodes at the k cap | synonymy recall | build s (slowest) | "
-        "of it synonymy s | add 1 passage s | peak RSS GB | file GB | load s | query ms | "
-        "query ms (misspelt) | "
-        "of it: seeds (link) / BM25 / walk ms | R@5 (synthetic) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        *_table_head(BUILD_COLUMNS),
     ]
-    lines += [_row_line(r) for r in result["rows"]]
-    for f in result.get("failed", []):
-        lines.append(f"| {f['n_passages']:,} | the build process was killed after "
-                     f"{f['seconds_until_killed']:.0f} s (out of memory?) |" + " |" * 13)
+    pairs = [_row_lines(r) for r in result["rows"]]
+    killed = [f"| {f['n_passages']:,} | the build process was killed after {f['seconds_until_killed']:.0f} s "
+              "(out of memory?) |" for f in result.get("failed", [])]
+    lines += [b for b, _ in pairs] + [k + " |" * (len(BUILD_COLUMNS) - 2) for k in killed]
+    lines += ["", "The saved index and the queries at each size:", "", *_table_head(QUERY_COLUMNS)]
+    lines += [q for _, q in pairs]
     m = result["musique"]
     load = ", ".join(f"{r['load_avg_1m']:.1f}" for r in result["rows"] if "load_avg_1m" in r)
     threads = sorted({r["threads"] for r in result["rows"] if "threads" in r})
