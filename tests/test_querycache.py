@@ -248,3 +248,13 @@ def test_triples_from_the_cache_need_no_encoder_and_only_come_from_the_same_inde
     save_index(build_index(triples[:1], encoder=Table()), idx)
     with pytest.raises(FormatError, match=r"c\.hippo: the index changed after it was loaded"):
         list(stale.triples)
+
+
+def test_the_caller_is_told_before_an_index_is_read_whole_and_only_then(tmp_path, built):
+    idx = tmp_path / "i.hippo"
+    idx.write_bytes((built / "i.hippo").read_bytes())
+    told = []
+    load_for_query(idx, on_full_load=told.append)  # no cache beside the copy: read whole, cache written
+    assert told == [str(tmp_path / "i.hippo.query-cache")]
+    load_for_query(idx, on_full_load=told.append)  # the cache is current: nothing to say
+    assert len(told) == 1

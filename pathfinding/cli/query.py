@@ -49,7 +49,12 @@ def _load_for_query(path: str, args):
             f"writable folder)"
         )
 
-    index = load_for_query(path, on_skip=skipped)
+    def deriving(cpath) -> None:
+        if sys.stderr.isatty():  # a wait the person at the terminal should know the reason for
+            note(f"{path}: no current query cache; reading the index whole ({_size(path)}) and deriving "
+                 f"BM25 and the walk's graphs once, into {cpath}, which later queries read")
+
+    index = load_for_query(path, on_skip=skipped, on_full_load=deriving)
     url = getattr(args, "encoder", None)
     if url is not None:
         from pathfinding.hipporag.index.embeddings import EmbeddingEncoder
@@ -64,6 +69,12 @@ def _load_for_query(path: str, args):
         index.encoder.configure(base_url=url)  # the same model served elsewhere
     configure_endpoint(index.encoder, args)
     return index
+
+
+def _size(path: str) -> str:
+    """A file's size for a person: "370 MB", "3.4 GB"."""
+    n = os.path.getsize(path)
+    return f"{n / 1e9:.1f} GB" if n >= 1e9 else f"{n / 1e6:.0f} MB" if n >= 1e6 else f"{n / 1e3:.0f} kB"
 
 
 def _question_lines(source: str) -> list[dict]:

@@ -380,7 +380,9 @@ def _from_cache(block: _Block, index_path: str, encoder) -> HippoIndex:
     return index
 
 
-def load_for_query(index_path, *, encoder=None, write: bool = True, on_skip=None) -> HippoIndex:
+def load_for_query(
+    index_path, *, encoder=None, write: bool = True, on_skip=None, on_full_load=None
+) -> HippoIndex:
     """Load an index for answering questions, from its query cache when the cache is current.
 
     Parameters
@@ -396,6 +398,9 @@ def load_for_query(index_path, *, encoder=None, write: bool = True, on_skip=None
         Called with the exception when the cache could not be written (the index is loaded all the
         same), so a caller can say why: ``OSError`` (its ``strerror``: "No space left on device",
         "Read-only file system" ...) or :class:`~pathfinding.errors.InvalidValueError`.
+    on_full_load : callable, optional
+        Called with the cache's path just before the index is read whole and its cache derived (no
+        current cache), so a caller can say why this load takes longer than the next ones.
 
     Returns
     -------
@@ -423,6 +428,8 @@ def load_for_query(index_path, *, encoder=None, write: bool = True, on_skip=None
                 return _from_cache(block, path, encoder)
         except (ValueError, KeyError, TypeError, OSError):  # FormatError is a ValueError
             pass  # a stale, damaged or foreign cache: load the index and write it again
+    if on_full_load is not None:
+        on_full_load(cpath)
     index = load_index(path, encoder=encoder)
     # A writer that replaced the index while it was read: the index read may be either file, so
     # no cache is written for it (the next query reads the new file and writes one).
