@@ -37,6 +37,13 @@ def test_emit_writes_one_flushed_line_on_stdout_and_note_writes_on_stderr(monkey
     assert capsys.readouterr() == ("", "for the person\n")
 
 
+def test_human_size_says_mib_below_a_gib_and_gib_from_it():
+    assert common.human_size(370_299_423) == "353.1 MiB"
+    assert common.human_size(2**30 - 1) == "1,024.0 MiB"
+    assert common.human_size(2**30) == "1.0 GiB"
+    assert common.human_size(3_608_211_007) == "3.4 GiB"
+
+
 def test_the_progress_bar_stays_off_a_pipe(capsys):
     with common.progress(3, "index") as bar:
         bar.update()

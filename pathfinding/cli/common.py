@@ -27,6 +27,7 @@ __all__ = [
     "corpus_options",
     "emit",
     "guard_output",
+    "human_size",
     "note",
     "progress",
     "writer_lock",
@@ -36,6 +37,11 @@ def emit(text: str) -> None:
     """One line on stdout, flushed (so that a closed pipe is found at once)."""
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
+
+
+def human_size(n: float) -> str:
+    """A number of bytes for a person: "353.1 MiB", "3.4 GiB"."""
+    return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:,.1f} MiB"
 
 
 def note(text: str) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 
-from pathfinding.cli.common import emit
+from pathfinding.cli.common import emit, human_size
 
 __all__ = ["add_estimate_flags", "estimate_corpus", "report_estimate"]
 
@@ -130,15 +130,12 @@ def report_estimate(
     if no_model is not None:
         part = no_model["sample"]
         where = "all of them" if part == len(built) else f"{part:,} of {len(built):,} passages, scaled"
+        peak = human_size(no_model["peak_bytes_all"])
         emit(
             f"  no model (--extractor cooccurrence): ~{_duration(no_model['seconds_all'])} to extract and "
-            f"build, ~{_size(no_model['peak_bytes_all'])} allocated at the peak (measured now on {where})"
+            f"build, ~{peak} allocated at the peak (measured now on {where})"
         )
     return 0
-
-
-def _size(n: float) -> str:
-    return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:,.1f} MiB"
 
 
 def _duration(seconds: float) -> str:

@@ -24,6 +24,7 @@ from pathfinding.cli.common import (
     check_text_input,
     configure_endpoint,
     emit,
+    human_size,
     note,
     progress,
 )
@@ -51,7 +52,8 @@ def _load_for_query(path: str, args):
 
     def deriving(cpath) -> None:
         if sys.stderr.isatty():  # a wait the person at the terminal should know the reason for
-            note(f"{path}: no current query cache; reading the index whole ({_size(path)}) and deriving "
+            size = human_size(os.path.getsize(path))
+            note(f"{path}: no current query cache; reading the index whole ({size}) and deriving "
                  f"BM25 and the walk's graphs once, into {cpath}, which later queries read")
 
     index = load_for_query(path, on_skip=skipped, on_full_load=deriving)
@@ -69,12 +71,6 @@ def _load_for_query(path: str, args):
         index.encoder.configure(base_url=url)  # the same model served elsewhere
     configure_endpoint(index.encoder, args)
     return index
-
-
-def _size(path: str) -> str:
-    """A file's size for a person: "370 MB", "3.4 GB"."""
-    n = os.path.getsize(path)
-    return f"{n / 1e9:.1f} GB" if n >= 1e9 else f"{n / 1e6:.0f} MB" if n >= 1e6 else f"{n / 1e3:.0f} kB"
 
 
 def _question_lines(source: str) -> list[dict]:
