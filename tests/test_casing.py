@@ -1,11 +1,12 @@
 """The casing model: how a corpus writes its names, counted by hand on small corpora, its checks and
 its derived copy on an index."""
 
+import numpy as np
 import pytest
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.build import build_index
-from pathfinding.hipporag.language.casing import CasingModel, casing_model, word_tokens
+from pathfinding.hipporag.language.casing import CasingModel, Texts, casing_model, word_tokens
 
 TEXTS = [
     "Plan 9\nPlan 9 from Outer Space is a film by Ed Wood. It stars Bela Lugosi.",
@@ -106,11 +107,65 @@ def test_an_empty_corpus_has_an_empty_model():
 
 
 def test_state_round_trip_and_equality(model):
-    params, keys, forms, arrays = model.get_state()
-    back = CasingModel.from_state(params, keys, forms, arrays)
+    params, arrays = model.get_state()
+    assert arrays["keys"].dtype == np.uint8 and arrays["key_ends"].dtype == np.int64
+    back = CasingModel.from_state(params, arrays)
     assert back == model and back is not model
-    assert CasingModel.from_state({"normalization": "ascii"}, keys, forms, arrays) != model
+    assert list(back.keys) == list(model.keys) and list(back.forms) == list(model.forms)
+    assert CasingModel.from_state({"normalization": "ascii"}, arrays) != model
     assert model.__eq__("x") is NotImplemented
+
+
+def test_the_texts_are_a_sequence_of_strings():
+    words = ["", "ed wood", "südhof", "東京"]
+    t = Texts.of(words)
+    assert len(t) == 4 and list(t) == words and t == words and t == Texts.of(words)
+    assert [t[i] for i in range(-4, 4)] == words * 2 and t[1:3] == words[1:3] and t[::-1] == words[::-1]
+    assert t != words[:3] and t != ["", "ed wood", "südhof", "東"] and t != Texts.of(words[:3])
+    assert t.__eq__(3) is NotImplemented and t.__eq__("ed wood") is NotImplemented
+    assert Texts.of([]) == [] and list(Texts.of([])) == [] and repr(t) == "Texts(4 texts, 20 bytes)"
+    with pytest.raises(IndexError, match="text index 4 out of range for 4 texts"):
+        t[4]
+    with pytest.raises(IndexError, match="-5 out of range"):
+        t[-5]
+    blob, ends = t.get_state()
+    assert blob.tobytes() == "".join(words).encode() and ends.tolist() == [0, 7, 14, 20]
+    assert Texts.from_state(blob, ends, sorted_distinct=True) == words
+
+
+@pytest.mark.parametrize(
+    "blob, ends, pattern",
+    [
+        (np.zeros(3, np.int8), np.array([3]), r"uint8 bytes and int64 ends, got int8\[3\] and int64\[1\]"),
+        (np.frombuffer(b"abc", np.uint8), np.array([3], np.int32), r"got uint8\[3\] and int32\[1\]"),
+        (np.frombuffer(b"abc", np.uint8), np.array([2, 1, 3]), "text ends must rise from 0 to the 3 bytes"),
+        (np.frombuffer(b"abc", np.uint8), np.array([-1, 3]), "text ends must rise from 0 to the 3 bytes"),
+        (np.frombuffer(b"abc", np.uint8), np.array([2]), "text ends must rise from 0 to the 3 bytes"),
+        (np.frombuffer(b"abc", np.uint8), np.zeros(0, np.int64), "3 bytes of text with no ends"),
+        (np.frombuffer(b"a\xffc", np.uint8), np.array([3]), "texts are not UTF-8"),
+        (np.frombuffer(b"ba", np.uint8), np.array([1, 2]), "keys must be sorted and distinct"),
+        (np.frombuffer(b"aa", np.uint8), np.array([1, 2]), "keys must be sorted and distinct"),
+    ],
+)
+def test_a_malformed_texts_state_is_refused_by_name(blob, ends, pattern):
+    with pytest.raises(InvalidValueError, match=pattern):
+        Texts.from_state(blob, ends, sorted_distinct=True)
+
+
+def test_the_most_frequent_form_wins_and_a_tie_goes_to_the_first_in_order():
+    """A name's forms are counted once a second one is seen: the most frequent is its form, a tie
+    the smallest string ("ED WOOD" < "Ed Wood")."""
+    m = CasingModel.from_passages(["I met Ed Wood.", "I met ED WOOD.", "I met ED WOOD."])
+    assert (m.evidence("ed wood").form, m.evidence("ed wood").capitalised) == ("ED WOOD", 3)
+    m = CasingModel.from_passages(["I met Ed Wood.", "I met ED WOOD.", "I met Ed Wood.", "I met ED WOOD."])
+    assert m.evidence("ed wood").form == "ED WOOD"
+
+
+def test_a_name_in_lower_case_is_counted_once_whatever_shares_its_first_word():
+    """"the beatles" in lower case counts once for "The Beatles", though "The Doors" also has two
+    words after the same first word."""
+    m = CasingModel.from_passages(["I like The Beatles and The Doors.", "I like the beatles."])
+    assert m.evidence("the beatles").lower == 1 and m.evidence("the doors").lower == 0
 
 
 @pytest.mark.parametrize(
@@ -137,8 +192,8 @@ def test_bad_arguments_are_named():
         CasingModel.from_passages(["Ed Wood", 3])
     with pytest.raises(InvalidValueError, match="normalization must be one of"):
         CasingModel.from_passages([], normalization="x")
-    with pytest.raises(InvalidTypeError, match="keys and forms must be lists"):
-        CasingModel.from_state({"normalization": "unicode"}, "ab", [], {})
+    with pytest.raises(KeyError, match="key_ends"):
+        CasingModel.from_state({"normalization": "unicode"}, {"keys": np.zeros(0, np.uint8)})
     with pytest.raises(InvalidTypeError, match="text must be a string"):
         word_tokens(None)
 

@@ -36,7 +36,7 @@ from pathfinding.hipporag.index.persistence import (
     save_index,
 )
 from pathfinding.hipporag.io import load_openie
-from pathfinding.hipporag.language.casing import CasingModel, casing_model
+from pathfinding.hipporag.language.casing import CasingModel, Texts, casing_model
 from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
 from pathfinding.hipporag.storage.datasets import fetch
 from pathfinding.hipporag.storage.safety import atomic_write, exclusive_lock
@@ -253,8 +253,9 @@ def test_a_broken_container_is_named(good):
         (raw[:27], rf"^{name}: truncated: 27 bytes, shorter than the 28-byte prefix$"),
         (raw[:28], rf"^{name}: truncated: 28 bytes, the prefix says {len(raw)}$"),
         (
-            _seal(header, block, version=3),
-            rf"^{name}: index format version 3; this pathfinding reads version 2 ",
+            _seal(header, block, version=FORMAT_VERSION + 1),
+            rf"^{name}: index format version {FORMAT_VERSION + 1}; this pathfinding reads version "
+            rf"{FORMAT_VERSION} ",
         ),
         (raw[:-1], rf"^{name}: truncated: {len(raw) - 1} bytes, the prefix says {len(raw)}$"),
         (raw + b"xy", rf"^{name}: has trailing bytes: {len(raw) + 2} bytes, the prefix says {len(raw)}$"),
@@ -423,20 +424,47 @@ def test_an_older_file_without_a_normalization_setting_loads(good):
 
 
 def test_the_casing_model_round_trips_and_is_not_counted_again(good, monkeypatch):
-    """The model is in the file: loading hands it to the index, which never counts its passages."""
-    path, header, _ = good
-    assert header["casing"]["keys"] == casing_model(build_index(TRIPLES, passages=TEXTS)).keys
+    """The model is in the file, its texts as UTF-8 bytes in the array block (no JSON string per
+    name): loading hands it to the index, which never counts its passages."""
+    path, header, block = good
+    want = casing_model(build_index(TRIPLES, passages=TEXTS))
+    spec = header["arrays"][header["casing"]["arrays"]["keys"]]
+    raw = bytes(block[spec["offset"] : spec["offset"] + spec["shape"][0]])
+    assert spec["dtype"] == "|u1" and raw.decode() == "".join(want.keys)
+    assert not any(isinstance(v, list) for v in header["casing"].values())
     monkeypatch.setattr(CasingModel, "from_passages", None)  # counting again would fail
     back = load_index(path)
-    assert casing_model(back).evidence("ed wood").form == "Ed Wood"
+    assert casing_model(back) == want and casing_model(back).evidence("ed wood").form == "Ed Wood"
+
+
+def test_a_version_2_casing_model_loads(good, monkeypatch):
+    """Version 2 kept the model's keys and forms as JSON lists in the header: such a file loads the
+    same model, and its lists are checked as the model's constructor checks them."""
+    path, header, block = good
+    want = casing_model(build_index(TRIPLES, passages=TEXTS))
+    arrays = header["casing"]["arrays"]
+    for name in ("keys", "key_ends", "forms", "form_ends"):
+        del arrays[name]
+    header["casing"] |= {"keys": list(want.keys), "forms": list(want.forms)}
+    path.write_bytes(_seal(header, block, version=2))
+    monkeypatch.setattr(CasingModel, "from_passages", None)
+    assert casing_model(load_index(path)) == want
+    header["casing"]["keys"] = header["casing"]["keys"][::-1]
+    _refused(path, header, block, r"the casing model is malformed \(casing model keys must be sorted and "
+             r"distinct\)")  # fmt: skip
+    header["casing"]["keys"] = "ed wood"
+    _refused(path, header, block, r"the casing model is malformed \(its keys and forms must be lists of "
+             r"strings\)")  # fmt: skip
 
 
 CASING_CASES = [
     ("casing/params/normalization", "ascii", r"the casing model was normalised by the rule 'ascii', the "
      r"index by 'unicode'"),
-    ("casing/forms", _DELETE, r"the casing model is malformed \('forms'\)"),
-    ("casing/keys", "ed wood", r"the casing model is malformed \(a casing model's keys and forms must be "
-     r"lists of strings\)"),
+    ("casing/arrays/forms", _DELETE, r"the casing model is malformed \('forms'\)"),
+    ("casing/arrays/keys", "dropped", r"the casing model is malformed \(texts must be uint8 bytes and int64 "
+     r"ends, got int64\[2\] and int64\[\d+\]\)"),
+    ("casing/arrays/key_ends", "casing.capitalised", r"the casing model is malformed \(text ends must rise "
+     r"from 0 to the \d+ bytes\)"),
     ("casing/arrays/lower", "dropped", r"the casing model is malformed \(a casing model needs one form and "
      r"three counts per key \(\d+ keys\), got \d+ forms and \d+, \d+, 2 counts\)"),
 ]  # fmt: skip
@@ -450,8 +478,12 @@ def test_a_malformed_casing_model_is_refused_by_name(good, where, value, message
 
 
 def test_unsorted_casing_keys_are_refused(good):
+    """The keys written back in reverse order (bytes and ends, the file resealed): refused."""
     path, header, block = good
-    header["casing"]["keys"] = header["casing"]["keys"][::-1]
+    keys = list(casing_model(build_index(TRIPLES, passages=TEXTS)).keys)
+    for name, a in zip(("keys", "key_ends"), Texts.of(keys[::-1]).get_state(), strict=True):
+        at = header["arrays"][header["casing"]["arrays"][name]]["offset"]
+        block[at : at + a.nbytes] = a.tobytes()
     _refused(path, header, block, r"the casing model is malformed \(casing model keys must be sorted and "
              r"distinct\)")  # fmt: skip
 
@@ -549,7 +581,8 @@ def test_file_holds_no_pickle(tmp_path):
     _, version, n_head, _ = struct.unpack_from("<8sIQQ", raw)
     header = json.loads(raw[28 : 28 + n_head])
     assert version == FORMAT_VERSION and header["encoder"]["kind"] == "char_ngram"
-    assert {spec["dtype"] for spec in header["arrays"].values()} <= {"<f8", "<i4", "<i8"}
+    # |u1: the casing model's texts, UTF-8
+    assert {spec["dtype"] for spec in header["arrays"].values()} <= {"<f8", "<i4", "<i8", "|u1"}
     assert hashlib.sha256(raw[:-32]).digest() == raw[-32:]
 
 

@@ -341,9 +341,11 @@ def measure_size(
             top = ppr_top_k(walk_graph, restart, 5, method="gauss-seidel", **kw)
             gs_times.append(time.perf_counter() - t0)
             sweeps.append(top.iterations)
-    # The index written and read back (a fresh object: the built one is dropped first). As
-    # `pathfinding index` does, the save runs with no retriever beside the index: its walk graph and
-    # BM25 indexes are dropped before it.
+    # The index written and read back (a fresh object: the built one is dropped first). The
+    # retriever goes, but what it derived stays cached on the index (the passages' BM25, the walk
+    # graph with passages, the fact linker), so the save's peak is measured with them resident.
+    # `pathfinding index` holds the same, and the casing model, when it writes the query cache
+    # after its save.
     stats, walk_edges = idx.stats, walk_graph.n_edges
     del ret, walk_graph, ET
     gc.collect()

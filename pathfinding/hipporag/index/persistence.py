@@ -1,10 +1,10 @@
 """Save a :class:`~pathfinding.hipporag.index.model.HippoIndex` to one file and load it back, without pickle.
 
-The file is a :mod:`~pathfinding.hipporag.storage.container` (magic ``b"PFHIPIDX"``, ``FORMAT_VERSION`` 2):
+The file is a :mod:`~pathfinding.hipporag.storage.container` (magic ``b"PFHIPIDX"``, ``FORMAT_VERSION`` 3):
 a JSON header (settings, phrases, passages, triples, the passages' ids and sources, the corpus
 folder's file stamps, encoder state, the array table) and the matrices as raw little-endian arrays
-(float64, float32, int32, int64), sealed by a SHA-256. After the container's checks (kind, version,
-length, checksum) come those of the header and of every matrix; each failure is a
+(float64, float32, int32, int64; uint8 for UTF-8 text), sealed by a SHA-256. After the container's
+checks (kind, version, length, checksum) come those of the header and of every matrix; each failure is a
 :class:`~pathfinding.errors.FormatError` naming the file and the problem. A version-1 file (written
 before passages had ids) still loads: its ids are its positions, and it has no sources.
 
@@ -14,9 +14,10 @@ not store: the file records its class name, and :func:`load_index` needs it agai
 ``load_index(path, encoder=...)`` (checked against the stored embeddings).
 
 The index's casing model (:func:`~pathfinding.hipporag.language.casing.casing_model`, derived from the
-passages) is saved as its texts in the header and its counts in the array block, so a loaded index
-reads questions without counting its corpus again; a file written without one derives it on first
-use.
+passages) is saved in the array block, its texts as UTF-8 bytes with their end offsets and its counts
+as int64 (version 2 kept its texts as JSON strings in the header: about ten million of them at a
+million passages), so a loaded index reads questions without counting its corpus again; a file
+written without one derives it on first use. Files of versions 1 and 2 still load.
 """
 
 from __future__ import annotations
@@ -59,14 +60,14 @@ __all__ = [
 ]
 
 MAGIC = b"PFHIPIDX"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 LAYOUT = Layout(
     MAGIC,
     FORMAT_VERSION,
     "index",
-    frozenset({"<f8", "<f4", "<i4", "<i8"}),
+    frozenset({"<f8", "<f4", "<i4", "<i8", "|u1"}),
     stale=" (rebuild the index with this version)",
-    older=frozenset({1}),
+    older=frozenset({1, 2}),
 )
 """The index file's :class:`~pathfinding.hipporag.storage.container.Layout`."""
 _SPARSE = ("relation_graph", "mentions", "pairs")
@@ -129,9 +130,8 @@ def save_index(index: HippoIndex, path, *, overwrite: bool = False) -> None:
     matrices = {name: _add_matrix(block, name, getattr(index, name)) for name in _SPARSE}
     matrices["node_embeddings"] = _add_matrix(block, "node_embeddings", index.node_embeddings)
     block.add("dropped", np.asarray(index.dropped, dtype=np.int64))
-    params, keys, forms, counts = casing_model(index).get_state()
-    casing = {"params": params, "keys": keys, "forms": forms}
-    casing["arrays"] = {name: block.add(f"casing.{name}", a) for name, a in counts.items()}
+    params, arrays = casing_model(index).get_state()
+    casing = {"params": params, "arrays": {k: block.add(f"casing.{k}", a) for k, a in arrays.items()}}
     encoder = encoder_spec(index.encoder, block.add)
     header = {
         "settings": index.settings,
@@ -346,9 +346,16 @@ def decode_casing(spec, array, name: str, settings: dict) -> CasingModel | None:
     if spec is None:
         return None
     try:
-        model = CasingModel.from_state(
-            spec["params"], spec["keys"], spec["forms"], {k: array(v) for k, v in spec["arrays"].items()}
-        )
+        arrays = {k: array(v) for k, v in spec["arrays"].items()}
+        if "keys" in spec:  # a version-2 file: its keys and forms are lists in the header
+            if not (isinstance(spec["keys"], list) and isinstance(spec["forms"], list)):
+                raise InvalidTypeError("its keys and forms must be lists of strings")
+            model = CasingModel(
+                spec["keys"], spec["forms"], arrays["capitalised"], arrays["initial"], arrays["lower"],
+                normalization=spec["params"]["normalization"],
+            )  # fmt: skip
+        else:
+            model = CasingModel.from_state(spec["params"], arrays)
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         raise FormatError(f"{name}: the casing model is malformed ({exc})") from None
     if model.normalization != index_normalization(settings):

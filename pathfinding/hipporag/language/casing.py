@@ -29,6 +29,7 @@ questions are read as typed.
 from __future__ import annotations
 
 import bisect
+import operator
 import re
 import sys
 from array import array
@@ -50,6 +51,7 @@ __all__ = [
     "STRAY_MIN",
     "CasingModel",
     "Evidence",
+    "Texts",
     "WordToken",
     "casing_model",
     "word_tokens",
@@ -173,6 +175,102 @@ class Evidence:
         )
 
 
+class Texts(Sequence[str]):
+    """Strings kept as one UTF-8 buffer and the offsets where each ends: a read-only sequence of str.
+
+    A million passages name about five million texts; as Python strings in a list each costs its
+    characters plus about 60 bytes, here its UTF-8 bytes plus 8. Items are decoded when read. Bytes
+    sort as their code points do, so a sorted list of strings stays sorted here (and ``bisect``
+    works on it).
+
+    Examples
+    --------
+    >>> t = Texts.of(["ed wood", "südhof"])
+    >>> len(t), t[1], list(t) == ["ed wood", "südhof"], t == ["ed wood", "südhof"]
+    (2, 'südhof', True, True)
+    """
+
+    __slots__ = ("_blob", "_ends")
+
+    def __init__(self, blob: bytes, ends: np.ndarray):
+        self._blob, self._ends = blob, ends
+
+    @classmethod
+    def of(cls, strings: Sequence[str]) -> Texts:
+        """The texts of a sequence of strings."""
+        encoded = [s.encode() for s in strings]
+        ends = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)).cumsum()
+        return cls(b"".join(encoded), ends)
+
+    def get_state(self) -> tuple[np.ndarray, np.ndarray]:
+        """(the UTF-8 bytes as uint8, the int64 end offsets): what a file stores."""
+        return np.frombuffer(self._blob, dtype=np.uint8), self._ends
+
+    @classmethod
+    def from_state(cls, blob, ends, *, sorted_distinct: bool = False) -> Texts:
+        """The texts :meth:`get_state` described, checked (``sorted_distinct``: and strictly
+        increasing); a malformed state raises ValueError (InvalidValueError) naming what is wrong."""
+        blob = np.asarray(blob)
+        ends = np.asarray(ends)
+        if blob.dtype != np.uint8 or blob.ndim != 1 or ends.dtype != np.int64 or ends.ndim != 1:
+            raise InvalidValueError(
+                f"texts must be uint8 bytes and int64 ends, got {blob.dtype}{list(blob.shape)} and "
+                f"{ends.dtype}{list(ends.shape)}"
+            )
+        if ends.size and (ends[0] < 0 or (np.diff(ends) < 0).any() or ends[-1] != blob.size):
+            raise InvalidValueError(f"text ends must rise from 0 to the {blob.size} bytes")
+        if not ends.size and blob.size:
+            raise InvalidValueError(f"{blob.size} bytes of text with no ends")
+        raw = blob.tobytes()
+        try:
+            raw.decode()
+        except UnicodeDecodeError as exc:
+            raise InvalidValueError(f"texts are not UTF-8 ({exc})") from None
+        texts = cls(raw, ends.copy())
+        if sorted_distinct and len(texts) > 1:
+            starts = texts._starts()
+            prev = None
+            for a, b in zip(starts.tolist(), ends.tolist(), strict=True):
+                if prev is not None and not prev < raw[a:b]:
+                    raise InvalidValueError("casing model keys must be sorted and distinct")
+                prev = raw[a:b]
+        return texts
+
+    def _starts(self) -> np.ndarray:
+        return np.concatenate([[0], self._ends[:-1]]).astype(np.int64)
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = len(self)
+        i = operator.index(i)
+        if not -n <= i < n:
+            raise IndexError(f"text index {i} out of range for {n} texts")
+        i %= n
+        return self._blob[self._ends[i - 1] if i else 0 : self._ends[i]].decode()
+
+    def __iter__(self):
+        blob, a = self._blob, 0
+        for b in self._ends.tolist():
+            yield blob[a:b].decode()
+            a = b
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Texts):
+            return self._blob == other._blob and np.array_equal(self._ends, other._ends)
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"Texts({len(self)} texts, {len(self._blob)} bytes)"
+
+
 class CasingModel:
     """How a corpus writes its names: per normalised text, its form and counts (:class:`Evidence`).
 
@@ -202,22 +300,25 @@ class CasingModel:
     def __init__(self, keys, forms, capitalised, initial, lower, *, normalization: str = "unicode"):
         if normalization not in NORMALIZATIONS:
             raise InvalidValueError(f"normalization must be one of {NORMALIZATIONS}, got {normalization!r}")
-        self.keys, self.forms = list(keys), list(forms)
         self.capitalised, self.initial, self.lower = (
             np.asarray(a, dtype=np.int64).reshape(-1) for a in (capitalised, initial, lower)
         )
+        if not isinstance(keys, Texts):
+            keys, forms = list(keys), list(forms)
+            try:  # joining checks every item is a string at C speed: a corpus' model has millions
+                "".join(keys + forms)
+            except TypeError:
+                raise InvalidTypeError("casing model keys and forms must be strings") from None
+            if keys != sorted(keys) or len(set(keys)) != len(keys):
+                raise InvalidValueError("casing model keys must be sorted and distinct")
+            keys, forms = Texts.of(keys), Texts.of(forms)
+        self.keys, self.forms = keys, forms
         n = len(self.keys)
         if not (len(self.forms) == self.capitalised.size == self.initial.size == self.lower.size == n):
             raise InvalidValueError(
                 f"a casing model needs one form and three counts per key ({n} keys), got {len(self.forms)} "
                 f"forms and {self.capitalised.size}, {self.initial.size}, {self.lower.size} counts"
             )
-        try:  # joining checks every item is a string at C speed: a file's model has many
-            "".join(self.keys + self.forms)
-        except TypeError:
-            raise InvalidTypeError("casing model keys and forms must be strings") from None
-        if self.keys != sorted(self.keys) or len(set(self.keys)) != n:
-            raise InvalidValueError("casing model keys must be sorted and distinct")
         if n and min(self.capitalised.min(), self.initial.min(), self.lower.min()) < 0:
             raise InvalidValueError("casing model counts must be >= 0")
         self.normalization = normalization
@@ -251,16 +352,20 @@ class CasingModel:
         counts = (int(self.capitalised[i]), int(self.initial[i]), int(self.lower[i]))
         return Evidence(key, self.forms[i], *counts)
 
-    def get_state(self) -> tuple[dict, list[str], list[str], dict[str, np.ndarray]]:
-        """(parameters, keys, forms, count arrays): what a file stores (:meth:`from_state` reads it)."""
+    def get_state(self) -> tuple[dict, dict[str, np.ndarray]]:
+        """(parameters, arrays): what a file stores (:meth:`from_state` reads it). The keys and forms
+        are UTF-8 bytes with their end offsets (``keys``/``key_ends``, ``forms``/``form_ends``), so a
+        file holds no JSON string per name."""
         arrays = {"capitalised": self.capitalised, "initial": self.initial, "lower": self.lower}
-        return {"normalization": self.normalization}, self.keys, self.forms, arrays
+        for name, texts in (("key", self.keys), ("form", self.forms)):
+            arrays[f"{name}s"], arrays[f"{name}_ends"] = texts.get_state()
+        return {"normalization": self.normalization}, arrays
 
     @classmethod
-    def from_state(cls, params: dict, keys, forms, arrays: dict) -> CasingModel:
-        """The model :meth:`get_state` described."""
-        if not (isinstance(keys, list) and isinstance(forms, list)):
-            raise InvalidTypeError("a casing model's keys and forms must be lists of strings")
+    def from_state(cls, params: dict, arrays: dict) -> CasingModel:
+        """The model :meth:`get_state` described (its texts checked: UTF-8, keys sorted and distinct)."""
+        keys = Texts.from_state(arrays["keys"], arrays["key_ends"], sorted_distinct=True)
+        forms = Texts.from_state(arrays["forms"], arrays["form_ends"])
         return cls(
             keys, forms, arrays["capitalised"], arrays["initial"], arrays["lower"],
             normalization=params["normalization"],
@@ -294,7 +399,11 @@ class CasingModel:
                 k = norm[word] = normalize_phrase(word, rule=normalization)
             return k
 
-        named: dict[str, Counter] = defaultdict(Counter)  # key -> {form: count}
+        # Each name's count and form; a Counter of its forms only once a second form is seen (most
+        # names have one, and a Counter each would be most of the memory at a million passages).
+        named: dict[str, int] = {}
+        form_of: dict[str, str] = {}
+        forms_of: dict[str, Counter] = {}
         initial: Counter = Counter()
         lower: Counter = Counter()
         # Every passage's words for the second pass, as ids (4 bytes a word and a flag byte, not a
@@ -315,37 +424,60 @@ class CasingModel:
             for run in _runs(toks):
                 key = " ".join(k for k in (keys[i] for i in run) if k)
                 if key and len(key.split()) <= MAX_WORDS:
-                    named[key][" ".join(toks[i].text for i in run)] += 1
-                    initial[key] += toks[run[0]].initial
+                    form = " ".join(toks[i].text for i in run)
+                    seen = named.get(key)
+                    if seen is None:
+                        named[key], form_of[key] = 1, form
+                    else:
+                        named[key] = seen + 1
+                        if key in forms_of:
+                            forms_of[key][form] += 1
+                        elif form != form_of[key]:
+                            forms_of[key] = Counter({form_of[key]: seen, form: 1})
+                    if toks[run[0]].initial:
+                        initial[key] += 1
             # words in lower case: each token's words, and the runs of words that start in lower case
             for t, k in zip(toks, keys, strict=True):
-                if not (t.capital or t.digit) and k and " " not in k:
-                    lower[k] += 1  # a word; a run of words is counted below
+                low = not (t.capital or t.digit)
+                if " " not in k:  # one word (or none), as nearly every token is (keys have no other space)
+                    if k:
+                        stream.append(ids.setdefault(k, len(ids)))
+                        low_flags.append(low)
+                        if low:
+                            lower[k] += 1  # a word; a run of words is counted below
+                    continue
                 parts = k.split()
                 stream.extend([ids.setdefault(w, len(ids)) for w in parts])
-                low_flags.extend([not (t.capital or t.digit)] * len(parts))
+                low_flags.extend([low] * len(parts))
             ends.append(len(stream))
         lengths: dict[int, set[int]] = defaultdict(set)  # a name's first word (its id) -> word counts
         for key in named:
             parts = key.split()
             if len(parts) > 1 and parts[0] in ids:
                 lengths[ids[parts[0]]].add(len(parts))
+        # The runs of words that start in lower case with a name's first word: found by numpy among
+        # every word of the corpus, then each looked at (a Python loop over every word took a fifth
+        # of the time).
+        words = np.frombuffer(stream, dtype=np.int32) if len(stream) else np.zeros(0, np.int32)
+        starts = np.flatnonzero(np.frombuffer(low_flags, dtype=np.bool_) if low_flags else np.zeros(0, bool))
+        starts = starts[np.isin(words[starts], np.fromiter(lengths, dtype=np.int32, count=len(lengths)))]
+        stops = np.asarray(ends, dtype=np.int64)[np.searchsorted(np.asarray(ends), starts, side="right")]
         vocab = list(ids)  # id -> word
-        lo = 0
-        for hi in ends:
-            for i in range(lo, hi):
-                if low_flags[i] and stream[i] in lengths:
-                    for n in lengths[stream[i]]:
-                        phrase = " ".join([vocab[w] for w in stream[i : min(i + n, hi)]])
-                        if phrase in named:
-                            lower[phrase] += 1
-            lo = hi
-        keep = sorted(set(named) | {k for k, c in lower.items() if c >= STRAY_MIN})
-        forms = [min(named[k].items(), key=lambda fc: (-fc[1], fc[0]))[0] if k in named else "" for k in keep]
-        total = np.array([sum(named[k].values()) if k in named else 0 for k in keep], dtype=np.int64)
+        for i, hi in zip(starts.tolist(), stops.tolist(), strict=True):
+            for n in lengths[stream[i]]:
+                phrase = " ".join([vocab[w] for w in stream[i : min(i + n, hi)]])
+                if phrase in named:
+                    lower[phrase] += 1
+        keep = sorted(set(named).union(k for k, c in lower.items() if c >= STRAY_MIN))
+        forms = [
+            (min(forms_of[k].items(), key=lambda fc: (-fc[1], fc[0]))[0] if k in forms_of else form_of[k])
+            if k in form_of else ""
+            for k in keep
+        ]  # fmt: skip
+        total = np.array([named.get(k, 0) for k in keep], dtype=np.int64)
         first = np.array([initial.get(k, 0) for k in keep], dtype=np.int64)
         low = np.array([lower.get(k, 0) for k in keep], dtype=np.int64)
-        return cls(keep, forms, total - first, first, low, normalization=normalization)
+        return cls(Texts.of(keep), Texts.of(forms), total - first, first, low, normalization=normalization)
 
 
 def _runs(toks: list[WordToken]) -> list[list[int]]:

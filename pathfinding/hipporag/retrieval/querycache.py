@@ -50,7 +50,7 @@ from pathfinding.hipporag.storage.safety import atomic_write, has_magic, refuse_
 __all__ = ["CACHE_SUFFIX", "CACHE_VERSION", "cache_path", "is_cache_file", "load_for_query", "write_cache"]
 
 CACHE_SUFFIX = ".query-cache"
-CACHE_VERSION = 4
+CACHE_VERSION = 5
 LAYOUT = Layout(
     b"PFHIPQRY",
     CACHE_VERSION,
@@ -168,11 +168,8 @@ def write_cache(index: HippoIndex, index_path, *, key: dict | None = None) -> st
     if index.passages:
         derived["bm25"] = _bm25(w, "bm25", r.bm25)
         derived["with_passages:1"] = w.graph("wp1", r.graph_with_passages())
-    params, keys, forms, counts = casing_model(index).get_state()
-    derived["casing"] = {
-        "params": params, "keys": keys, "forms": forms,
-        "arrays": {name: w.add(f"casing.{name}", a) for name, a in counts.items()},
-    }  # fmt: skip
+    params, arrays = casing_model(index).get_state()
+    derived["casing"] = {"params": params, "arrays": {k: w.add(f"casing.{k}", a) for k, a in arrays.items()}}
     if sp.issparse(index.node_embeddings):
         # its rows are the node embeddings, stored once below; the posting lists are its own
         _, postings = index.derived(NEAREST_ROWS_KEY, lambda: NearestRows(index.node_embeddings)).get_state()
