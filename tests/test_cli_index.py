@@ -144,6 +144,19 @@ def test_a_bad_encoder_url_is_named_before_any_work(tmp_path, capsys):
 # --- no command writes over one of its inputs ---------------------------------------------------------
 
 
+def test_one_document_is_a_corpus(tmp_path, capsys):
+    """A Markdown file given as the corpus is split as a folder's file would be, each part with the
+    file's name in its id; the output may not replace it."""
+    doc = tmp_path / "pump.md"
+    doc.write_text("# Pump\n\n## Install\nMount the Acme pump.\n\n## Repair\nReplace the Acme seal.\n")
+    out = str(tmp_path / "i.hippo")
+    code, text, _ = _run(capsys, ["index", str(doc), *COOC, "--max-chars", "30", "-o", out, "--json"])
+    assert code == 0 and json.loads(text)["stats"]["n_passages"] == 2
+    assert list(load_index(out).passage_ids) == ["pump.md#pump/install", "pump.md#pump/repair"]
+    code, _, err = _run(capsys, ["index", str(doc), *COOC, "-o", str(doc), "--force"])
+    assert code == 2 and "is the corpus this command reads" in err
+
+
 def test_no_command_writes_over_one_of_its_inputs(d, capsys):
     c1, c2, idx = str(d / "c1.json"), str(d / "c2.json"), str(d / "i.hippo")
     openie = _openie(d / "o.json", PASSAGES[:2])

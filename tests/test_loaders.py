@@ -259,6 +259,30 @@ def test_a_long_record_is_split_only_when_asked_and_its_parts_named_after_its_id
     assert load_corpus(path, max_chars=0, split=True)[0] == kept  # 0: nothing is cut
 
 
+def test_one_text_file_is_read_as_its_folder_would_read_it_alone(tmp_path):
+    """A .txt or .md file that is not JSON is a document: split as in a folder, its name the id; a
+    .txt file of JSON lines stays JSON lines (above), and another name is refused with the hint."""
+    (tmp_path / "other.txt").write_text("Not read.")
+    doc = tmp_path / "guide.md"
+    doc.write_text("# Guide\n\n## Install\nMount the pump.\n\n## Repair\nReplace the seal.\n")
+    corpus, rep = load_corpus(doc, max_chars=30)
+    assert [(p.title, p.doc_id) for p in corpus] == [
+        ("guide > Guide > Install", "guide.md#guide/install"),
+        ("guide > Guide > Repair", "guide.md#guide/repair"),
+    ]
+    assert rep.source == str(doc) and list(rep.files) == ["guide.md"] and rep.n_records == 2
+    folder, _ = load_corpus(tmp_path, max_chars=30)
+    assert [p for p in folder if p.doc_id.startswith("guide.md")] == corpus
+    for text in ("3", "Ed Wood directed Plan 9.", ""):  # a number, prose, nothing: documents all
+        got, _ = load_corpus(_write(tmp_path, "n.txt", text))
+        assert [(p.title, p.text, p.doc_id) for p in got] == [("n", text, "n.txt")]
+    with pytest.raises(FormatError, match=r"n.rst: not valid JSON or JSON lines \(.*\); a text document is "
+                       r"read when its name ends in .txt or .md$"):  # fmt: skip
+        load_corpus(_write(tmp_path, "n.rst", "Ed Wood directed Plan 9."))
+    with pytest.raises(FormatError, match=r"n.json: not valid JSON or JSON lines \([^;]*\)$"):
+        load_corpus(_write(tmp_path, "n.json", "Ed Wood directed Plan 9."))
+
+
 @pytest.mark.parametrize(
     ("data", "words"),
     [

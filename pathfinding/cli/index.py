@@ -399,7 +399,7 @@ def _encoder_flags(p) -> None:
 _CORPUS_HELP = (
     "corpus: a JSON list of {title, text}, JSON lines of {title, text} (an id field is an id, never "
     "a title), HotpotQA's {title: [sentence, ...]} object, or a folder of .txt/.md files (each file "
-    "split into passages of at most --max-chars characters)"
+    "split into passages of at most --max-chars characters), or one such file"
 )
 
 
@@ -411,9 +411,9 @@ def add_index_command(gsub) -> None:
         description="Build an index from CORPUS and its triples and save it to one file. A corpus is "
         "a JSON list of {title, text} (the HippoRAG release's corpus files), JSON lines of {title, "
         "text} (id, _id and doc_id are ids), HotpotQA's {title: [sentence, ...]} object, or a folder "
-        "of .txt/.md files (subfolders too), each split along its headings and paragraphs into "
-        "passages of at most --max-chars characters (a file that fits is one passage, its path its "
-        "id). The output never replaces a file this package did not "
+        "of .txt/.md files (subfolders too) or one such file, each split along its headings and "
+        "paragraphs into passages of at most --max-chars characters (a file that fits is one "
+        "passage, its path its id). The output never replaces a file this package did not "
         "write, an input, or a file inside the corpus folder; a second writer of the same file "
         "waits (--wait).",
     )  # fmt: skip

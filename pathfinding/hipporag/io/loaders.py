@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from pathfinding._validation import check_int
 from pathfinding.errors import FormatError
 from pathfinding.hipporag.io.corpusfiles import (
+    CORPUS_SUFFIXES,
     folder_document,
     folder_files,
     json_lines,
@@ -257,11 +258,23 @@ def _shared_titles(passages: Sequence[Passage], where: Sequence[str], report: Lo
             report.add("duplicate_title", f"{title!r} x {len(ids)} ({shown})", count=len(ids))
 
 
-def _load_folder(folder: str, max_chars: int) -> tuple[list[Passage], LoadReport]:
-    report = LoadReport(source=folder)
+def _is_document(path) -> bool:
+    """Whether ``path`` is a file a folder would read as a document (``.txt``/``.md``)."""
+    return isinstance(path, str | os.PathLike) and os.path.splitext(path)[1].lower() in CORPUS_SUFFIXES
+
+
+def _load_document(path, max_chars: int) -> tuple[list[Passage], LoadReport]:
+    """One text file as the corpus: read as its folder would read it if it held nothing else."""
+    folder, name = os.path.split(os.path.abspath(path))
+    return _load_folder(folder, max_chars, only=name)
+
+
+def _load_folder(folder: str, max_chars: int, only: str | None = None) -> tuple[list[Passage], LoadReport]:
+    """A folder's passages; ``only``: the one file of it to read (a text file given as the corpus)."""
+    report = LoadReport(source=folder if only is None else os.path.join(folder, only))
     out, where = [], []
     seen = set()
-    files, skipped = folder_files(folder)
+    files, skipped = folder_files(folder) if only is None else ([only], [])
     for entry in skipped:
         report.add("skipped_file", entry)
     for rel in files:
@@ -297,7 +310,9 @@ def load_corpus(
       passages of at most ``max_chars`` characters along its headings, paragraphs and sentences
       (:func:`~pathfinding.hipporag.io.corpusfiles.folder_document`: a file that fits is one
       passage titled with its path without the extension, with the file's path as its id); other
-      files are counted as ``skipped_file``.
+      files are counted as ``skipped_file``. A ``.txt`` or ``.md`` file that is not JSON (lines) is
+      read as its folder would read it if it held nothing else (ids and the file stamp name it by
+      its file name).
 
     A record's ``id``, ``_id`` or ``doc_id`` (:data:`ID_FIELDS`) is its id
     (:attr:`Passage.doc_id`), never its title or text: a record with an id and no title gets an
@@ -350,9 +365,16 @@ def load_corpus(
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise FormatError(f"{name}: not valid JSON or JSON lines ({exc})") from None
+            if _is_document(path):
+                return _load_document(path, max_chars)
+            hint = ""
+            if not name.lower().removesuffix(".gz").endswith((".json", ".jsonl")):  # a document?
+                hint = f"; a text document is read when its name ends in {' or '.join(CORPUS_SUFFIXES)}"
+            raise FormatError(f"{name}: not valid JSON or JSON lines ({exc}){hint}") from None
         if isinstance(data, dict):
             data = title_sentences(name, data)
+        if not isinstance(data, list) and _is_document(path):
+            return _load_document(path, max_chars)
         if not isinstance(data, list):
             raise FormatError(
                 f"{name}: expected a JSON list of passages, JSON lines of {{title, text}}, or an object "
