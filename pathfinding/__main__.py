@@ -1,7 +1,5 @@
 """``python -m pathfinding``: the command line."""
 
-import sys
+from pathfinding.cli.entry import console
 
-from pathfinding.cli.entry import main
-
-sys.exit(main())
+console()

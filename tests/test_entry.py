@@ -108,3 +108,26 @@ def test_building_the_command_line_loads_no_numerical_library():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_ctrl_c_after_the_command_finished_keeps_its_status(monkeypatch):
+    """The program ignores SIGINT once ``main`` has returned: a Ctrl-C while the interpreter shuts
+    down (here sent from the exit itself) leaves the command's own status, not 130."""
+    import os
+    import signal
+
+    from pathfinding.cli import entry
+
+    def exit_after_a_ctrl_c(status):
+        os.kill(os.getpid(), signal.SIGINT)  # delivered before the next bytecode: raises if not ignored
+        raise SystemExit(status)
+
+    monkeypatch.setattr(entry, "main", lambda: 0)
+    monkeypatch.setattr(entry.sys, "exit", exit_after_a_ctrl_c)
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        with pytest.raises(SystemExit) as stop:
+            entry.console()
+        assert stop.value.code == 0
+    finally:
+        signal.signal(signal.SIGINT, before)

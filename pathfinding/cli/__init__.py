@@ -15,7 +15,7 @@ Building the parser imports no numerical library: each command imports its work 
 
 from pathfinding._lazy import lazy_exports
 
-_EXPORTS = dict.fromkeys(["build_parser", "main"], "pathfinding.cli.entry")
+_EXPORTS = dict.fromkeys(["build_parser", "console", "main"], "pathfinding.cli.entry")
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 __all__ = sorted(_EXPORTS)

@@ -13,9 +13,10 @@ import contextlib
 import importlib
 import logging
 import os
+import signal
 import sys
 
-__all__ = ["BROKEN_PIPE_STATUS", "INTERRUPTED_STATUS", "OneLineParser", "build_parser", "main"]
+__all__ = ["BROKEN_PIPE_STATUS", "INTERRUPTED_STATUS", "OneLineParser", "build_parser", "console", "main"]
 
 # The command groups, in the order --help lists them: each module's ``add_commands(subparsers)``
 # registers its parsers only.
@@ -147,3 +148,16 @@ def _command_name(args) -> str:
         return "pathfinding"
     sub = getattr(args, "hipporag_command", None) or getattr(args, "data_command", None)
     return f"pathfinding {args.command}" + (f" {sub}" if sub else "")
+
+
+def console() -> None:
+    """The program (``pathfinding`` and ``python -m pathfinding``): :func:`main`, then exit with its
+    status.
+
+    Once ``main`` has returned, the command's work is done and told ("wrote i.hippo"). A Ctrl-C that
+    lands after that, while the interpreter shuts down, is ignored: otherwise it would end the
+    process with status 130 and say "interrupted" about a command that finished.
+    """
+    status = main()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.exit(status)
