@@ -7,6 +7,7 @@ with a correct checksum, and expects a ``FormatError`` whose message starts with
 and names the part and the value that is wrong (the package's error standard).
 """
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -83,8 +84,6 @@ def test_the_file_layout_is_the_documented_one(good):
     arrays hold the index: phrases sorted, the relation graph's one edge per triple each way."""
     path, header, block = good
     assert header["phrases"] == ["burbank", "ed wood", "plan 9"]
-    assert header["passages"] == TEXTS
-    assert header["triples"] == [[["ed wood", "directed", "plan 9"]], [["plan 9", "filmed in", "burbank"]]]
     table = header["arrays"]
     assert all(spec["offset"] % 8 == 0 for spec in table.values())
 
@@ -92,6 +91,14 @@ def test_the_file_layout_is_the_documented_one(good):
         spec = table[key]
         count = int(np.prod(spec["shape"]))
         return np.frombuffer(block, spec["dtype"], count, spec["offset"]).reshape(spec["shape"])
+
+    # the text is in the block, not in the JSON: the passages as UTF-8 and their ends, the triples
+    # as (subject, relation, object) ids into the phrases and the relations
+    assert header["passages"] == {"texts": "passages.texts", "ends": "passages.ends"}
+    assert read("passages.texts").tobytes() == "".join(TEXTS).encode()
+    assert read("passages.ends").tolist() == [len(TEXTS[0]), len(TEXTS[0]) + len(TEXTS[1])]
+    assert read("triples.ids").tolist() == [[1, 0, 2], [2, 1, 0]] and read("triples.ends").tolist() == [1, 2]
+    assert read("triples.relations.texts").tobytes() == b"directedfilmed in"
 
     R = sp.csr_array(
         (read("relation_graph.data"), read("relation_graph.indices"), read("relation_graph.indptr")),
@@ -144,9 +151,19 @@ HEADER_CASES = [
     ("arrays", _DELETE, r"header field 'arrays' must be dict, got NoneType"),
     ("settings", [], r"header field 'settings' must be dict, got list"),
     ("phrases", "abc", r"header field 'phrases' must be list, got str"),
-    ("passages", {}, r"header field 'passages' must be list, got dict"),
+    ("passages", "abc", r"header field 'passages' must be list \| dict, got str"),
+    ("passages", {}, r"header field 'passages' is malformed \('texts'\)"),
+    ("passages", [1, 2], r"header field 'passages' must list strings"),
+    ("passages/ends", "dropped", r"header field 'passages' is malformed \(text ends must rise from 0 to the "
+     r"\d+ bytes\)"),
     ("matrices", [], r"header field 'matrices' must be dict, got list"),
-    ("triples", {}, r"header field 'triples' must be list, got dict"),
+    ("triples", "abc", r"header field 'triples' must be list, got str"),
+    ("triples", {}, r"header field 'triples' is malformed \('ids'\)"),
+    ("triples/ids", "dropped", r"header field 'triples' is malformed \(ids int64\[2\], ends int64\[2\]\)"),
+    ("triples/ends", "dropped", r"header field 'triples' is malformed \(the passages' ends do not rise to "
+     r"the 2 triples\)"),
+    ("triples/relations/texts", "passages.texts", r"header field 'triples' is malformed \(text ends must "
+     r"rise from 0 to the \d+ bytes\)"),
     ("encoder", "char_ngram", r"header field 'encoder' must be dict, got str"),
     ("arrays/dropped/dtype", "<f2", r"array 'dropped' is missing or has an unsupported dtype"),
     ("arrays/dropped/shape", [-2], r"array 'dropped' has a bad shape \[-2\]"),
@@ -210,11 +227,11 @@ def test_a_malformed_header_is_refused_by_name(good, where, value, message):
 
 def test_an_array_that_runs_past_the_block_is_refused(good):
     """An array whose start is inside the block but whose end is not (the two dropped counts moved
-    to the last 8 bytes) lies outside the block; one ending exactly at the end (the IDF array, written
-    last) does not."""
+    to the last 8 bytes) lies outside the block; one ending exactly at the end (the last written, an
+    int64 array) does not."""
     path, header, block = good
-    idf = header["arrays"]["encoder.idf"]
-    assert idf["offset"] + idf["shape"][0] * 8 == len(block)
+    last = max(header["arrays"].values(), key=lambda spec: spec["offset"])
+    assert last["offset"] + int(np.prod(last["shape"])) * np.dtype(last["dtype"]).itemsize == len(block)
     load_index(path)
     header["arrays"]["dropped"]["offset"] = len(block) - 8
     _refused(path, header, block, r"array 'dropped' lies outside the array block")
@@ -301,6 +318,38 @@ def test_a_custom_encoder_is_checked_and_named(tmp_path):
     save_index(build_index(TRIPLES), own)
     with pytest.raises(InvalidValueError, match=rf"^{re.escape(str(own))} stores its own CharNgramEncoder"):
         load_index(own, encoder=Table())
+
+
+def test_a_version_2_file_with_its_text_in_the_header_loads(good):
+    """Version 2 kept the passages and triples as JSON lists in the header: such a file loads the
+    same index (the triples' texts pooled: one object per phrase)."""
+    path, header, block = good
+    want = load_index(path)
+    header["passages"] = TEXTS
+    header["triples"] = [[["ed wood", "directed", "plan 9"]], [["plan 9", "filmed in", "burbank"]]]
+    path.write_bytes(_seal(header, block, version=2))
+    back = load_index(path)
+    assert_same_index(back, want)
+    assert back.passages == TEXTS and back.triples == want.triples == read_triples(path)
+    assert back.triples[0][0][2] is back.triples[1][0][0] is back.phrases[2]
+
+
+def test_an_id_outside_its_list_is_refused(good):
+    """A subject id past the phrases (written into the block, the file resealed) is named."""
+    path, header, block = good
+    at = header["arrays"]["triples.ids"]["offset"]
+    block[at : at + 4] = (99).to_bytes(4, "little")
+    _refused(path, header, block, r"header field 'triples' is malformed \(a subject id outside \[0, 3\)\)")
+
+
+def test_a_triple_that_names_no_phrase_is_not_saved(tmp_path):
+    """An index put together by hand whose triple names something that is no node: refused by name
+    (no file), not a KeyError."""
+    idx = build_index(TRIPLES, passages=TEXTS)
+    odd = dataclasses.replace(idx, triples=[(("ed wood", "directed", "plan 10"),), idx.triples[1]])
+    with pytest.raises(InvalidValueError, match=r"a triple names 'plan 10', which is no phrase of the index"):
+        save_index(odd, tmp_path / "odd.hippo")
+    assert not (tmp_path / "odd.hippo").exists()
 
 
 def test_the_triples_alone_are_read_without_the_encoder(tmp_path):
@@ -834,7 +883,7 @@ def test_ids_sources_and_file_stamps_are_saved_and_the_query_cache_carries_them(
 
 def test_repeated_or_malformed_ids_in_a_file_are_named(good):
     path, header, block = good
-    n = len(header["triples"])
+    n = len(TEXTS)
     header["passage_ids"] = ["same"] * n
     _refused(path, header, block, r"passage id 'same' is given to 2 passages .*")
     header["passage_ids"] = ["a"]

@@ -1,23 +1,29 @@
 """Save a :class:`~pathfinding.hipporag.index.model.HippoIndex` to one file and load it back, without pickle.
 
 The file is a :mod:`~pathfinding.hipporag.storage.container` (magic ``b"PFHIPIDX"``, ``FORMAT_VERSION`` 3):
-a JSON header (settings, phrases, passages, triples, the passages' ids and sources, the corpus
-folder's file stamps, encoder state, the array table) and the matrices as raw little-endian arrays
-(float64, float32, int32, int64; uint8 for UTF-8 text), sealed by a SHA-256. After the container's
-checks (kind, version, length, checksum) come those of the header and of every matrix; each failure is a
-:class:`~pathfinding.errors.FormatError` naming the file and the problem. A version-1 file (written
-before passages had ids) still loads: its ids are its positions, and it has no sources.
+a JSON header (settings, phrases, the passages' ids and sources, the corpus folder's file stamps,
+encoder state, the array table) and raw little-endian arrays (float64, float32, int32, int64; uint8
+for UTF-8 text), sealed by a SHA-256. The arrays hold the matrices and the text:
+
+* the passages, as UTF-8 bytes and each one's end offset (:func:`encode_texts`);
+* the triples, as int32 rows (subject, relation, object) of ids into the phrases and into a list of
+  relations, and each passage's end among them (:func:`encode_triples`);
+* the casing model (:func:`~pathfinding.hipporag.language.casing.casing_model`, derived from the
+  passages): its texts as UTF-8 bytes, its counts as int64, so a loaded index reads questions
+  without counting its corpus again (a file written without one derives it on first use).
+
+Version 2 kept the passages, triples and casing texts as JSON in the header: at a million passages
+a 3.4 GB file for 0.5 GB of text, parsed whole at every load. Files of versions 1 and 2 still load; a
+version-1 file (written before passages had ids) gets its positions as ids, and no sources.
+
+After the container's checks (kind, version, length, checksum) come those of the header and of
+every array; each failure is a :class:`~pathfinding.errors.FormatError` naming the file and the
+problem.
 
 The default :class:`~pathfinding.hipporag.index.encoder.CharNgramEncoder` is saved as data (its n-gram
 list and IDF array) and rebuilt without refitting. Any other encoder is code, which this format does
 not store: the file records its class name, and :func:`load_index` needs it again as
 ``load_index(path, encoder=...)`` (checked against the stored embeddings).
-
-The index's casing model (:func:`~pathfinding.hipporag.language.casing.casing_model`, derived from the
-passages) is saved in the array block, its texts as UTF-8 bytes with their end offsets and its counts
-as int64 (version 2 kept its texts as JSON strings in the header: about ten million of them at a
-million passages), so a loaded index reads questions without counting its corpus again; a file
-written without one derives it on first use. Files of versions 1 and 2 still load.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from pathfinding.hipporag.index.build import assemble_index, check_unit_rows
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.model import HippoIndex, PositionalIds
 from pathfinding.hipporag.io.records import FileStamp, Source
-from pathfinding.hipporag.language.casing import CASING_KEY, CasingModel, casing_model
+from pathfinding.hipporag.language.casing import CASING_KEY, CasingModel, Texts, casing_model
 from pathfinding.hipporag.language.text import index_normalization
 from pathfinding.hipporag.storage.container import ArrayBlock, Container, Layout, pack_chunks
 from pathfinding.hipporag.storage.safety import (
@@ -51,7 +57,11 @@ __all__ = [
     "decode_casing",
     "decode_encoder",
     "decode_labels",
+    "decode_texts",
+    "decode_triples",
     "encode_labels",
+    "encode_texts",
+    "encode_triples",
     "encoder_spec",
     "is_index_file",
     "load_index",
@@ -136,8 +146,8 @@ def save_index(index: HippoIndex, path, *, overwrite: bool = False) -> None:
     header = {
         "settings": index.settings,
         "phrases": index.phrases,
-        "passages": index.passages,
-        "triples": index.triples,  # tuples are JSON arrays: no list of lists made for the file
+        "passages": encode_texts(index.passages, "passages", block.add),
+        "triples": encode_triples(index.triples, index.phrases, block.add),
         "matrices": matrices,
         "encoder": encoder,
         "casing": casing,
@@ -162,6 +172,72 @@ def encode_labels(index: HippoIndex) -> dict:
         "sources": sources,
         "files": {f: [stamp.sha256, stamp.max_chars] for f, stamp in sorted(index.files.items())},
     }
+
+
+def encode_texts(texts, name: str, add_array) -> dict:
+    """How a file records a list of strings: its UTF-8 bytes and end offsets, passed to
+    ``add_array(name, array)`` as ``NAME.texts`` and ``NAME.ends`` (no JSON string per text)."""
+    blob, ends = Texts.of(texts).get_state()
+    return {"texts": add_array(f"{name}.texts", blob), "ends": add_array(f"{name}.ends", ends)}
+
+
+def decode_texts(spec, array, name: str, field: str) -> list[str]:
+    """The strings an :func:`encode_texts` record describes, or the JSON list an older file holds."""
+    if isinstance(spec, list):  # version 1 or 2
+        if not all(isinstance(x, str) for x in spec):
+            raise FormatError(f"{name}: header field {field!r} must list strings")
+        return spec
+    try:
+        return list(Texts.from_state(array(spec["texts"]), array(spec["ends"])))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise FormatError(f"{name}: header field {field!r} is malformed ({exc})") from None
+
+
+def encode_triples(triples, phrases, add_array) -> dict:
+    """How a file records the per-passage triples: each as (subject, relation, object) ids, int32 rows
+    of ``triples.ids`` (subject and object index the phrases, the relation ``triples.relations``), and
+    each passage's end among them (``triples.ends``)."""
+    node = {p: i for i, p in enumerate(phrases)}  # every subject and object is a phrase (the build's rule)
+    relation: dict[str, int] = {}
+    rid = relation.setdefault
+    counts = np.fromiter(map(len, triples), dtype=np.int64, count=len(triples))
+    try:
+        ids = np.fromiter(
+            (x for doc in triples for s, r, o in doc for x in (node[s], rid(r, len(relation)), node[o])),
+            dtype=np.int32, count=3 * int(counts.sum()),
+        ).reshape(-1, 3)  # fmt: skip
+    except KeyError as exc:
+        raise InvalidValueError(f"a triple names {exc.args[0]!r}, which is no phrase of the index") from None
+    return {
+        "ids": add_array("triples.ids", ids),
+        "ends": add_array("triples.ends", np.cumsum(counts)),
+        "relations": encode_texts(list(relation), "triples.relations", add_array),
+    }
+
+
+def decode_triples(spec, array, name: str, phrases) -> list[tuple]:
+    """The per-passage triples an :func:`encode_triples` record describes (each text one object: the
+    phrases' own, one per relation), checked; an older file's JSON lists are read by
+    :func:`_triples`."""
+    try:
+        ids, ends = array(spec["ids"]), array(spec["ends"])
+        rel = spec["relations"]
+        relations = list(Texts.from_state(array(rel["texts"]), array(rel["ends"])))
+        if ids.ndim != 2 or ids.shape[1] != 3 or ends.ndim != 1 or ids.dtype.kind + ends.dtype.kind != "ii":
+            raise InvalidValueError(f"ids {ids.dtype}{list(ids.shape)}, ends {ends.dtype}{list(ends.shape)}")
+        if np.any(np.diff(ends, prepend=0) < 0) or (ends[-1] if ends.size else 0) != len(ids):
+            raise InvalidValueError(f"the passages' ends do not rise to the {len(ids)} triples")
+        bounds = (("subject", len(phrases)), ("relation", len(relations)), ("object", len(phrases)))
+        for col, (what, n) in enumerate(bounds):
+            if len(ids) and not (0 <= ids[:, col].min() and ids[:, col].max() < n):
+                raise InvalidValueError(f"a {what} id outside [0, {n})")
+    except (KeyError, TypeError, ValueError) as exc:
+        raise FormatError(f"{name}: header field 'triples' is malformed ({exc})") from None
+    P = np.fromiter(phrases, dtype=object, count=len(phrases))
+    R = np.fromiter(relations, dtype=object, count=len(relations))
+    flat = list(zip(P[ids[:, 0]].tolist(), R[ids[:, 1]].tolist(), P[ids[:, 2]].tolist(), strict=True))
+    starts = np.concatenate([[0], ends[:-1]]).tolist() if ends.size else []
+    return [tuple(flat[a:b]) for a, b in zip(starts, ends.tolist(), strict=True)]
 
 
 def decode_labels(header: dict, name: str, n_passages: int) -> dict:
@@ -227,12 +303,15 @@ def _matrix(file: Container, key: str, spec) -> object:
 def _field(header: dict, key: str, kind, name: str):
     value = header.get(key)
     if not isinstance(value, kind):
-        raise FormatError(f"{name}: header field {key!r} must be {kind.__name__}, got {type(value).__name__}")
+        kinds = getattr(kind, "__name__", str(kind))  # "list | dict" for a union
+        raise FormatError(f"{name}: header field {key!r} must be {kinds}, got {type(value).__name__}")
     return value
 
 
-def _triples(header: dict, name: str, phrases=()) -> list[tuple]:
-    raw = _field(header, "triples", list, name)
+def _triples(header: dict, name: str, phrases, array) -> list[tuple]:
+    if isinstance(header.get("triples"), dict):
+        return decode_triples(header["triples"], array, name, phrases)
+    raw = _field(header, "triples", list, name)  # version 1 or 2: JSON lists of strings
     # One string object per distinct text (the phrases' own where they are one): JSON makes a new
     # one per occurrence, and a relation such as "born in" occurs in a good share of the triples.
     pool = {p: p for p in phrases if isinstance(p, str)}
@@ -257,7 +336,8 @@ def read_triples(path) -> list[tuple]:
     name = os.fspath(path)
     with open(path, "rb") as fh:
         raw = fh.read()
-    return _triples(Container(raw, LAYOUT, name).header, name)
+    file = Container(raw, LAYOUT, name)
+    return _triples(file.header, name, _field(file.header, "phrases", list, name), file.array)
 
 
 def load_index(path, *, encoder=None) -> HippoIndex:
@@ -294,11 +374,11 @@ def load_index(path, *, encoder=None) -> HippoIndex:
     header = file.header
     settings = _field(header, "settings", dict, name)
     phrases = _field(header, "phrases", list, name)
-    passages = _field(header, "passages", list, name)
+    passages = decode_texts(_field(header, "passages", list | dict, name), file.array, name, "passages")
     matrices = _field(header, "matrices", dict, name)
     enc_spec = _field(header, "encoder", dict, name)
-    triples = _triples(header, name, phrases)
-    header["triples"] = None  # the parsed lists go now that the tuples exist
+    triples = _triples(header, name, phrases, file.array)
+    header["triples"] = header["passages"] = None  # parsed lists (an older file's) go now
     mats = {key: _matrix(file, key, matrices.get(key)) for key in (*_SPARSE, "node_embeddings")}
     n, n_pass = len(phrases), len(triples)
     expect = {"relation_graph": (n, n), "pairs": (n, n), "mentions": (n, n_pass)}

@@ -50,7 +50,7 @@ from pathfinding.hipporag.storage.safety import atomic_write, has_magic, refuse_
 __all__ = ["CACHE_SUFFIX", "CACHE_VERSION", "cache_path", "is_cache_file", "load_for_query", "write_cache"]
 
 CACHE_SUFFIX = ".query-cache"
-CACHE_VERSION = 5
+CACHE_VERSION = 6
 LAYOUT = Layout(
     b"PFHIPQRY",
     CACHE_VERSION,
@@ -148,7 +148,7 @@ def write_cache(index: HippoIndex, index_path, *, key: dict | None = None) -> st
     at that path that is not a query cache is left alone (InvalidValueError).
     """
     from pathfinding.hipporag.index.nearest import NearestRows
-    from pathfinding.hipporag.index.persistence import encode_labels, encoder_spec
+    from pathfinding.hipporag.index.persistence import encode_labels, encode_texts, encoder_spec
     from pathfinding.hipporag.language.casing import casing_model
 
     key = _index_key(index_path) if key is None else key
@@ -177,7 +177,7 @@ def write_cache(index: HippoIndex, index_path, *, key: dict | None = None) -> st
     header = {
         "key": key,
         "phrases": index.phrases,
-        "passages": index.passages,
+        "passages": encode_texts(index.passages, "passages", w.add),
         "settings": index.settings,
         "stats": dataclasses.asdict(index.stats),
         "matrices": {
@@ -318,15 +318,16 @@ class _TriplesFromIndex(Sequence):
 
 def _from_cache(block: _Block, index_path: str, encoder) -> HippoIndex:
     from pathfinding.hipporag.index.nearest import NearestRows
-    from pathfinding.hipporag.index.persistence import decode_encoder, decode_labels
+    from pathfinding.hipporag.index.persistence import decode_encoder, decode_labels, decode_texts
 
     h = block.header
+    passages = decode_texts(h["passages"], block.array, index_path, "passages")
     mats = {name: block.matrix(spec) for name, spec in h["matrices"].items()}
     n, n_pass = len(h["phrases"]), mats["mentions"].shape[1]
     for name, shape in (("relation_graph", (n, n)), ("synonymy_graph", (n, n)), ("pairs", (n, n))):
         _check(mats[name].shape == shape, f"{name} shape")
     _check(mats["mentions"].shape[0] == n and mats["node_embeddings"].shape[0] == n, "node count")
-    _check(not h["passages"] or len(h["passages"]) == n_pass, "passage count")
+    _check(not passages or len(passages) == n_pass, "passage count")
     enc = decode_encoder(
         h["encoder"], block.array, index_path, encoder, h["phrases"], mats["node_embeddings"]
     )
@@ -338,7 +339,7 @@ def _from_cache(block: _Block, index_path: str, encoder) -> HippoIndex:
         specificity=block.array(h["specificity"]),
         node_embeddings=mats["node_embeddings"],
         encoder=enc,
-        passages=h["passages"],
+        passages=passages,
         stats=IndexStats(**h["stats"]),
         triples=_TriplesFromIndex(index_path, h["key"]),
         dropped=block.array(h["dropped"]),
