@@ -130,7 +130,9 @@ def test_the_texts_are_a_sequence_of_strings():
         t[-5]
     blob, ends = t.get_state()
     assert blob.tobytes() == "".join(words).encode() and ends.tolist() == [0, 7, 14, 20]
-    assert Texts.from_state(blob, ends, sorted_distinct=True) == words
+    assert Texts.from_state(blob, ends) == words and t.is_sorted_distinct()
+    assert not Texts.of(["b", "a"]).is_sorted_distinct() and not Texts.of(["a", "a"]).is_sorted_distinct()
+    assert Texts.of([]).is_sorted_distinct() and Texts.of(["a"]).is_sorted_distinct()
 
 
 @pytest.mark.parametrize(
@@ -143,13 +145,25 @@ def test_the_texts_are_a_sequence_of_strings():
         (np.frombuffer(b"abc", np.uint8), np.array([2]), "text ends must rise from 0 to the 3 bytes"),
         (np.frombuffer(b"abc", np.uint8), np.zeros(0, np.int64), "3 bytes of text with no ends"),
         (np.frombuffer(b"a\xffc", np.uint8), np.array([3]), "texts are not UTF-8"),
-        (np.frombuffer(b"ba", np.uint8), np.array([1, 2]), "keys must be sorted and distinct"),
-        (np.frombuffer(b"aa", np.uint8), np.array([1, 2]), "keys must be sorted and distinct"),
+        (np.frombuffer(b"a\xc3\xbc", np.uint8), np.array([2, 3]), "a text ends inside a UTF-8 character"),
+        (np.frombuffer(b"a\xc3", np.uint8), np.array([2]), "texts are not UTF-8"),
     ],
 )
 def test_a_malformed_texts_state_is_refused_by_name(blob, ends, pattern):
+    """Each text must be UTF-8 by itself: "aü" cut after its first byte of "ü" is refused, though
+    the whole buffer decodes."""
     with pytest.raises(InvalidValueError, match=pattern):
-        Texts.from_state(blob, ends, sorted_distinct=True)
+        Texts.from_state(blob, ends)
+
+
+def test_a_model_checks_texts_given_as_texts():
+    """Keys given as Texts are checked for order as a list's are; forms may be either."""
+    with pytest.raises(InvalidValueError, match="sorted and distinct"):
+        CasingModel(Texts.of(["b", "a"]), ["", ""], [0, 0], [0, 0], [3, 3])
+    m = CasingModel(Texts.of(["a", "b"]), ["A", ""], [1, 0], [0, 0], [0, 3])
+    assert m.evidence("a").form == "A"
+    assert m == CasingModel(["a", "b"], Texts.of(["A", ""]), [1, 0], [0, 0], [0, 3])
+    assert CasingModel.from_state(*m.get_state()) == m
 
 
 def test_the_most_frequent_form_wins_and_a_tie_goes_to_the_first_in_order():
@@ -192,8 +206,10 @@ def test_bad_arguments_are_named():
         CasingModel.from_passages(["Ed Wood", 3])
     with pytest.raises(InvalidValueError, match="normalization must be one of"):
         CasingModel.from_passages([], normalization="x")
-    with pytest.raises(KeyError, match="key_ends"):
+    with pytest.raises(InvalidValueError, match=r"state lacks \['key_ends', 'forms', 'form_ends', 'capit"):
         CasingModel.from_state({"normalization": "unicode"}, {"keys": np.zeros(0, np.uint8)})
+    with pytest.raises(InvalidValueError, match=r"state lacks \['normalization'\]"):
+        CasingModel.from_state({}, CasingModel.from_passages(["Ed Wood"]).get_state()[1])
     with pytest.raises(InvalidTypeError, match="text must be a string"):
         word_tokens(None)
 

@@ -4,6 +4,8 @@ byte.
 
 ``tests/data/hipporag/index_v1.hippo`` was written by the index writer that preceded this module,
 from the three triples of ``_V1_TRIPLES``; its bytes are the contract old index files rely on.
+``index_v2.hippo`` was written by version 2 of the index file (commit 188c75e, text as JSON in the
+header) from the same triples and texts.
 """
 
 import dataclasses
@@ -23,6 +25,7 @@ from pathfinding.hipporag.storage.container import DIGEST, PREFIX, ArrayBlock, C
 
 TOY = Layout(b"PFTOYTOY", 3, "toy file", frozenset({"<i8", "<f8", "|u1"}), stale=" (make it again)")
 V1 = Path(__file__).parent / "data" / "hipporag" / "index_v1.hippo"
+V2 = V1.with_name("index_v2.hippo")  # version 2, from the same triples and texts
 _V1_TRIPLES = [
     [("Ed Wood", "directed", "Plan 9")],
     [("Plan 9", "filmed in", "Burbank")],
@@ -167,6 +170,32 @@ def test_an_index_written_before_the_container_loads_and_packs_to_the_same_bytes
     assert pack(dataclasses.replace(LAYOUT, version=1), header, block) == raw
     save_index(old, tmp_path / "again.hippo")  # and what this version writes loads the same
     assert load_index(tmp_path / "again.hippo").phrases == old.phrases
+
+
+def test_an_index_of_version_2_loads(tmp_path, monkeypatch):
+    """``index_v2.hippo``, written by version 2 (188c75e) from the same triples: its passages, triples
+    and casing texts are JSON in the header. It loads equal to an index built now, its casing model
+    read from the file (not counted again), and saves again as the current version."""
+    from pathfinding.hipporag.language.casing import CasingModel, casing_model
+
+    raw = V2.read_bytes()
+    assert struct.unpack_from("<8sI", raw)[1] == 2
+    header, _, _ = _parts(raw)
+    assert isinstance(header["passages"], list) and isinstance(header["triples"], list)
+    assert isinstance(header["casing"]["keys"], list)
+    want = CasingModel.from_passages(_V1_TEXTS)
+    new = build_index(_V1_TRIPLES, passages=_V1_TEXTS)
+    monkeypatch.setattr(CasingModel, "from_passages", None)  # counting the passages again would fail
+    old = load_index(V2)
+    assert old.phrases == new.phrases and old.passages == new.passages and old.triples == new.triples
+    for name in ("relation_graph", "synonymy_graph", "mentions", "pairs", "node_embeddings"):
+        assert (getattr(old, name) != getattr(new, name)).nnz == 0, name
+    assert casing_model(old) == want
+    save_index(old, tmp_path / "again.hippo")
+    assert struct.unpack_from("<8sI", (tmp_path / "again.hippo").read_bytes())[1] == LAYOUT.version
+    again = load_index(tmp_path / "again.hippo")
+    assert again.passages == old.passages and again.triples == old.triples
+    assert casing_model(again) == casing_model(old)
 
 
 def test_the_header_written_in_pieces_is_the_whole_header_as_json(monkeypatch):

@@ -58,7 +58,7 @@ def _split(raw: bytes):
     return version, header, block
 
 
-def _seal(header, block, *, version=1, head: bytes | None = None) -> bytes:
+def _seal(header, block, *, version=FORMAT_VERSION, head: bytes | None = None) -> bytes:
     head = json.dumps(header).encode() if head is None else head
     body = PREFIX.pack(b"PFHIPIDX", version, len(head), len(block)) + head + bytes(block)
     return body + hashlib.sha256(body).digest()
@@ -157,7 +157,10 @@ HEADER_CASES = [
     ("passages/ends", "dropped", r"header field 'passages' is malformed \(text ends must rise from 0 to the "
      r"\d+ bytes\)"),
     ("matrices", [], r"header field 'matrices' must be dict, got list"),
-    ("triples", "abc", r"header field 'triples' must be list, got str"),
+    ("triples", "abc", r"header field 'triples' must be list \| dict, got str"),
+    ("phrases", ["burbank", 1, "plan 9"], r"header field 'phrases' must list strings"),
+    ("passages/texts", "nope", r"array 'nope' is missing or has an unsupported dtype"),
+    ("triples/ids", "nope", r"array 'nope' is missing or has an unsupported dtype"),
     ("triples", {}, r"header field 'triples' is malformed \('ids'\)"),
     ("triples/ids", "dropped", r"header field 'triples' is malformed \(ids int64\[2\], ends int64\[2\]\)"),
     ("triples/ends", "dropped", r"header field 'triples' is malformed \(the passages' ends do not rise to "
@@ -509,7 +512,8 @@ def test_a_version_2_casing_model_loads(good, monkeypatch):
 CASING_CASES = [
     ("casing/params/normalization", "ascii", r"the casing model was normalised by the rule 'ascii', the "
      r"index by 'unicode'"),
-    ("casing/arrays/forms", _DELETE, r"the casing model is malformed \('forms'\)"),
+    ("casing/arrays/forms", _DELETE, r"the casing model is malformed \(a casing model's state lacks "
+     r"\['forms'\]\)"),
     ("casing/arrays/keys", "dropped", r"the casing model is malformed \(texts must be uint8 bytes and int64 "
      r"ends, got int64\[2\] and int64\[\d+\]\)"),
     ("casing/arrays/key_ends", "casing.capitalised", r"the casing model is malformed \(text ends must rise "
@@ -630,7 +634,7 @@ def test_file_holds_no_pickle(tmp_path):
     _, version, n_head, _ = struct.unpack_from("<8sIQQ", raw)
     header = json.loads(raw[28 : 28 + n_head])
     assert version == FORMAT_VERSION and header["encoder"]["kind"] == "char_ngram"
-    # |u1: the casing model's texts, UTF-8
+    # |u1: text as UTF-8 (the passages, the relations, the casing model's)
     assert {spec["dtype"] for spec in header["arrays"].values()} <= {"<f8", "<i4", "<i8", "|u1"}
     assert hashlib.sha256(raw[:-32]).digest() == raw[-32:]
 

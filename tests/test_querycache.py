@@ -130,6 +130,10 @@ def _corruptions(header):
     for bm in (facts["bm25"], header["derived"]["bm25"]):
         arrays = bm["arrays"]
         yield from csr([None, arrays["indices"], arrays["indptr"]], bm["params"]["num_docs"])
+    # the texts' ends: one past their bytes (the passages', the casing model's keys)
+    casing, passages = header["derived"]["casing"]["arrays"], header["passages"]
+    for ends, texts in ((passages["ends"], passages["texts"]), (casing["key_ends"], casing["keys"])):
+        yield ends, -1, header["arrays"][texts]["shape"][0] + 1
 
 
 def test_every_out_of_bounds_array_of_a_cache_is_refused(tmp_path):

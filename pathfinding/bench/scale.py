@@ -475,8 +475,8 @@ def run_scale(
         (8 GB) is judged on resident memory; the cap counts address space, which runs a few GB above
         it (numba's compiler, threads' malloc arenas), and keeps a runaway size from crowding a 24 GB
         machine. Under a 12 GB cap a million passages were killed in the save, 9.5 GB resident before
-        it; loading the file holds its bytes beside the parsed header (2.9 GB above the resident
-        memory before the load at 300,000 passages).
+        it; loading the file holds its bytes beside the arrays copied out of them (6.6 GB above the
+        resident memory before the load at a million passages).
 
     Returns
     -------

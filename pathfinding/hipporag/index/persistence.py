@@ -117,7 +117,8 @@ def save_index(index: HippoIndex, path, *, overwrite: bool = False) -> None:
     TypeError
         If ``index`` is not a HippoIndex.
     ValueError
-        If ``path`` holds a file that is not an index (a corpus, say) and ``overwrite`` is False.
+        If ``path`` holds a file that is not an index (a corpus, say) and ``overwrite`` is False, or
+        a triple names something that is no phrase of the index (an index put together by hand).
     FileBusyError
         If another process keeps ``path`` locked for longer than
         :data:`~pathfinding.hipporag.storage.safety.DEFAULT_WAIT` seconds.
@@ -189,6 +190,8 @@ def decode_texts(spec, array, name: str, field: str) -> list[str]:
         return spec
     try:
         return list(Texts.from_state(array(spec["texts"]), array(spec["ends"])))
+    except FormatError:  # an array the file lacks, already named
+        raise
     except (KeyError, TypeError, ValueError) as exc:
         raise FormatError(f"{name}: header field {field!r} is malformed ({exc})") from None
 
@@ -231,6 +234,8 @@ def decode_triples(spec, array, name: str, phrases) -> list[tuple]:
         for col, (what, n) in enumerate(bounds):
             if len(ids) and not (0 <= ids[:, col].min() and ids[:, col].max() < n):
                 raise InvalidValueError(f"a {what} id outside [0, {n})")
+    except FormatError:
+        raise
     except (KeyError, TypeError, ValueError) as exc:
         raise FormatError(f"{name}: header field 'triples' is malformed ({exc})") from None
     P = np.fromiter(phrases, dtype=object, count=len(phrases))
@@ -303,7 +308,7 @@ def _matrix(file: Container, key: str, spec) -> object:
 def _field(header: dict, key: str, kind, name: str):
     value = header.get(key)
     if not isinstance(value, kind):
-        kinds = getattr(kind, "__name__", str(kind))  # "list | dict" for a union
+        kinds = " | ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
         raise FormatError(f"{name}: header field {key!r} must be {kinds}, got {type(value).__name__}")
     return value
 
@@ -311,7 +316,7 @@ def _field(header: dict, key: str, kind, name: str):
 def _triples(header: dict, name: str, phrases, array) -> list[tuple]:
     if isinstance(header.get("triples"), dict):
         return decode_triples(header["triples"], array, name, phrases)
-    raw = _field(header, "triples", list, name)  # version 1 or 2: JSON lists of strings
+    raw = _field(header, "triples", (list, dict), name)  # version 1 or 2: JSON lists of strings
     # One string object per distinct text (the phrases' own where they are one): JSON makes a new
     # one per occurrence, and a relation such as "born in" occurs in a good share of the triples.
     pool = {p: p for p in phrases if isinstance(p, str)}
@@ -374,7 +379,9 @@ def load_index(path, *, encoder=None) -> HippoIndex:
     header = file.header
     settings = _field(header, "settings", dict, name)
     phrases = _field(header, "phrases", list, name)
-    passages = decode_texts(_field(header, "passages", list | dict, name), file.array, name, "passages")
+    if not all(isinstance(p, str) for p in phrases):
+        raise FormatError(f"{name}: header field 'phrases' must list strings")
+    passages = decode_texts(_field(header, "passages", (list, dict), name), file.array, name, "passages")
     matrices = _field(header, "matrices", dict, name)
     enc_spec = _field(header, "encoder", dict, name)
     triples = _triples(header, name, phrases, file.array)
@@ -422,7 +429,8 @@ def load_index(path, *, encoder=None) -> HippoIndex:
 
 def decode_casing(spec, array, name: str, settings: dict) -> CasingModel | None:
     """The casing model a header's ``"casing"`` record describes (``array(name)`` reads the saved
-    counts), or None for a file written without one."""
+    texts and counts; a version-2 file has its texts in the record), or None for a file written
+    without one."""
     if spec is None:
         return None
     try:
@@ -436,6 +444,8 @@ def decode_casing(spec, array, name: str, settings: dict) -> CasingModel | None:
             )  # fmt: skip
         else:
             model = CasingModel.from_state(spec["params"], arrays)
+    except FormatError:
+        raise
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         raise FormatError(f"{name}: the casing model is malformed ({exc})") from None
     if model.normalization != index_normalization(settings):

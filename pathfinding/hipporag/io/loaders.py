@@ -7,8 +7,8 @@ Four formats, each read by one function (the HotpotQA and 2WikiMultihopQA questi
   "extracted_entities", "extracted_triples"}, ...], ...}``), and HippoRAG 2's variant whose records
   are ``{"idx", "passage", "extracted_entities", "extracted_triples"}``;
 * :func:`load_corpus` -- a corpus: a JSON list of ``{"title", "text"}``, JSON lines of
-  ``{"title", "text"}`` or ``{"id", "text"}``, HotpotQA's object ``{title: [sentence, ...]}``, or a
-  folder of ``.txt``/``.md`` files;
+  ``{"title", "text"}`` or ``{"id", "text"}``, HotpotQA's object ``{title: [sentence, ...]}``, a
+  folder of ``.txt``/``.md`` files, or one such file;
 * :func:`load_questions` -- a MuSiQue-style question JSON (``{"id", "question", "answer",
   "paragraphs": [{"title", "paragraph_text" or "text", "is_supporting"}]}``);
 * :func:`load_query_ner` -- the query-NER TSV whose ``triples`` column holds
@@ -296,9 +296,9 @@ def _load_folder(folder: str, max_chars: int, only: str | None = None) -> tuple[
 def load_corpus(
     path, *, max_chars: int = DEFAULT_MAX_CHARS, split: bool = False
 ) -> tuple[list[Passage], LoadReport]:
-    """Read a corpus: a JSON list, JSON lines, HotpotQA's title -> sentences, or a folder of text files.
+    """Read a corpus: a JSON list, JSON lines, HotpotQA's title -> sentences, or text files.
 
-    Four shapes are recognised:
+    Four shapes are recognised, and one text file read as a folder of one:
 
     * a JSON list of ``{"title": ..., "text": ...}`` (HippoRAG's corpus files);
     * JSON lines (``.jsonl``, or any file whose first line is a complete JSON object), one
@@ -339,7 +339,8 @@ def load_corpus(
     Raises
     ------
     FormatError
-        If the file is not JSON or JSON lines, a record lacks a string ``title`` (or an id) or
+        If the file is not JSON or JSON lines (nor a ``.txt``/``.md`` document), a record lacks a
+        string ``title`` (or an id) or
         ``text``, a folder holds no text file, or a text file is binary, not UTF-8 or only headings.
 
     Examples

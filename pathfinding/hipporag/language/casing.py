@@ -29,6 +29,7 @@ questions are read as typed.
 from __future__ import annotations
 
 import bisect
+import codecs
 import operator
 import re
 import sys
@@ -207,9 +208,10 @@ class Texts(Sequence[str]):
         return np.frombuffer(self._blob, dtype=np.uint8), self._ends
 
     @classmethod
-    def from_state(cls, blob, ends, *, sorted_distinct: bool = False) -> Texts:
-        """The texts :meth:`get_state` described, checked (``sorted_distinct``: and strictly
-        increasing); a malformed state raises ValueError (InvalidValueError) naming what is wrong."""
+    def from_state(cls, blob, ends) -> Texts:
+        """The texts :meth:`get_state` described, checked: uint8 bytes, int64 ends rising to their
+        size, and every text valid UTF-8 (the buffer is decoded in slices, never held as one string);
+        a malformed state raises ValueError (InvalidValueError) naming what is wrong."""
         blob = np.asarray(blob)
         ends = np.asarray(ends)
         if blob.dtype != np.uint8 or blob.ndim != 1 or ends.dtype != np.int64 or ends.ndim != 1:
@@ -221,20 +223,31 @@ class Texts(Sequence[str]):
             raise InvalidValueError(f"text ends must rise from 0 to the {blob.size} bytes")
         if not ends.size and blob.size:
             raise InvalidValueError(f"{blob.size} bytes of text with no ends")
-        raw = blob.tobytes()
+        # Each text is UTF-8 when the whole buffer is and no text ends inside a character (the
+        # next one would then start on a continuation byte, 10xxxxxx).
+        inner = ends[(ends > 0) & (ends < blob.size)]
+        if ((blob[inner] & 0xC0) == 0x80).any():
+            raise InvalidValueError("a text ends inside a UTF-8 character")
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        step = 1 << 24
         try:
-            raw.decode()
+            for a in range(0, blob.size, step):
+                decoder.decode(blob[a : a + step].tobytes())
+            decoder.decode(b"", final=True)
         except UnicodeDecodeError as exc:
             raise InvalidValueError(f"texts are not UTF-8 ({exc})") from None
-        texts = cls(raw, ends.copy())
-        if sorted_distinct and len(texts) > 1:
-            starts = texts._starts()
-            prev = None
-            for a, b in zip(starts.tolist(), ends.tolist(), strict=True):
-                if prev is not None and not prev < raw[a:b]:
-                    raise InvalidValueError("casing model keys must be sorted and distinct")
-                prev = raw[a:b]
-        return texts
+        return cls(blob.tobytes(), ends.copy())
+
+    def is_sorted_distinct(self) -> bool:
+        """Whether every text is greater than the one before (compared as bytes, which is code-point
+        order)."""
+        blob, a, prev = self._blob, 0, None
+        for b in self._ends.tolist():
+            cur = blob[a:b]
+            if prev is not None and not prev < cur:
+                return False
+            prev, a = cur, b
+        return True
 
     def _starts(self) -> np.ndarray:
         return np.concatenate([[0], self._ends[:-1]]).astype(np.int64)
@@ -303,16 +316,9 @@ class CasingModel:
         self.capitalised, self.initial, self.lower = (
             np.asarray(a, dtype=np.int64).reshape(-1) for a in (capitalised, initial, lower)
         )
-        if not isinstance(keys, Texts):
-            keys, forms = list(keys), list(forms)
-            try:  # joining checks every item is a string at C speed: a corpus' model has millions
-                "".join(keys + forms)
-            except TypeError:
-                raise InvalidTypeError("casing model keys and forms must be strings") from None
-            if keys != sorted(keys) or len(set(keys)) != len(keys):
-                raise InvalidValueError("casing model keys must be sorted and distinct")
-            keys, forms = Texts.of(keys), Texts.of(forms)
-        self.keys, self.forms = keys, forms
+        self.keys, self.forms = _as_texts(keys), _as_texts(forms)
+        if not self.keys.is_sorted_distinct():
+            raise InvalidValueError("casing model keys must be sorted and distinct")
         n = len(self.keys)
         if not (len(self.forms) == self.capitalised.size == self.initial.size == self.lower.size == n):
             raise InvalidValueError(
@@ -364,7 +370,11 @@ class CasingModel:
     @classmethod
     def from_state(cls, params: dict, arrays: dict) -> CasingModel:
         """The model :meth:`get_state` described (its texts checked: UTF-8, keys sorted and distinct)."""
-        keys = Texts.from_state(arrays["keys"], arrays["key_ends"], sorted_distinct=True)
+        names = ("keys", "key_ends", "forms", "form_ends", "capitalised", "initial", "lower")
+        missing = [k for k in names if k not in arrays]
+        if missing or "normalization" not in params:
+            raise InvalidValueError(f"a casing model's state lacks {missing or ['normalization']}")
+        keys = Texts.from_state(arrays["keys"], arrays["key_ends"])
         forms = Texts.from_state(arrays["forms"], arrays["form_ends"])
         return cls(
             keys, forms, arrays["capitalised"], arrays["initial"], arrays["lower"],
@@ -458,9 +468,9 @@ class CasingModel:
         # The runs of words that start in lower case with a name's first word: found by numpy among
         # every word of the corpus, then each looked at (a Python loop over every word took a fifth
         # of the time).
-        words = np.frombuffer(stream, dtype=np.int32) if len(stream) else np.zeros(0, np.int32)
+        words = np.frombuffer(stream, dtype=np.intc) if len(stream) else np.zeros(0, np.intc)
         starts = np.flatnonzero(np.frombuffer(low_flags, dtype=np.bool_) if low_flags else np.zeros(0, bool))
-        starts = starts[np.isin(words[starts], np.fromiter(lengths, dtype=np.int32, count=len(lengths)))]
+        starts = starts[np.isin(words[starts], np.fromiter(lengths, dtype=np.intc, count=len(lengths)))]
         stops = np.asarray(ends, dtype=np.int64)[np.searchsorted(np.asarray(ends), starts, side="right")]
         vocab = list(ids)  # id -> word
         for i, hi in zip(starts.tolist(), stops.tolist(), strict=True):
@@ -478,6 +488,18 @@ class CasingModel:
         first = np.array([initial.get(k, 0) for k in keep], dtype=np.int64)
         low = np.array([lower.get(k, 0) for k in keep], dtype=np.int64)
         return cls(Texts.of(keep), Texts.of(forms), total - first, first, low, normalization=normalization)
+
+
+def _as_texts(strings) -> Texts:
+    """``strings`` as :class:`Texts`, each checked to be a string (a Texts is one already)."""
+    if isinstance(strings, Texts):
+        return strings
+    strings = list(strings)
+    try:  # joining checks every item is a string at C speed: a corpus' model has millions
+        "".join(strings)
+    except TypeError:
+        raise InvalidTypeError("casing model keys and forms must be strings") from None
+    return Texts.of(strings)
 
 
 def _runs(toks: list[WordToken]) -> list[list[int]]:

@@ -122,7 +122,8 @@ _SLICE = 100_000
 
 def _json_chunks(value) -> list[bytes]:
     """``value`` as compact UTF-8 JSON, in pieces: a long top-level list of the header (a million
-    passages' texts or triples) slice by slice, so no string of the whole header is ever held."""
+    phrases, or an older index file's passages and triples) slice by slice, so no string of the
+    whole header is ever held."""
     dumps = lambda v: json.dumps(v, ensure_ascii=False, separators=(",", ":")).encode("utf-8")  # noqa: E731
     if isinstance(value, dict):
         out, sep = [], b"{"
@@ -203,7 +204,7 @@ class Container:
                 f"{name}: checksum mismatch: the file is corrupted (SHA-256 of its content differs)"
             )
         try:
-            # decoded from the buffer itself: no bytes copy of a header that holds a corpus' text
+            # decoded from the buffer itself: no bytes copy of a long header (a million phrases)
             header = json.loads(str(view[PREFIX.size : PREFIX.size + n_head], "utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise FormatError(f"{name}: header is not UTF-8 JSON ({exc})") from None
