@@ -59,6 +59,7 @@ __all__ = [
     "decode_labels",
     "decode_texts",
     "decode_triples",
+    "encode_casing",
     "encode_labels",
     "encode_texts",
     "encode_triples",
@@ -141,8 +142,7 @@ def save_index(index: HippoIndex, path, *, overwrite: bool = False) -> None:
     matrices = {name: _add_matrix(block, name, getattr(index, name)) for name in _SPARSE}
     matrices["node_embeddings"] = _add_matrix(block, "node_embeddings", index.node_embeddings)
     block.add("dropped", np.asarray(index.dropped, dtype=np.int64))
-    params, arrays = casing_model(index).get_state()
-    casing = {"params": params, "arrays": {k: block.add(f"casing.{k}", a) for k, a in arrays.items()}}
+    casing = encode_casing(casing_model(index), block.add)
     encoder = encoder_spec(index.encoder, block.add)
     header = {
         "settings": index.settings,
@@ -224,8 +224,7 @@ def decode_triples(spec, array, name: str, phrases) -> list[tuple]:
     :func:`_triples`."""
     try:
         ids, ends = array(spec["ids"]), array(spec["ends"])
-        rel = spec["relations"]
-        relations = list(Texts.from_state(array(rel["texts"]), array(rel["ends"])))
+        relations = decode_texts(spec["relations"], array, name, "triples")
         if ids.ndim != 2 or ids.shape[1] != 3 or ends.ndim != 1 or ids.dtype.kind + ends.dtype.kind != "ii":
             raise InvalidValueError(f"ids {ids.dtype}{list(ids.shape)}, ends {ends.dtype}{list(ends.shape)}")
         if np.any(np.diff(ends, prepend=0) < 0) or (ends[-1] if ends.size else 0) != len(ids):
@@ -425,6 +424,13 @@ def load_index(path, *, encoder=None) -> HippoIndex:
     if casing is not None:
         index.derived(CASING_KEY, lambda: casing)
     return index
+
+
+def encode_casing(model: CasingModel, add_array) -> dict:
+    """How a file records a casing model: its parameters, and its arrays passed to
+    ``add_array(name, array)`` as ``casing.NAME`` (:func:`decode_casing` reads it back)."""
+    params, arrays = model.get_state()
+    return {"params": params, "arrays": {k: add_array(f"casing.{k}", a) for k, a in arrays.items()}}
 
 
 def decode_casing(spec, array, name: str, settings: dict) -> CasingModel | None:

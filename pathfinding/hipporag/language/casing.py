@@ -249,9 +249,6 @@ class Texts(Sequence[str]):
             prev, a = cur, b
         return True
 
-    def _starts(self) -> np.ndarray:
-        return np.concatenate([[0], self._ends[:-1]]).astype(np.int64)
-
     def __len__(self) -> int:
         return len(self._ends)
 

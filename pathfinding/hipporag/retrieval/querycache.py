@@ -148,7 +148,12 @@ def write_cache(index: HippoIndex, index_path, *, key: dict | None = None) -> st
     at that path that is not a query cache is left alone (InvalidValueError).
     """
     from pathfinding.hipporag.index.nearest import NearestRows
-    from pathfinding.hipporag.index.persistence import encode_labels, encode_texts, encoder_spec
+    from pathfinding.hipporag.index.persistence import (
+        encode_casing,
+        encode_labels,
+        encode_texts,
+        encoder_spec,
+    )
     from pathfinding.hipporag.language.casing import casing_model
 
     key = _index_key(index_path) if key is None else key
@@ -168,8 +173,7 @@ def write_cache(index: HippoIndex, index_path, *, key: dict | None = None) -> st
     if index.passages:
         derived["bm25"] = _bm25(w, "bm25", r.bm25)
         derived["with_passages:1"] = w.graph("wp1", r.graph_with_passages())
-    params, arrays = casing_model(index).get_state()
-    derived["casing"] = {"params": params, "arrays": {k: w.add(f"casing.{k}", a) for k, a in arrays.items()}}
+    derived["casing"] = encode_casing(casing_model(index), w.add)
     if sp.issparse(index.node_embeddings):
         # its rows are the node embeddings, stored once below; the posting lists are its own
         _, postings = index.derived(NEAREST_ROWS_KEY, lambda: NearestRows(index.node_embeddings)).get_state()
