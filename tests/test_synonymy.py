@@ -18,6 +18,7 @@ from pathfinding.hipporag.index.synonymy import (
     check_search,
     cosine_neighbours_allpairs,
     keep_nearest,
+    patch_synonymy_edges,
     synonymy_edges,
     top_per_row,
 )
@@ -183,4 +184,39 @@ def test_keep_nearest_keeps_each_rows_k_largest_ties_to_the_lower_column(cells, 
         cols = sorted(np.flatnonzero(M[r]).tolist(), key=lambda c: (-M[r, c], c))[:k]
         want[r, cols] = M[r, cols]
     np.testing.assert_array_equal(got.toarray(), want)
+    assert got.has_canonical_format
+
+
+def _cells(n):
+    cell = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.sampled_from([0.8, 0.85, 0.9]))
+    return st.lists(cell, max_size=25)
+
+
+@settings(max_examples=80)
+@given(old=_cells(7), new=_cells(7), relations=_cells(7), more=_cells(7), touched=st.sets(st.integers(0, 6)),
+       k=st.integers(1, 3))
+def test_patching_the_rows_that_changed_equals_the_edges_afresh(old, new, relations, more, touched, k):
+    """An update's shortcut: the old edges, with every edge at a touched node recomputed, equal
+    synonymy_edges of the new pairs and relations, when only the touched rows of pairs (and the
+    touched rows and columns of R) changed."""
+    def matrix(cells, rows=None):
+        M = np.zeros((7, 7))
+        for r, c, v in cells:
+            if r != c and (rows is None or r in rows):
+                M[r, c] = v
+        return M
+
+    pairs_old = keep_nearest(sp.csr_array(matrix(old)), k).toarray()
+    pairs_new = pairs_old.copy()
+    changed = matrix(new, rows=touched)
+    pairs_new[list(touched)] = keep_nearest(sp.csr_array(np.maximum(pairs_old, changed)), k).toarray()[
+        list(touched)]
+    R_old = matrix(relations)
+    R_old = np.maximum(R_old, R_old.T)
+    extra = matrix(more, rows=touched)  # new relation edges at touched nodes only
+    R_new = np.maximum(R_old, np.maximum(extra, extra.T))
+    S_old = synonymy_edges(sp.csr_array(pairs_old), sp.csr_array(R_old), max_synonyms=k)
+    got = patch_synonymy_edges(S_old, sp.csr_array(pairs_new), sp.csr_array(R_new), sorted(touched))
+    want = synonymy_edges(sp.csr_array(pairs_new), sp.csr_array(R_new), max_synonyms=k)
+    np.testing.assert_array_equal(got.toarray(), want.toarray())
     assert got.has_canonical_format

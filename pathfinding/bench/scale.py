@@ -276,9 +276,10 @@ def measure_size(
     del corpus
     gc.collect()
     # The last passage arrives by an incremental add (the encoder kept, as by default).
-    t0 = time.perf_counter()
+    meter("add")
     idx = add_passages(idx, last_triples, last_text)
-    add_s = time.perf_counter() - t0
+    meter("done")
+    add_s = meter.stages["add"]["s"]
     recall = _synonymy_recall(idx) if n_passages <= recall_up_to else {}
     over_cap = int(np.count_nonzero(np.diff(idx.pairs.indptr) >= idx.settings["max_synonyms"]))
 

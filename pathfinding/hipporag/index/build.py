@@ -352,14 +352,19 @@ def triple_counts(triples) -> tuple[int, int]:
 
 
 def assemble_index(
-    *, phrases, triples, dropped, R, P, E, pairs, encoder, passages, settings, counts=None
+    *, phrases, triples, dropped, R, P, E, pairs, encoder, passages, settings, counts=None,
+    synonymy_graph=None,
 ) -> HippoIndex:
     """Step 5 and the rest: synonymy edges from ``pairs``, specificity and stats, as a HippoIndex.
 
-    ``counts`` is :func:`triple_counts` of ``triples`` when the caller already knows it (an update).
+    ``counts`` is :func:`triple_counts` of ``triples``, and ``synonymy_graph`` the edges
+    :func:`~pathfinding.hipporag.index.synonymy.synonymy_edges` gives, when the caller already knows
+    them (an update).
     """
     n = len(phrases)
-    if settings["synonymy"]:
+    if synonymy_graph is not None:
+        S = synonymy_graph
+    elif settings["synonymy"]:
         from pathfinding.hipporag.index.synonymy import synonymy_edges
 
         S = synonymy_edges(pairs, R, max_synonyms=settings["max_synonyms"])

@@ -11,7 +11,11 @@ passage_ids`) never move: an add gives the new passages their own ids (``ids=``)
 integers, a delete (by position, or by id with ``ids=``) removes ids and renumbers none, and each
 passage keeps its source; a folder file's stamp is kept while a passage of it is.
 
-Only the relation edges and P of the passages touched change. By default the encoder stays as
+Only the relation edges and P of the passages touched change. An add (no passage deleted) writes
+each matrix of the index once, with the new entries merged on the way (:func:`_grow`), and keeps
+every synonymy edge whose two nodes the new passages leave alone
+(:func:`~pathfinding.hipporag.index.synonymy.patch_synonymy_edges`): no pass sorts or transposes a
+whole matrix, so at a million passages its cost is a copy of the index's arrays. By default the encoder stays as
 fitted, as a pretrained one would: only the new phrases are encoded and compared with every node
 (exactly), each node keeps its k nearest of its stored list (:attr:`HippoIndex.pairs`) and the new
 rows, and a node whose full list lost a deleted node is searched again, exactly; equal to
@@ -43,7 +47,7 @@ from pathfinding.hipporag.index.build import (
 )
 from pathfinding.hipporag.index.model import HippoIndex, PositionalIds, check_passage_ids, next_free_ids
 from pathfinding.hipporag.index.nearest import KEEP_SLACK
-from pathfinding.hipporag.index.synonymy import keep_nearest
+from pathfinding.hipporag.index.synonymy import keep_nearest, patch_synonymy_edges
 from pathfinding.hipporag.language.text import index_normalization
 
 __all__ = ["add_passages", "delete_passages", "renumber_after_delete", "replace_passages"]
@@ -335,14 +339,71 @@ def _remap(M, row_map: np.ndarray, col_map: np.ndarray, shape) -> sp.csr_array:
         M = sp.csr_array(M)
         lengths = np.zeros(shape[0], dtype=np.int64)
         lengths[row_map] = np.diff(M.indptr)
-        indptr = np.concatenate([[0], np.cumsum(lengths)])
-        return sp.csr_array((M.data.copy(), col_map[M.indices], indptr), shape=shape)
+        # M's index type when the result fits it (int64 beside int32 would make scipy copy both).
+        fits = max(shape) <= np.iinfo(M.indices.dtype).max and M.indptr.dtype == M.indices.dtype
+        dtype = M.indices.dtype if fits else np.int64
+        indptr = np.r_[0, np.cumsum(lengths)].astype(dtype)
+        return sp.csr_array((M.data.copy(), col_map[M.indices].astype(dtype), indptr), shape=shape)
     C = sp.coo_array(M)
     r, c = row_map[C.row], col_map[C.col]
     ok = (r >= 0) & (c >= 0)
     out = sp.csr_array((C.data[ok], (r[ok], c[ok])), shape=shape)
     out.sum_duplicates()
     return out
+
+
+def _grow(M, row_map: np.ndarray, col_map: np.ndarray, shape, extra, combine=np.add) -> sp.csr_array:
+    """``_remap(M, ...)`` joined with the few entries of ``extra`` (the ufunc ``combine`` where both hold
+    a key),
+    written in one copy: an add's maps are increasing, so the rows ``extra`` leaves alone move as
+    contiguous blocks (their columns remapped on the way) and only the rows it touches are merged.
+
+    ``M`` and ``extra`` are canonical; so is the result (no entry is zero unless one was given).
+    """
+    M = sp.csr_array(M)
+    X = sp.csr_array(extra)
+    X.sum_duplicates()
+    n_old = M.shape[0]
+    touched = np.flatnonzero(np.diff(X.indptr))
+    lengths = np.zeros(shape[0], dtype=np.int64)
+    lengths[row_map] = np.diff(M.indptr)
+    at = np.searchsorted(row_map, touched)  # the old row a touched row was, if it was one
+    was_old = np.zeros(touched.size, dtype=bool)
+    inside = at < n_old
+    was_old[inside] = row_map[at[inside]] == touched[inside]
+    merged = []
+    for t, a, old in zip(touched.tolist(), at.tolist(), was_old.tolist(), strict=True):
+        cols, vals = X.indices[X.indptr[t] : X.indptr[t + 1]], X.data[X.indptr[t] : X.indptr[t + 1]]
+        if old:  # M's entries first: a key both hold keeps M's value, combined with extra's
+            lo, hi = M.indptr[a], M.indptr[a + 1]
+            cols, vals = np.r_[col_map[M.indices[lo:hi]], cols], np.r_[M.data[lo:hi], vals]
+        keys, first, inv = np.unique(cols, return_index=True, return_inverse=True)
+        out = vals[first]
+        again = np.ones(cols.size, dtype=bool)
+        again[first] = False
+        combine.at(out, inv[again], vals[again])
+        merged.append((keys, out))
+        lengths[t] = keys.size
+    fits = max(shape) <= np.iinfo(np.int32).max and int(lengths.sum()) <= np.iinfo(np.int32).max
+    dtype = np.int32 if fits and M.indices.dtype == np.int32 else np.int64
+    indptr = np.r_[0, np.cumsum(lengths)].astype(dtype)
+    data = np.empty(int(indptr[-1]), dtype=np.result_type(M.data, X.data))
+    indices = np.empty(int(indptr[-1]), dtype=dtype)
+
+    def move(a, b):  # old rows [a, b) to their new place, as one block
+        if a < b:
+            lo, hi, to = M.indptr[a], M.indptr[b], indptr[row_map[a]]
+            data[to : to + hi - lo] = M.data[lo:hi]
+            indices[to : to + hi - lo] = col_map[M.indices[lo:hi]]
+
+    start = 0
+    for t, a, old, (keys, vals) in zip(touched.tolist(), at.tolist(), was_old.tolist(), merged, strict=True):
+        move(start, a)
+        data[indptr[t] : indptr[t + 1]] = vals
+        indices[indptr[t] : indptr[t + 1]] = keys
+        start = a + 1 if old else a
+    move(start, n_old)
+    return sp.csr_array((data, indices, indptr), shape=shape)
 
 
 _FEW = 64
@@ -361,7 +422,8 @@ def _update(
     old = index
     refit = refit and hasattr(old.encoder, "fit")  # an encoder with nothing to fit is always fixed
     settings = {**old.settings, "fit_encoder": refit}
-    gone = np.setdiff1d(np.arange(old.n_passages), keep)
+    pure_add = keep.size == old.n_passages  # keep is increasing: every old passage, in order
+    gone = np.zeros(0, dtype=np.int64) if pure_add else np.setdiff1d(np.arange(old.n_passages), keep)
     kept_triples = [old.triples[j] for j in keep.tolist()] if gone.size else list(old.triples)
     triples = kept_triples + list(new_triples)
 
@@ -407,18 +469,23 @@ def _update(
         R_old = sp.csr_array(R_old - R_gone)
         R_old.eliminate_zeros()
     R_new, P_new = relation_and_mentions(list(new_triples), ids, n)
-    R = _remap(R_old, old_to_new, old_to_new, (n, n)) + R_new
-    R = sp.csr_array(R)
-    R.sum_duplicates()
-    R.eliminate_zeros()
     col_map = np.full(old.n_passages, -1, dtype=np.int64)
     col_map[keep] = np.arange(keep.size)
-    P = _remap(old.mentions, old_to_new, col_map, (n, len(triples)))
-    if P_new.nnz:
-        P_new = sp.coo_array(P_new)
-        P = sp.csr_array(P + sp.csr_array((P_new.data, (P_new.row, P_new.col + keep.size)), shape=P.shape))
-        P.sum_duplicates()
+    P_new = sp.coo_array(P_new)
+    P_new = sp.csr_array((P_new.data, (P_new.row, P_new.col + keep.size)), shape=(n, len(triples)))
+    if pure_add:  # one copy of each matrix, the new entries merged on the way
+        R = _grow(R_old, old_to_new, old_to_new, (n, n), R_new)
+        P = _grow(old.mentions, old_to_new, col_map, (n, len(triples)), P_new)
+    else:
+        R = sp.csr_array(_remap(R_old, old_to_new, old_to_new, (n, n)) + R_new)
+        R.sum_duplicates()
+        R.eliminate_zeros()
+        P = _remap(old.mentions, old_to_new, col_map, (n, len(triples)))
+        if P_new.nnz:
+            P = sp.csr_array(P + P_new)
+            P.sum_duplicates()
 
+    S = None  # the synonymy edges: from pairs by assemble_index, unless an add patches the old ones
     if refit:
         # Refitting changes every IDF, hence every row and cosine: recompute them as a build does.
         enc = prepare_encoder(old.encoder, phrases, fit=True)
@@ -436,13 +503,23 @@ def _update(
         E = _merge_rows(E_old, alive, old_to_new[alive], E_add, added_pos, n)
         if settings["synonymy"]:
             k = settings["max_synonyms"]
-            short = old_to_new[_short_after_delete(old, old_to_new, k)]
+            # after a delete, the nodes whose full list lost a neighbour (an add loses none)
+            short = np.zeros(0, np.int64) if pure_add else old_to_new[_short_after_delete(old, old_to_new, k)]
             rows = np.union1d(added_pos[synonymy_eligible(added)], short)
             # A node's stored list and its exact recomputation hold the same values, so the larger
             # of the two is either one; then each node keeps its k nearest, as a build does.
-            pairs = _remap(old.pairs, old_to_new, old_to_new, (n, n))
-            pairs = sp.csr_array(pairs.maximum(_new_pairs(E, rows, phrases, settings["tau"])))
-            pairs = keep_nearest(pairs, k)
+            found = _new_pairs(E, rows, phrases, settings["tau"])
+            if pure_add:
+                pairs = keep_nearest(_grow(old.pairs, old_to_new, old_to_new, (n, n), found, np.maximum), k)
+            else:
+                pairs = _remap(old.pairs, old_to_new, old_to_new, (n, n))
+                pairs = keep_nearest(sp.csr_array(pairs.maximum(found)), k)
+            if pure_add:
+                # Only the rows the new pairs reach, and the nodes of the new triples (their relation
+                # edges), can change an edge: the rest of the old synonymy graph is kept.
+                touched = np.union1d(np.flatnonzero(np.diff(found.indptr)), list(ids.values()))
+                S_old = _remap(old.synonymy_graph, old_to_new, old_to_new, (n, n))
+                S = patch_synonymy_edges(S_old, pairs, R, touched)
         else:
             pairs = sp.csr_array((n, n))
     counts = _added_counts(old, R_old, new_triples) if not gone.size else None
@@ -463,6 +540,7 @@ def _update(
         passages=texts,
         settings=settings,
         counts=counts,
+        synonymy_graph=S,
     )
     return _labelled(new, old, keep, labels)
 
@@ -535,7 +613,9 @@ def _insert_rows(A: sp.csr_array, B: sp.csr_array, at: np.ndarray) -> sp.csr_arr
             data.append(B.data[B.indptr[i] : B.indptr[i + 1]])
             indices.append(B.indices[B.indptr[i] : B.indptr[i + 1]])
     lengths = np.zeros(n, dtype=np.int64)
-    lengths[np.setdiff1d(np.arange(n), at, assume_unique=True)] = np.diff(A.indptr)
+    moved = np.ones(n, dtype=bool)
+    moved[at] = False
+    lengths[moved] = np.diff(A.indptr)
     lengths[at] = np.diff(B.indptr)
     # A's index type when the result fits it: int64 offsets beside int32 columns would make scipy copy
     # every column index into int64 (0.7 s and twice the memory at 1.5 million rows).

@@ -18,6 +18,7 @@ __all__ = [
     "check_search",
     "cosine_neighbours_allpairs",
     "keep_nearest",
+    "patch_synonymy_edges",
     "synonymy_edges",
     "top_per_row",
 ]
@@ -145,3 +146,49 @@ def synonymy_edges(pairs: sp.csr_array, R: sp.csr_array, *, max_synonyms: int) -
     S.eliminate_zeros()
     S.sort_indices()
     return S
+
+
+def patch_synonymy_edges(S: sp.csr_array, pairs: sp.csr_array, R: sp.csr_array, touched) -> sp.csr_array:
+    """:func:`synonymy_edges` of ``pairs`` and ``R``, given ``S``, the edges of a ``pairs`` and ``R`` that
+    differ from these only in the rows of the nodes ``touched`` (and, for ``R``, in their columns).
+
+    An update's shortcut: an edge between two untouched nodes depends only on their own rows of
+    ``pairs`` (each a list of at most k nearest, as :func:`keep_nearest` leaves it) and on whether
+    ``R`` joins them, so it is kept from ``S``; every edge with a touched end is recomputed from the
+    entries of ``pairs`` in a touched row or column. No pass sorts or transposes a whole matrix.
+
+    Examples
+    --------
+    >>> pairs = sp.csr_array(np.array([[0, .9, 0], [.9, 0, .8], [0, .8, 0]]))
+    >>> R = sp.csr_array((3, 3))
+    >>> old = synonymy_edges(pairs[:2, :2], R[:2, :2], max_synonyms=5)
+    >>> S = sp.csr_array((old.data, old.indices, np.r_[old.indptr, old.nnz]), shape=(3, 3))
+    >>> patch_synonymy_edges(S, pairs, R, [1, 2]).toarray()
+    array([[0. , 0.9, 0. ],
+           [0.9, 0. , 0.8],
+           [0. , 0.8, 0. ]])
+    """
+    n = S.shape[0]
+    hit = np.zeros(n, dtype=bool)
+    hit[np.asarray(touched, dtype=np.int64)] = True
+    # The edges of pairs with a touched end, both directions: what S holds at a touched row or column.
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(pairs.indptr))
+    near = hit[rows] | hit[pairs.indices]
+    r, c, v = rows[near], pairs.indices[near].astype(np.int64), pairs.data[near]
+    del rows, near
+    A = sp.csr_array((v, (r, c)), shape=(n, n))
+    A = sp.csr_array(A.maximum(A.T))  # as synonymy_edges symmetrises: the larger of the two directions
+    A.sort_indices()
+    ar = np.repeat(np.arange(n, dtype=np.int64), np.diff(A.indptr))
+    free = np.asarray(R[ar, A.indices]).ravel() == 0 if A.nnz else np.zeros(0, dtype=bool)
+    A = sp.csr_array((A.data[free], (ar[free], A.indices[free])), shape=(n, n))
+    # S without any edge at a touched node, then the recomputed ones (no key is in both).
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(S.indptr))
+    keep = ~(hit[rows] | hit[S.indices])
+    counts = np.bincount(rows[keep], minlength=n)
+    del rows
+    kept = sp.csr_array((S.data[keep], S.indices[keep], np.r_[0, np.cumsum(counts)]), shape=(n, n))
+    out = sp.csr_array(kept + A)
+    out.eliminate_zeros()
+    out.sort_indices()
+    return out
