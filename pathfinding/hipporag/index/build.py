@@ -352,23 +352,18 @@ def triple_counts(triples) -> tuple[int, int]:
 
 
 def assemble_index(
-    *, phrases, triples, dropped, R, P, E, pairs, encoder, passages, settings, counts=None,
-    synonymy_graph=None,
+    *, phrases, triples, dropped, R, P, E, pairs, encoder, passages, settings, counts=None, S=None
 ) -> HippoIndex:
-    """Step 5 and the rest: synonymy edges from ``pairs``, specificity and stats, as a HippoIndex.
+    """Step 5 and the rest: synonymy edges ``S`` from ``pairs``, specificity and stats, as a HippoIndex.
 
-    ``counts`` is :func:`triple_counts` of ``triples``, and ``synonymy_graph`` the edges
-    :func:`~pathfinding.hipporag.index.synonymy.synonymy_edges` gives, when the caller already knows
-    them (an update).
+    ``counts`` (:func:`triple_counts` of ``triples``) and ``S`` are given when the caller knows them.
     """
     n = len(phrases)
-    if synonymy_graph is not None:
-        S = synonymy_graph
-    elif settings["synonymy"]:
+    if S is None and settings["synonymy"]:
         from pathfinding.hipporag.index.synonymy import synonymy_edges
 
         S = synonymy_edges(pairs, R, max_synonyms=settings["max_synonyms"])
-    else:
+    elif S is None:
         S = sp.csr_array((n, n))
     n_unique, n_self = triple_counts(triples) if counts is None else counts
     stats = IndexStats(

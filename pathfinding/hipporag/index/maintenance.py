@@ -12,19 +12,21 @@ integers, a delete (by position, or by id with ``ids=``) removes ids and renumbe
 passage keeps its source; a folder file's stamp is kept while a passage of it is.
 
 Only the relation edges and P of the passages touched change. An add (no passage deleted) writes
-each matrix of the index once, with the new entries merged on the way (:func:`_grow`), and keeps
-every synonymy edge whose two nodes the new passages leave alone
-(:func:`~pathfinding.hipporag.index.synonymy.patch_synonymy_edges`): no pass sorts or transposes a
-whole matrix, so at a million passages its cost is a copy of the index's arrays. By default the encoder stays as
-fitted, as a pretrained one would: only the new phrases are encoded and compared with every node
-(exactly), each node keeps its k nearest of its stored list (:attr:`HippoIndex.pairs`) and the new
-rows, and a node whose full list lost a deleted node is searched again, exactly; equal to
-``build_index(..., encoder=index.encoder, fit_encoder=False)``; n-grams the fitted TF-IDF never saw
-then do not count. "Equal" assumes the build's neighbour search was not cut by its budget for the
-nodes an update touches (true at the sizes of the released corpora, tested); where it was, the
-update gives those nodes their exact k nearest, a build its bounded search's. ``refit=True``
-refits a copy on the new phrase set, equal to a fresh default build, at about the cost of one
-(:mod:`~pathfinding.bench.add` measures both).
+each matrix of the index once, with the new entries merged on the way
+(:func:`~pathfinding.hipporag.index.growth.grow`), and keeps every synonymy edge whose two nodes
+the new passages leave alone (:func:`~pathfinding.hipporag.index.synonymy.patch_synonymy_edges`):
+no pass sorts or transposes a whole matrix, so at a million passages its cost is about one copy of
+the index's arrays and one pass over the embeddings.
+
+By default the encoder stays as fitted, as a pretrained one would: only the new phrases are encoded
+and compared with every node (exactly), each node keeps its k nearest of its stored list
+(:attr:`HippoIndex.pairs`) and the new rows, and a node whose full list lost a deleted node is
+searched again, exactly; equal to ``build_index(..., encoder=index.encoder, fit_encoder=False)``;
+n-grams the fitted TF-IDF never saw then do not count. "Equal" assumes the build's neighbour search
+was not cut by its budget for the nodes an update touches (true at the sizes of the released
+corpora, tested); where it was, the update gives those nodes their exact k nearest, a build its
+bounded search's. ``refit=True`` refits a copy on the new phrase set, equal to a fresh default
+build, at about the cost of one (:mod:`~pathfinding.bench.add` measures both).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from pathfinding.hipporag.index.build import (
     similar_pairs,
     synonymy_eligible,
 )
+from pathfinding.hipporag.index.growth import grow, increasing, insert_rows, remap
 from pathfinding.hipporag.index.model import HippoIndex, PositionalIds, check_passage_ids, next_free_ids
 from pathfinding.hipporag.index.nearest import KEEP_SLACK
 from pathfinding.hipporag.index.synonymy import keep_nearest, patch_synonymy_edges
@@ -332,87 +335,8 @@ def _check_texts(index: HippoIndex, passages, n_new: int) -> list[str]:
     return passages
 
 
-def _remap(M, row_map: np.ndarray, col_map: np.ndarray, shape) -> sp.csr_array:
-    """``M`` with row i moved to ``row_map[i]`` and column j to ``col_map[j]`` (-1 drops it)."""
-    if _increasing(row_map) and _increasing(col_map):
-        # An add only inserts rows and columns: the CSR arrays move as they are, already sorted.
-        M = sp.csr_array(M)
-        lengths = np.zeros(shape[0], dtype=np.int64)
-        lengths[row_map] = np.diff(M.indptr)
-        # M's index type when the result fits it (int64 beside int32 would make scipy copy both).
-        fits = max(shape) <= np.iinfo(M.indices.dtype).max and M.indptr.dtype == M.indices.dtype
-        dtype = M.indices.dtype if fits else np.int64
-        indptr = np.r_[0, np.cumsum(lengths)].astype(dtype)
-        return sp.csr_array((M.data.copy(), col_map[M.indices].astype(dtype), indptr), shape=shape)
-    C = sp.coo_array(M)
-    r, c = row_map[C.row], col_map[C.col]
-    ok = (r >= 0) & (c >= 0)
-    out = sp.csr_array((C.data[ok], (r[ok], c[ok])), shape=shape)
-    out.sum_duplicates()
-    return out
-
-
-def _grow(M, row_map: np.ndarray, col_map: np.ndarray, shape, extra, combine=np.add) -> sp.csr_array:
-    """``_remap(M, ...)`` joined with the few entries of ``extra`` (the ufunc ``combine`` where both hold
-    a key),
-    written in one copy: an add's maps are increasing, so the rows ``extra`` leaves alone move as
-    contiguous blocks (their columns remapped on the way) and only the rows it touches are merged.
-
-    ``M`` and ``extra`` are canonical; so is the result (no entry is zero unless one was given).
-    """
-    M = sp.csr_array(M)
-    X = sp.csr_array(extra)
-    X.sum_duplicates()
-    n_old = M.shape[0]
-    touched = np.flatnonzero(np.diff(X.indptr))
-    lengths = np.zeros(shape[0], dtype=np.int64)
-    lengths[row_map] = np.diff(M.indptr)
-    at = np.searchsorted(row_map, touched)  # the old row a touched row was, if it was one
-    was_old = np.zeros(touched.size, dtype=bool)
-    inside = at < n_old
-    was_old[inside] = row_map[at[inside]] == touched[inside]
-    merged = []
-    for t, a, old in zip(touched.tolist(), at.tolist(), was_old.tolist(), strict=True):
-        cols, vals = X.indices[X.indptr[t] : X.indptr[t + 1]], X.data[X.indptr[t] : X.indptr[t + 1]]
-        if old:  # M's entries first: a key both hold keeps M's value, combined with extra's
-            lo, hi = M.indptr[a], M.indptr[a + 1]
-            cols, vals = np.r_[col_map[M.indices[lo:hi]], cols], np.r_[M.data[lo:hi], vals]
-        keys, first, inv = np.unique(cols, return_index=True, return_inverse=True)
-        out = vals[first]
-        again = np.ones(cols.size, dtype=bool)
-        again[first] = False
-        combine.at(out, inv[again], vals[again])
-        merged.append((keys, out))
-        lengths[t] = keys.size
-    fits = max(shape) <= np.iinfo(np.int32).max and int(lengths.sum()) <= np.iinfo(np.int32).max
-    dtype = np.int32 if fits and M.indices.dtype == np.int32 else np.int64
-    indptr = np.r_[0, np.cumsum(lengths)].astype(dtype)
-    data = np.empty(int(indptr[-1]), dtype=np.result_type(M.data, X.data))
-    indices = np.empty(int(indptr[-1]), dtype=dtype)
-
-    def move(a, b):  # old rows [a, b) to their new place, as one block
-        if a < b:
-            lo, hi, to = M.indptr[a], M.indptr[b], indptr[row_map[a]]
-            data[to : to + hi - lo] = M.data[lo:hi]
-            indices[to : to + hi - lo] = col_map[M.indices[lo:hi]]
-
-    start = 0
-    for t, a, old, (keys, vals) in zip(touched.tolist(), at.tolist(), was_old.tolist(), merged, strict=True):
-        move(start, a)
-        data[indptr[t] : indptr[t + 1]] = vals
-        indices[indptr[t] : indptr[t + 1]] = keys
-        start = a + 1 if old else a
-    move(start, n_old)
-    return sp.csr_array((data, indices, indptr), shape=shape)
-
-
 _FEW = 64
 """Up to this many new phrases are inserted into the sorted list one by one; more are merged by a sort."""
-
-
-def _increasing(a: np.ndarray) -> bool:
-    """True when ``a`` keeps every item (no -1) and keeps their order."""
-    return bool(a.size == 0 or (a[0] >= 0 and np.all(a[1:] > a[:-1])))
 
 
 def _update(
@@ -474,13 +398,13 @@ def _update(
     P_new = sp.coo_array(P_new)
     P_new = sp.csr_array((P_new.data, (P_new.row, P_new.col + keep.size)), shape=(n, len(triples)))
     if pure_add:  # one copy of each matrix, the new entries merged on the way
-        R = _grow(R_old, old_to_new, old_to_new, (n, n), R_new)
-        P = _grow(old.mentions, old_to_new, col_map, (n, len(triples)), P_new)
+        R = grow(R_old, (n, n), R_new, row_map=old_to_new, col_map=old_to_new)
+        P = grow(old.mentions, (n, len(triples)), P_new, row_map=old_to_new, col_map=col_map)
     else:
-        R = sp.csr_array(_remap(R_old, old_to_new, old_to_new, (n, n)) + R_new)
+        R = sp.csr_array(remap(R_old, old_to_new, old_to_new, (n, n)) + R_new)
         R.sum_duplicates()
         R.eliminate_zeros()
-        P = _remap(old.mentions, old_to_new, col_map, (n, len(triples)))
+        P = remap(old.mentions, old_to_new, col_map, (n, len(triples)))
         if P_new.nnz:
             P = sp.csr_array(P + P_new)
             P.sum_duplicates()
@@ -510,16 +434,16 @@ def _update(
             # of the two is either one; then each node keeps its k nearest, as a build does.
             found = _new_pairs(E, rows, phrases, settings["tau"])
             if pure_add:
-                pairs = keep_nearest(_grow(old.pairs, old_to_new, old_to_new, (n, n), found, np.maximum), k)
+                moved = grow(old.pairs, (n, n), found, row_map=old_to_new, col_map=old_to_new,
+                             combine=np.maximum)
             else:
-                pairs = _remap(old.pairs, old_to_new, old_to_new, (n, n))
-                pairs = keep_nearest(sp.csr_array(pairs.maximum(found)), k)
+                moved = sp.csr_array(remap(old.pairs, old_to_new, old_to_new, (n, n)).maximum(found))
+            pairs = keep_nearest(moved, k)
             if pure_add:
                 # Only the rows the new pairs reach, and the nodes of the new triples (their relation
                 # edges), can change an edge: the rest of the old synonymy graph is kept.
                 touched = np.union1d(np.flatnonzero(np.diff(found.indptr)), list(ids.values()))
-                S_old = _remap(old.synonymy_graph, old_to_new, old_to_new, (n, n))
-                S = patch_synonymy_edges(S_old, pairs, R, touched)
+                S = patch_synonymy_edges(old.synonymy_graph, pairs, R, touched, row_map=old_to_new)
         else:
             pairs = sp.csr_array((n, n))
     counts = _added_counts(old, R_old, new_triples) if not gone.size else None
@@ -540,7 +464,7 @@ def _update(
         passages=texts,
         settings=settings,
         counts=counts,
-        synonymy_graph=S,
+        S=S,
     )
     return _labelled(new, old, keep, labels)
 
@@ -584,9 +508,9 @@ def _old_id(old: HippoIndex, phrase: str) -> int:
 
 def _merge_rows(E_old, old_rows, old_pos, E_add, add_pos, n):
     """Rows ``E_old[old_rows]`` and ``E_add`` put at rows ``old_pos`` and ``add_pos`` of an n-row matrix."""
-    pure_add = old_rows.size == E_old.shape[0] and _increasing(old_pos) and _increasing(add_pos)
+    pure_add = old_rows.size == E_old.shape[0] and increasing(old_pos) and increasing(add_pos)
     if sp.issparse(E_old) and pure_add:
-        return _insert_rows(sp.csr_array(E_old), sp.csr_array(E_add), add_pos)
+        return insert_rows(sp.csr_array(E_old), sp.csr_array(E_add), add_pos)
     pos = np.r_[old_pos, add_pos]
     perm = np.empty(n, dtype=np.int64)
     perm[pos] = np.arange(n)
@@ -594,36 +518,6 @@ def _merge_rows(E_old, old_rows, old_pos, E_add, add_pos, n):
         stacked = sp.vstack([sp.csr_array(E_old)[old_rows], sp.csr_array(E_add)], format="csr")
         return sp.csr_array(stacked[perm])
     return np.concatenate([np.asarray(E_old)[old_rows], np.asarray(E_add)])[perm]
-
-
-def _insert_rows(A: sp.csr_array, B: sp.csr_array, at: np.ndarray) -> sp.csr_array:
-    """Every row of ``A`` in order, with the rows of ``B`` placed at rows ``at`` (increasing) of the result.
-
-    A pure add: the old rows move as contiguous blocks (one copy per added row), not row by row.
-    """
-    n = A.shape[0] + B.shape[0]
-    cut = at - np.arange(at.size)  # old rows before each added row
-    edges = np.r_[0, cut, A.shape[0]]
-    data, indices = [], []
-    for i in range(at.size + 1):
-        lo, hi = A.indptr[edges[i]], A.indptr[edges[i + 1]]
-        data.append(A.data[lo:hi])
-        indices.append(A.indices[lo:hi])
-        if i < at.size:
-            data.append(B.data[B.indptr[i] : B.indptr[i + 1]])
-            indices.append(B.indices[B.indptr[i] : B.indptr[i + 1]])
-    lengths = np.zeros(n, dtype=np.int64)
-    moved = np.ones(n, dtype=bool)
-    moved[at] = False
-    lengths[moved] = np.diff(A.indptr)
-    lengths[at] = np.diff(B.indptr)
-    # A's index type when the result fits it: int64 offsets beside int32 columns would make scipy copy
-    # every column index into int64 (0.7 s and twice the memory at 1.5 million rows).
-    fits = A.nnz + B.nnz <= np.iinfo(A.indptr.dtype).max
-    dtype = A.indptr.dtype if fits and A.indices.dtype == A.indptr.dtype else np.int64
-    indptr = np.r_[0, np.cumsum(lengths)].astype(dtype)
-    cols = np.concatenate(indices).astype(dtype, copy=False)
-    return sp.csr_array((np.concatenate(data), cols, indptr), shape=(n, A.shape[1]))
 
 
 _DENSE_BLOCK = 8

@@ -148,47 +148,52 @@ def synonymy_edges(pairs: sp.csr_array, R: sp.csr_array, *, max_synonyms: int) -
     return S
 
 
-def patch_synonymy_edges(S: sp.csr_array, pairs: sp.csr_array, R: sp.csr_array, touched) -> sp.csr_array:
+def patch_synonymy_edges(
+    S: sp.csr_array, pairs: sp.csr_array, R: sp.csr_array, touched, *, row_map=None
+) -> sp.csr_array:
     """:func:`synonymy_edges` of ``pairs`` and ``R``, given ``S``, the edges of a ``pairs`` and ``R`` that
     differ from these only in the rows of the nodes ``touched`` (and, for ``R``, in their columns).
 
     An update's shortcut: an edge between two untouched nodes depends only on their own rows of
     ``pairs`` (each a list of at most k nearest, as :func:`keep_nearest` leaves it) and on whether
     ``R`` joins them, so it is kept from ``S``; every edge with a touched end is recomputed from the
-    entries of ``pairs`` in a touched row or column. No pass sorts or transposes a whole matrix.
+    entries of ``pairs`` in a touched row or column. ``S`` may be in the ids before an add:
+    ``row_map`` (increasing) gives each old node's new id. No pass sorts or transposes a whole
+    matrix; ``S`` is copied once.
 
     Examples
     --------
     >>> pairs = sp.csr_array(np.array([[0, .9, 0], [.9, 0, .8], [0, .8, 0]]))
     >>> R = sp.csr_array((3, 3))
     >>> old = synonymy_edges(pairs[:2, :2], R[:2, :2], max_synonyms=5)
-    >>> S = sp.csr_array((old.data, old.indices, np.r_[old.indptr, old.nnz]), shape=(3, 3))
-    >>> patch_synonymy_edges(S, pairs, R, [1, 2]).toarray()
+    >>> patch_synonymy_edges(old, pairs, R, [1, 2], row_map=np.array([0, 1])).toarray()
     array([[0. , 0.9, 0. ],
            [0.9, 0. , 0.8],
            [0. , 0.8, 0. ]])
     """
-    n = S.shape[0]
+    from pathfinding.hipporag.index.growth import grow
+
+    n = pairs.shape[0]
     hit = np.zeros(n, dtype=bool)
     hit[np.asarray(touched, dtype=np.int64)] = True
-    # The edges of pairs with a touched end, both directions: what S holds at a touched row or column.
-    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(pairs.indptr))
-    near = hit[rows] | hit[pairs.indices]
-    r, c, v = rows[near], pairs.indices[near].astype(np.int64), pairs.data[near]
-    del rows, near
-    A = sp.csr_array((v, (r, c)), shape=(n, n))
-    A = sp.csr_array(A.maximum(A.T))  # as synonymy_edges symmetrises: the larger of the two directions
-    A.sort_indices()
-    ar = np.repeat(np.arange(n, dtype=np.int64), np.diff(A.indptr))
-    free = np.asarray(R[ar, A.indices]).ravel() == 0 if A.nnz else np.zeros(0, dtype=bool)
-    A = sp.csr_array((A.data[free], (ar[free], A.indices[free])), shape=(n, n))
+    # The entries of pairs with a touched end, both directions, the larger value of the two where
+    # both are stored (as synonymy_edges symmetrises): what S holds at a touched row or column.
+    near = np.repeat(hit, np.diff(pairs.indptr)) | hit[pairs.indices]
+    at = np.flatnonzero(near)
+    r = np.searchsorted(pairs.indptr, at, side="right").astype(np.int64) - 1  # each entry's row
+    c, v = pairs.indices[at].astype(np.int64), pairs.data[at]
+    rr, cc, vv = np.r_[r, c], np.r_[c, r], np.r_[v, v]
+    order = np.lexsort((-vv, cc, rr))
+    rr, cc, vv = rr[order], cc[order], vv[order]
+    first = np.r_[True, (rr[1:] != rr[:-1]) | (cc[1:] != cc[:-1])] if rr.size else np.zeros(0, bool)
+    rr, cc, vv = rr[first], cc[first], vv[first]
+    free = (np.asarray(sp.csr_array(R)[rr, cc]).ravel() == 0) & (vv != 0) if rr.size else first
+    A = sp.csr_array((vv[free], (rr[free], cc[free])), shape=(n, n))
     # S without any edge at a touched node, then the recomputed ones (no key is in both).
-    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(S.indptr))
-    keep = ~(hit[rows] | hit[S.indices])
-    counts = np.bincount(rows[keep], minlength=n)
-    del rows
-    kept = sp.csr_array((S.data[keep], S.indices[keep], np.r_[0, np.cumsum(counts)]), shape=(n, n))
-    out = sp.csr_array(kept + A)
-    out.eliminate_zeros()
-    out.sort_indices()
-    return out
+    S = sp.csr_array(S)
+    row_map = np.arange(S.shape[0]) if row_map is None else np.asarray(row_map)
+    old_hit = hit[row_map]
+    keep = ~(np.repeat(old_hit, np.diff(S.indptr)) | old_hit[S.indices])
+    indptr = np.r_[0, np.cumsum(keep)][S.indptr]  # kept entries before each row's start
+    kept = sp.csr_array((S.data[keep], S.indices[keep], indptr.astype(S.indptr.dtype)), shape=S.shape)
+    return grow(kept, (n, n), A, row_map=row_map, col_map=row_map)
