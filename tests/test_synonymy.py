@@ -220,3 +220,15 @@ def test_patching_the_rows_that_changed_equals_the_edges_afresh(old, new, relati
     want = synonymy_edges(sp.csr_array(pairs_new), sp.csr_array(R_new), max_synonyms=k)
     np.testing.assert_array_equal(got.toarray(), want.toarray())
     assert got.has_canonical_format
+
+
+def test_a_stored_zero_pair_is_no_edge_after_a_patch_either():
+    """A pair stored with cosine 0 (possible at tau <= 0) is no edge in synonymy_edges; the patch
+    recomputing a touched node's edges drops it the same way."""
+    pairs = sp.csr_array((np.array([0.0, 0.0, 0.9, 0.9]), (np.array([0, 1, 1, 2]), np.array([1, 0, 2, 1]))),
+                         shape=(3, 3))
+    R = sp.csr_array((3, 3))
+    want = synonymy_edges(pairs, R, max_synonyms=5)
+    got = patch_synonymy_edges(sp.csr_array((3, 3)), pairs, R, [0, 1, 2])
+    np.testing.assert_array_equal(got.toarray(), want.toarray())
+    assert got.nnz == want.nnz == 2
