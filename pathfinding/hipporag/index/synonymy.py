@@ -11,6 +11,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding._validation import check_float, check_int
+from pathfinding.hipporag.index.growth import grow
 from pathfinding.hipporag.index.nearest import KEEP_SLACK as _KEEP_SLACK
 
 __all__ = [
@@ -171,8 +172,6 @@ def patch_synonymy_edges(
            [0.9, 0. , 0.8],
            [0. , 0.8, 0. ]])
     """
-    from pathfinding.hipporag.index.growth import grow
-
     n = pairs.shape[0]
     hit = np.zeros(n, dtype=bool)
     hit[np.asarray(touched, dtype=np.int64)] = True
