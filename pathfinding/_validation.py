@@ -123,5 +123,5 @@ def check_vector(name: str, vector, n: int | None = None) -> np.ndarray:
         raise InvalidTypeError(f"{name} must be real-valued, got dtype {arr.dtype}")
     out = arr.astype(np.float64)
     if not np.all(np.isfinite(out)):
-        raise InvalidValueError(f"{name} must be finite, found {out[~np.isfinite(out)][0]!r}")
+        raise InvalidValueError(f"{name} must be finite, found {float(out[~np.isfinite(out)][0])!r}")
     return out

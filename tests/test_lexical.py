@@ -141,6 +141,20 @@ def test_fact_linker_indexes_each_fact_as_its_text(facts):
     assert all(np.array_equal(got[2][k], want[2][k]) for k in want[2])
 
 
+@settings(max_examples=60)
+@given(docs=st.lists(texts, min_size=1, max_size=9), question=texts, k=st.integers(1, 10))
+def test_best_is_top_k_of_every_score_without_zeros(docs, question, k):
+    """The best k read from the passages a token reaches are the top k of all scores, bit for
+    bit, zeros left out (ties by id: the words repeat, so equal scores are common)."""
+    bm = BM25Ranker(docs)
+    scores = bm.scores(question)
+    want = top_k(scores, k)
+    want = want[scores[want] > 0]
+    ids, got = bm.best(question, k)
+    assert ids.dtype == np.int64 and np.array_equal(ids, want)
+    assert got.dtype == np.float64 and np.array_equal(got, scores[want])
+
+
 @pytest.fixture(scope="module")
 def woods():
     """Seven facts that "wood" matches equally, each joining two nodes with consecutive ids."""

@@ -5,8 +5,15 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
-from pathfinding.core.specificity import node_specificity, passage_counts, restart_vector
+from pathfinding.core.specificity import (
+    node_specificity,
+    passage_counts,
+    restart_column,
+    restart_matrix,
+    restart_vector,
+)
 from pathfinding.synthetic.instances import make_instance
 
 
@@ -88,3 +95,47 @@ def test_restart_is_count_times_specificity_over_its_total(seeds, spec):
 def test_bad_input(args, kwargs, error, match):
     with pytest.raises(error, match=match):
         restart_vector(*args, **kwargs)
+
+
+@given(
+    values=hnp.arrays(np.float64, st.integers(1, 40), elements=st.floats(0, 1e6, allow_subnormal=True)),
+    form=st.sampled_from(["float64", "strided", "float32", "list"]),
+)
+def test_restart_column_scaled_is_the_copy_divided_by_its_sum(values, form):
+    """``v / total`` is, bit for bit, what the solvers divided before: a float64 copy over its own
+    sum, for a C-contiguous float64 vector (read in place), a strided view, float32 and a list."""
+    if not values.sum() > 0:
+        values[0] = 1.0
+    arr = {"float64": values, "strided": np.repeat(values, 2)[::2], "float32": values.astype(np.float32),
+           "list": values.tolist()}[form]  # fmt: skip
+    ref = np.asarray(arr).astype(np.float64)
+    ref /= ref.sum()
+    v, total = restart_column(arr, values.size)
+    assert np.array_equal(v / total, ref)
+    assert np.array_equal(restart_matrix(arr, values.size)[0][:, 0], ref)
+    if form == "float64":
+        assert v is arr  # no copy of a vector over every node
+
+
+def test_restart_column_reads_seed_ids_through_restart_vector():
+    v, total = restart_column([0, 2], 4)
+    assert total == 1.0 and np.array_equal(v, restart_vector(4, [0, 2]))
+
+
+@pytest.mark.parametrize(
+    ("restart", "match"),
+    [
+        (np.array([1.0, np.nan, 1.0]), r"^restart must be finite, found nan"),
+        (np.array([1.0, np.inf, 1.0]), r"^restart must be finite, found inf"),
+        (np.array([1.0, -np.inf, 1.0]), r"^restart must be finite, found -inf"),
+        (np.array([1e308, 1e308, 0.0]), r"^restart.s total mass overflows float64 .*: inf$"),
+        (np.array([1.0, -0.5, 1.0]), r"^restart must be non-negative, found -0.5"),
+        (np.zeros(3), r"^restart must have positive total mass"),
+        (np.ones(4), r"^restart must have shape \(3,\), got \(4,\)"),
+        (np.ones((3, 2)), r"^one restart vector was expected, got a block of shape \(3, 2\)"),
+        (np.array([1.0, np.nan, 1.0], dtype=np.float32), r"^restart must be finite"),
+    ],
+)
+def test_restart_column_refuses_what_restart_matrix_refuses(restart, match):
+    with pytest.raises(ValueError, match=match):
+        restart_column(restart, 3)

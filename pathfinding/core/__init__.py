@@ -27,7 +27,8 @@ _EXPORTS = {
         "pathfinding.core.contributions",
     ),
     **dict.fromkeys(
-        ["node_specificity", "passage_counts", "restart_matrix", "restart_vector", "specificity_from_counts"],
+        ["node_specificity", "passage_counts", "restart_column", "restart_matrix", "restart_vector",
+         "specificity_from_counts"],
         "pathfinding.core.specificity",
     ),
     **dict.fromkeys(

@@ -32,7 +32,7 @@ import numpy as np
 from pathfinding._validation import check_float, check_int, check_node_ids, check_vector
 from pathfinding.core._power import check_threads, power_scipy, power_single
 from pathfinding.core.prepared import prepare_graph
-from pathfinding.core.specificity import restart_matrix
+from pathfinding.core.specificity import restart_column, restart_matrix
 from pathfinding.errors import ConvergenceWarning, InvalidValueError
 
 __all__ = ["PPRResult", "TopKResult", "personalized_pagerank", "ppr_solve", "ppr_top_k", "walk_step"]
@@ -65,13 +65,19 @@ class PPRResult:
     converged: bool
 
 
-def _solver_args(graph, restart, restart_prob, tol, max_iter):
-    """The checks every solver shares: prepared graph, restart matrix, and the three tuning values."""
+def _solver_settings(graph, restart_prob, tol, max_iter):
+    """The prepared graph and the three tuning values, checked."""
     g = prepare_graph(graph)
     # The kernels' alpha is the restart probability, networkx's 1 - alpha (its alpha is the damping).
     alpha = check_float("restart_prob", restart_prob, low=0.0, high=1.0, low_open=True)
     tol = check_float("tol", tol, low=0.0, high=np.inf, high_open=True)
     max_iter = check_int("max_iter", max_iter, low=1)
+    return g, alpha, tol, max_iter
+
+
+def _solver_args(graph, restart, restart_prob, tol, max_iter):
+    """The checks every solver shares: prepared graph, restart matrix, and the three tuning values."""
+    g, alpha, tol, max_iter = _solver_settings(graph, restart_prob, tol, max_iter)
     r, single = restart_matrix(restart, g.n_nodes)
     return g, r, single, alpha, tol, max_iter
 
@@ -401,11 +407,15 @@ def ppr_top_k(
     >>> bool(ppr_top_k(toy.graph, toy.seeds, 2, candidates=toy.candidates).certified)
     False
     """
-    g, r, single, alpha, tol, max_iter = _solver_args(graph, restart, restart_prob, tol, max_iter)
-    if not single:
+    g, alpha, tol, max_iter = _solver_settings(graph, restart_prob, tol, max_iter)
+    if np.ndim(restart) == 2:
+        r, _ = restart_matrix(restart, g.n_nodes)  # the block's own errors first
         raise InvalidValueError(
             f"ppr_top_k ranks one query at a time; got a block of {r.shape[1]} restart vectors"
         )
+    # Unscaled: push reads only the support, so the vector over every node is divided (a pass
+    # over millions of nodes at a million passages) only if Gauss-Seidel runs.
+    v, total = restart_column(restart, g.n_nodes)
     margin = check_float("margin", margin, low=0.0, high=np.inf, high_open=True)
     if method not in ("auto", "gauss-seidel"):
         raise InvalidValueError(f"method must be 'auto' or 'gauss-seidel', got {method!r}")
@@ -420,13 +430,15 @@ def ppr_top_k(
 
     if method == "auto" and g.symmetric:
         # O(support) work from here on, not O(nodes): push touches only what its mass reaches.
-        support = np.flatnonzero(r[:, 0] != 0)  # faster than flatnonzero on the floats
+        support = np.flatnonzero(v != 0)  # faster than flatnonzero on the floats
+        mass = v[support] / total  # the entries of v / total, as Gauss-Seidel's below (one that
+        # underflows to 0 is a support node without mass: push moves nothing from it)
         rounds, _, head, scores, certified, bound, _, _ = push_top_k(
-            g, g.internal_ids(support), r[support, 0], items_internal, k, alpha, margin, np.empty(0, np.int64)
+            g, g.internal_ids(support), mass, items_internal, k, alpha, margin, np.empty(0, np.int64)
         )
         if certified:
             return TopKResult(items[head], scores, int(rounds), True, float(bound), "push")
-    r_int = g.to_internal(r[:, 0])
+    r_int = g.to_internal(v / total)
     # One compiled loop: the sweep, then the k + 1 best candidates in one pass over them and their
     # gaps, instead of a kernel call per sweep followed by numpy's gather, argpartition and mask
     # over every candidate (several temporary arrays of n_items per sweep).

@@ -166,6 +166,28 @@ class BM25Ranker:
             np.add.at(out, indices[indptr[j] : indptr[j + 1]], data[indptr[j] : indptr[j + 1]])
         return out.astype(np.float64)
 
+    def best(self, question: str, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """The at most ``k`` passages with the highest positive scores, in :func:`top_k` order, and
+        their scores (float64): ``top_k(scores(question), k)`` without its zeros, the same sums bit
+        for bit, with one pass over every passage's float32 sum instead of four (a float64 copy,
+        a mask, its ids, the selection): a million passages' facts are three million texts."""
+        k = check_int("k", k, low=1)
+        toks = self.tokens(question)
+        if not toks:
+            return np.zeros(0, np.int64), np.zeros(0)
+        data, indices, indptr = (self._arrays[key] for key in ("data", "indices", "indptr"))
+        out = np.zeros(self._params["num_docs"], dtype=data.dtype)
+        for t in toks:  # the order and precision of scores()
+            j = self._vocab[t]
+            np.add.at(out, indices[indptr[j] : indptr[j + 1]], data[indptr[j] : indptr[j + 1]])
+        # Every passage a token reaches scores above 0 (Lucene's idf and term weights are positive).
+        # One scan of the float32 sums finds them: a question's tokens reach hundreds of thousands
+        # of facts at a million passages, and np.unique of their ids took longer than the scan.
+        hit = np.flatnonzero(out > 0)  # on the mask: several times faster than on the floats
+        s = out[hit].astype(np.float64)
+        order = top_k(s, k)  # hit ascends: equal scores stay in id order
+        return hit[order].astype(np.int64), s[order]
+
     def term_scores(self, terms, ids) -> np.ndarray:
         """The score of each of ``terms`` (indexed tokens, as :meth:`tokens` gives them) in each passage
         of ``ids``: the columns :meth:`scores` adds up, one per token, as float64 (terms x ids)."""
@@ -334,12 +356,10 @@ class FactLinker:
         n_facts = check_int("n_facts", n_facts, low=1)
         if self._bm25 is None:
             return np.zeros(0, np.int64), np.zeros(0)
-        s = self._bm25.scores(question)
-        top = top_k(s, n_facts)
-        top = top[s[top] > 0]
+        top, s = self._bm25.best(question, n_facts)
         if top.size == 0:
             return np.zeros(0, np.int64), np.zeros(0)
-        rel = s[top] / s[top[0]]
+        rel = s / s[0]
         # each node keeps its best fact's weight (a few facts: no array over all nodes)
         nodes = np.concatenate([self.heads[top], self.tails[top]]).astype(np.int64)
         rel = np.concatenate([rel, rel])

@@ -153,6 +153,7 @@ class _Plan:
     weights: np.ndarray
     walk_weight: float
     links: tuple[EntityLink, ...]
+    seeds: np.ndarray  # the ids whose weight is not 0, ascending
 
 
 class HippoRetriever:
@@ -338,7 +339,7 @@ class HippoRetriever:
     def _seeds(self, question: str, entities: Sequence[str], reading: Reading | None = None):
         """Seed weights; the walk's weight in the fusion (1 when an entity whose capitals the writer
         typed was linked, ``restored_weight`` when one read from the corpus was, else
-        ``guess_weight``); and every entity's link."""
+        ``guess_weight``); every entity's link; and the ids that may hold a weight (ascending)."""
         w = np.zeros(self.index.n_nodes)
         link = link_entities(
             self.index, list(entities), top_k=self.link_top_k, min_cosine=self.min_link_cosine
@@ -350,10 +351,11 @@ class HippoRetriever:
             origins = {reading.origin(e) for e in link.entities}
         lam = self.restored_weight if "corpus" in origins else self.guess_weight
         lam = 1.0 if "typed" in origins else lam
+        nodes = np.zeros(0, np.int64)
         if self._facts is not None:
             nodes, rel = self._facts.seeds(question, n_facts=self.facts)
             w[nodes] = np.maximum(w[nodes], self.fact_weight * rel)
-        return w, lam, link.links
+        return w, lam, link.links, np.union1d(link.nodes, nodes)
 
     def fuse(self, walk_scores, bm25_scores, walk_weight: float) -> np.ndarray:
         """Weighted reciprocal-rank fusion of two passage scorings (the rule in the module docstring).
@@ -424,7 +426,7 @@ class HippoRetriever:
         plan = self._plan(question, entities)
         question, entities, w, lam = plan.question, plan.entities, plan.weights, plan.walk_weight
         found = {"entities": entities, "reading": plan.reading, "links": plan.links}
-        seeds = np.flatnonzero(w != 0)  # on the mask: several times faster than on the floats
+        seeds = plan.seeds
         if seeds.size == 0:
             scores = self.bm25_scores(question)
             if not np.any(scores > 0):  # nothing to rank by: no ranking, rather than ids in order
@@ -465,7 +467,7 @@ class HippoRetriever:
                 f"explain splits the walk (scorer 'ppr'), not the ablation {self.scorer!r}"
             )
         plan = self._plan(question, entities)
-        seeds = np.flatnonzero(plan.weights != 0)
+        seeds = plan.seeds
         found = {"entities": plan.entities, "reading": plan.reading, "links": plan.links, "seeds": seeds}
         if seeds.size == 0:
             scores = self.bm25_scores(plan.question)
@@ -503,10 +505,12 @@ class HippoRetriever:
         else:
             reading = None
         entities = tuple(nfc(e) if isinstance(e, str) else e for e in entities)  # linking checks types
-        w, lam, links = self._seeds(question, entities, reading)
+        w, lam, links, touched = self._seeds(question, entities, reading)
+        # Only the touched ids can hold a weight: passes over every node (millions at a million
+        # passages) for the product and the mask are left out, and 0 * specificity stays 0.
         if self.specificity:
-            w *= self.index.specificity
-        return _Plan(question, entities, reading, w, lam, links)
+            w[touched] *= self.index.specificity[touched]
+        return _Plan(question, entities, reading, w, lam, links, touched[w[touched] != 0])
 
     def _walk_scores(self, question: str, w: np.ndarray) -> np.ndarray:
         """Every passage's walk score, the walk run to ``tol`` (raw seed weights ``w``)."""
