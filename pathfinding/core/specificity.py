@@ -176,16 +176,12 @@ def restart_column(restart, n: int) -> tuple[np.ndarray, float]:
         if not single:
             raise InvalidValueError(f"one restart vector was expected, got a block of shape {arr.shape}")
         return r[:, 0], 1.0
-    if arr.dtype == np.float64 and arr.flags.c_contiguous and arr.shape[0] == n:
-        with np.errstate(over="ignore"):  # an overflow is refused below, with the value
-            v, total = arr, arr.sum()  # no copy; the same sum as of a copy
-        if not np.isfinite(total):  # a NaN or an infinity, or finite entries that overflow the sum
-            check_vector("restart", v, n)
-    else:
-        v = check_vector("restart", arr, n)
-        with np.errstate(over="ignore"):
-            total = v.sum()
-    if not np.isfinite(total):
+    in_place = arr.dtype == np.float64 and arr.flags.c_contiguous and arr.shape[0] == n
+    v = arr if in_place else check_vector("restart", arr, n)  # in place: the same sum as a copy's
+    with np.errstate(over="ignore"):  # an overflow is refused below, with the value
+        total = v.sum()
+    if not np.isfinite(total):  # a NaN or an infinity (named here), or finite entries that overflow
+        check_vector("restart", v, n)
         raise InvalidValueError(
             f"restart's total mass overflows float64 (every entry is finite): {float(total)!r}"
         )

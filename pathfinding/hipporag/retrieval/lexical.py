@@ -156,15 +156,20 @@ class BM25Ranker:
 
     def scores(self, question: str) -> np.ndarray:
         """BM25 score of every passage (0 when the question shares no indexed token)."""
+        out = self._sums(question)
+        return np.zeros(self.n_passages) if out is None else out.astype(np.float64)
+
+    def _sums(self, question: str) -> np.ndarray | None:
+        """Every passage's score in bm25s' order and precision (float32); None without a token."""
         toks = self.tokens(question)
         if not toks:
-            return np.zeros(self.n_passages)
+            return None
         data, indices, indptr = (self._arrays[key] for key in ("data", "indices", "indptr"))
         out = np.zeros(self._params["num_docs"], dtype=data.dtype)
         for t in toks:  # a repeated word counts each time, as in bm25s
             j = self._vocab[t]
             np.add.at(out, indices[indptr[j] : indptr[j + 1]], data[indptr[j] : indptr[j + 1]])
-        return out.astype(np.float64)
+        return out
 
     def best(self, question: str, k: int) -> tuple[np.ndarray, np.ndarray]:
         """The at most ``k`` passages with the highest positive scores, in :func:`top_k` order, and
@@ -172,14 +177,9 @@ class BM25Ranker:
         for bit, with one pass over every passage's float32 sum instead of four (a float64 copy,
         a mask, its ids, the selection): a million passages' facts are three million texts."""
         k = check_int("k", k, low=1)
-        toks = self.tokens(question)
-        if not toks:
+        out = self._sums(question)
+        if out is None:
             return np.zeros(0, np.int64), np.zeros(0)
-        data, indices, indptr = (self._arrays[key] for key in ("data", "indices", "indptr"))
-        out = np.zeros(self._params["num_docs"], dtype=data.dtype)
-        for t in toks:  # the order and precision of scores()
-            j = self._vocab[t]
-            np.add.at(out, indices[indptr[j] : indptr[j + 1]], data[indptr[j] : indptr[j + 1]])
         # Every passage a token reaches scores above 0 (Lucene's idf and term weights are positive).
         # One scan of the float32 sums finds them: a question's tokens reach hundreds of thousands
         # of facts at a million passages, and np.unique of their ids took longer than the scan.
