@@ -249,3 +249,21 @@ def test_a_directed_graph_gets_the_split_to_tol_and_its_ranking():
     assert not res.certified
     np.testing.assert_array_equal(res.top, ppr_top_k(graph, [0, 2], 2).top)
     assert res.error_bound <= 1e-10
+
+
+@given(graph=weighted_graphs(symmetric=True), data=st.data())
+def test_the_top_k_split_comes_back_in_the_callers_node_order(graph, data):
+    # the replay runs in the prepared graph's internal order (here always a reordering by degree)
+    # and its parts come back in the caller's: node for node within the bound of the exact split
+    from pathfinding.core.prepared import prepare_graph
+
+    n = graph.shape[0]
+    r = data.draw(restart_vectors(n))
+    support = np.flatnonzero(r)
+    rows = np.arange(support.size) % data.draw(st.integers(1, support.size))
+    comps = sp.csr_array((r[support], (rows, support)), shape=(rows.max() + 1, n))
+    res = top_k_contributions(prepare_graph(graph, reorder="degree"), comps, data.draw(st.integers(1, n)))
+    exact = reference.seed_contributions_dense(graph, r)[1]
+    grouped = np.zeros((rows.max() + 1, n))
+    np.add.at(grouped, rows, exact)
+    assert np.abs(res.parts - grouped).sum() <= 2 * res.error_bound + 1e-12

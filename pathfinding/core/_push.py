@@ -294,6 +294,18 @@ def replay_pushes(indptr, indices, weights, unit, inv_out, log, n_log, p, res, a
 
 
 @njit(cache=True)
+def settle_parts(p, res, alpha, order, total):
+    """The replayed pieces' estimates ``(p + alpha res) / total`` (n, m, internal order) as an (m, n)
+    array in original order (``order[i]``: the original id of internal position i), in one pass."""
+    n, m = p.shape
+    out = np.empty((m, n))
+    for j in range(m):  # a piece at a time: its row of the output stays in cache
+        for i in range(n):
+            out[j, order[i]] = (p[i, j] + alpha * res[i, j]) / total
+    return out
+
+
+@njit(cache=True)
 def _slack(inv_out_u, e, left, beta):
     """Width of node u's interval: ``beta min(e d_u, left)`` (0 for a node without edges)."""
     if inv_out_u == 0.0:

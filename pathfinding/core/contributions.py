@@ -153,7 +153,7 @@ def top_k_contributions(graph, components, k, *, candidates=None, restart_prob=0
     >>> bool(res.scores[0] < 0.0370 < res.scores[0] + res.error_bound)
     True
     """
-    from pathfinding.core._push import push_top_k, replay_pushes
+    from pathfinding.core._push import push_top_k, replay_pushes, settle_parts
 
     alpha, tol, _, _ = _check_tuning(restart_prob, tol, 1000, 1)
     margin = check_float("margin", margin, low=0.0, high=np.inf, high_open=True)
@@ -172,12 +172,15 @@ def top_k_contributions(graph, components, k, *, candidates=None, restart_prob=0
             g, g.internal_ids(support), restart[support], g.internal_ids(items), k, alpha, margin, log
         )
         if certified:
-            res = np.ascontiguousarray(g.to_internal(pieces.T.toarray() / mass.sum()))
+            entries = pieces.tocoo()
+            entries.sum_duplicates()
+            res = np.zeros((g.n_nodes, pieces.shape[0]))  # internal order, one column per piece
+            res[g.internal_ids(entries.col), entries.row] = entries.data / mass.sum()
             p = np.zeros_like(res)
             args = (g.indptr, g.indices, g.weights, g.unit, g.inv_out)
             replay_pushes(*args, log, n_log, p, res, alpha)
-            parts = g.to_original(p + alpha * res).T / total
-            return TopKContributions(items[head], scores, np.ascontiguousarray(parts), True, float(bound))
+            parts = settle_parts(p, res, alpha, _order(g), total)
+            return TopKContributions(items[head], scores, parts, True, float(bound))
     split = _split(g, pieces, alpha, tol, 1000, 1, caller="top_k_contributions")
     walk = split.parts.sum(axis=0)[items]
     order = np.lexsort((np.arange(items.size), -walk))[:k]
@@ -313,6 +316,11 @@ def _check_tuning(restart_prob, tol, max_iter, threads) -> tuple[float, float, i
         check_int("max_iter", max_iter, low=1),
         check_int("threads", threads, low=1),
     )
+
+
+def _order(g) -> np.ndarray:
+    """The original id of each internal position (the identity when the graph was not reordered)."""
+    return np.arange(g.n_nodes) if g.order is None else g.order
 
 
 def _pieces(g, components) -> sp.csr_array:

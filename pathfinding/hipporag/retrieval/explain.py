@@ -232,13 +232,10 @@ def seed_pieces(index: HippoIndex, weights: np.ndarray, links) -> list[Piece]:
 
 def _components(pieces: Sequence[Piece], restart: np.ndarray) -> sp.csr_array:
     """Rows of the restart vector, one per piece (a piece's nodes keep their restart values)."""
-    rows, cols, vals = [], [], []
-    for r, piece in enumerate(pieces):
-        nodes = piece.nodes[restart[piece.nodes] > 0]
-        rows += [r] * nodes.size
-        cols += nodes.tolist()
-        vals += restart[nodes].tolist()
-    return sp.csr_array((vals, (rows, cols)), shape=(len(pieces), restart.size))
+    nodes = [piece.nodes[restart[piece.nodes] > 0] for piece in pieces]
+    rows = np.repeat(np.arange(len(pieces)), [x.size for x in nodes])
+    cols = np.concatenate(nodes) if nodes else np.zeros(0, np.int64)
+    return sp.csr_array((restart[cols], (rows, cols)), shape=(len(pieces), restart.size))
 
 
 def explain_walk(retriever, plan, k: int, *, lam: float | None = None, bm=None) -> Explanation:
@@ -350,10 +347,11 @@ class _WalkContext:
         else:
             factor, own = counts.astype(np.float64), 0.0
         mass = factor * self.pi[nodes]
+        by_piece = (self.parts[:, nodes] * factor).T.tolist()  # node t's mass from each piece
         out = []
         for rank, t in enumerate(np.lexsort((nodes, -mass))):
             i = int(nodes[t])
-            split = {p.source: float(factor[t] * self.parts[r, i]) for r, p in enumerate(pieces)}
+            split = {p.source: by_piece[t][r] for r, p in enumerate(pieces)}
             paths = {}
             if rank < TOP_VIA and mass[t] > 0:
                 for r, p in enumerate(pieces):
@@ -437,8 +435,8 @@ def _mentions_by_passage(index: HippoIndex) -> sp.csc_array:
 
 def _entry(M, u: int, v: int) -> float:
     """``M[u, v]`` of a CSR matrix with sorted indices, without scipy's per-call checks."""
-    lo, hi = M.indptr[u], M.indptr[u + 1]
-    t = lo + int(np.searchsorted(M.indices[lo:hi], v))
+    lo, hi = int(M.indptr[u]), int(M.indptr[u + 1])
+    t = lo + int(M.indices[lo:hi].searchsorted(v))
     return float(M.data[t]) if t < hi and M.indices[t] == v else 0.0
 
 
@@ -475,7 +473,13 @@ def most_probable_paths(costs: sp.csr_array, sources, targets) -> dict[int, list
 @njit(cache=True)
 def _cheapest_paths(indptr, indices, costs, sources, wanted):
     """Dijkstra from every source at once, stopped when each node of ``wanted`` is settled (or
-    nothing more is reachable). Returns (predecessor, settled); a source's predecessor is -1."""
+    nothing more is reachable). Returns (predecessor, settled); a source's predecessor is -1.
+
+    Once every target has a tentative distance, their largest, ``bound``, caps the search: a node
+    reached at ``bound`` or more cannot lie on a cheapest path to a target (every step costs more
+    than 0), so it is not queued. Hubs (a common phrase, a long passage) then stop flooding the
+    heap with neighbours that can never matter; the paths found are the same.
+    """
     n = indptr.shape[0] - 1
     dist = np.full(n, np.inf)
     pred = np.full(n, -1, np.int64)
@@ -483,6 +487,7 @@ def _cheapest_paths(indptr, indices, costs, sources, wanted):
     target = np.zeros(n, np.bool_)
     target[wanted] = True
     left = wanted.shape[0]
+    bound = np.inf
     heap = [(0.0, np.int64(0)) for _ in range(0)]
     for s in sources:
         dist[s] = 0.0
@@ -497,10 +502,12 @@ def _cheapest_paths(indptr, indices, costs, sources, wanted):
         for k in range(indptr[u], indptr[u + 1]):
             v = indices[k]
             nd = d + costs[k]
-            if nd < dist[v]:
+            if nd < dist[v] and nd < bound:
                 dist[v] = nd
                 pred[v] = u
                 heapq.heappush(heap, (nd, np.int64(v)))
+                if target[v]:
+                    bound = np.max(dist[wanted])
     return pred, done
 
 
