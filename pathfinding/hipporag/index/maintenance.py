@@ -446,7 +446,7 @@ def _update(
                 S = patch_synonymy_edges(old.synonymy_graph, pairs, R, touched, row_map=old_to_new)
         else:
             pairs = sp.csr_array((n, n))
-    counts = _added_counts(old, R_old, new_triples) if not gone.size else None
+    counts = _updated_counts(old, gone, new_triples)
     dropped = np.r_[old.dropped[keep], np.asarray(new_dropped, dtype=np.int64)]
     texts = []
     if old.passages or new_texts:  # an index built without texts keeps none
@@ -479,19 +479,38 @@ def _short_after_delete(old: HippoIndex, old_to_new: np.ndarray, k: int) -> np.n
     return lost[full[lost] & (old_to_new[lost] >= 0)]
 
 
-def _added_counts(old: HippoIndex, R_old, new_triples):
-    """:func:`triple_counts` after appending ``new_triples``, without a pass over the old triples.
+def _updated_counts(old: HippoIndex, gone: np.ndarray, new_triples) -> tuple[int, int]:
+    """:func:`triple_counts` after dropping passages ``gone`` and appending ``new_triples``, without
+    a pass over the old triples.
 
-    A new triple can repeat an old one only if its two phrases are old nodes joined by a relation
-    edge (or it is a self-loop, which has no edge); only then are the old triples scanned.
+    A triple is stated by an old passage only if that passage mentions both its phrases (every
+    phrase of a triple is in P), so whether any kept passage states it is read from the few
+    passages in both phrases' rows of P. A deleted triple leaves the distinct count when no kept
+    passage states it; a new one joins it when none does. Self-loops count every occurrence.
     """
-    new = set().union(*new_triples) if new_triples else set()
-    for s, _, o in new:
-        i, j = _old_id(old, s), _old_id(old, o)
-        if s == o or (i >= 0 and j >= 0 and R_old[i, j] > 0):
-            return None  # assemble_index counts from scratch
-    # here no new triple is a self-loop (that returned above), so the self-loop count is the old one
-    return old.stats.n_unique_triples + len(new), old.stats.triples_self_loop
+    skip = set(gone.tolist())
+    removed = set().union(*(old.triples[j] for j in skip)) if skip else set()
+    added = set().union(*new_triples) if new_triples else set()
+    unique = old.stats.n_unique_triples
+    unique -= sum(not _kept_states(old, t, skip) for t in removed)
+    unique += sum(not _kept_states(old, t, skip) for t in added)
+    loops = old.stats.triples_self_loop
+    loops -= sum(s == o for j in skip for s, _, o in old.triples[j])
+    loops += sum(s == o for doc in new_triples for s, _, o in doc)
+    return unique, loops
+
+
+def _kept_states(old: HippoIndex, triple, skip: set[int]) -> bool:
+    """Whether an old passage outside ``skip`` states ``triple``: only the passages that mention
+    both of its phrases are read."""
+    s, _, o = triple
+    i, j = _old_id(old, s), _old_id(old, o)
+    if i < 0 or j < 0:
+        return False
+    P = old.mentions
+    both = np.intersect1d(P.indices[P.indptr[i] : P.indptr[i + 1]], P.indices[P.indptr[j] : P.indptr[j + 1]],
+                          assume_unique=True)  # fmt: skip
+    return any(triple in old.triples[p] for p in both.tolist() if p not in skip)
 
 
 def _phrases_of(old: HippoIndex, triples) -> list[int]:
