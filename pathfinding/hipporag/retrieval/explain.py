@@ -320,7 +320,7 @@ class _WalkContext:
         self.restart_prob = retriever.restart_prob
         self.hybrid = hybrid
         self.parts = node_parts
-        self.pi = node_parts.sum(axis=0)
+        self.pi = _NodeSums(node_parts)  # the walk at a node: read at a few nodes only
         self.A, self.out_weight, self.costs = _adjacency(retriever, hybrid)
         self.P = _mentions_by_passage(self.index)
         self.P_rows, self.relations, self.synonyms = _sorted_csr(self.index)
@@ -396,6 +396,16 @@ class _WalkContext:
         else:
             p = 1.0
         return Step(self._name(i), _title(self.index, j), "passage", f"mentioned {count:g}x", p)
+
+
+class _NodeSums:
+    """``parts.sum(axis=0)`` read at the nodes asked for (``sums[ids]``), never summed over every node."""
+
+    def __init__(self, parts: np.ndarray):
+        self.parts = parts
+
+    def __getitem__(self, ids):
+        return self.parts[:, ids].sum(axis=0)
 
 
 def _adjacency(retriever, hybrid: bool) -> tuple[sp.csr_array, np.ndarray, sp.csr_array]:
