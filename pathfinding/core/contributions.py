@@ -172,8 +172,7 @@ def top_k_contributions(graph, components, k, *, candidates=None, restart_prob=0
             g, g.internal_ids(support), restart[support], g.internal_ids(items), k, alpha, margin, log
         )
         if certified:
-            entries = pieces.tocoo()
-            entries.sum_duplicates()
+            entries = pieces.tocoo()  # canonical (_pieces): one entry per (piece, node)
             res = np.zeros((g.n_nodes, pieces.shape[0]))  # internal order, one column per piece
             res[g.internal_ids(entries.col), entries.row] = entries.data / mass.sum()
             p = np.zeros_like(res)
