@@ -502,11 +502,14 @@ def _updated_counts(old: HippoIndex, gone: np.ndarray, new_triples) -> tuple[int
 
 def _kept_states(old: HippoIndex, triple, skip: set[int]) -> bool:
     """Whether an old passage outside ``skip`` states ``triple``: only the passages that mention
-    both of its phrases are read."""
+    both of its phrases are read, and none when no old triple joins them (no relation edge)."""
     s, _, o = triple
     i, j = _old_id(old, s), _old_id(old, o)
     if i < 0 or j < 0:
         return False
+    R = old.relation_graph
+    if s != o and not np.any(R.indices[R.indptr[i] : R.indptr[i + 1]] == j):
+        return False  # (a self-loop has no edge: its passages are read)
     P = old.mentions
     both = np.intersect1d(P.indices[P.indptr[i] : P.indptr[i + 1]], P.indices[P.indptr[j] : P.indptr[j + 1]],
                           assume_unique=True)  # fmt: skip
