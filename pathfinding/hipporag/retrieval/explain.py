@@ -320,7 +320,6 @@ class _WalkContext:
         self.restart_prob = retriever.restart_prob
         self.hybrid = hybrid
         self.parts = node_parts
-        self.pi = _NodeSums(node_parts)  # the walk at a node: read at a few nodes only
         self.A, self.out_weight, self.costs = _adjacency(retriever, hybrid)
         self.P = _mentions_by_passage(self.index)
         self.P_rows, self.relations, self.synonyms = _sorted_csr(self.index)
@@ -331,22 +330,27 @@ class _WalkContext:
         for j in ids:
             col = slice(self.P.indptr[j], self.P.indptr[j + 1])
             nodes = self.P.indices[col]
-            mass = self.P.data[col] * self.pi[nodes] / (self.out_weight[nodes] if hybrid else 1.0)
+            mass = self.P.data[col] * self._walk(nodes) / (self.out_weight[nodes] if hybrid else 1.0)
             for i in nodes[np.lexsort((nodes, -mass))[:TOP_VIA]]:
-                for r in np.flatnonzero(self.parts[:, i] >= PATH_SHARE * self.pi[i]):
+                for r in np.flatnonzero(self.parts[:, i] >= PATH_SHARE * self._walk(i)):
                     self.targets.setdefault(int(r), set()).add(int(i))
+
+    def _walk(self, ids):
+        """The walk (the parts' sum) at ``ids``: summed at the nodes read, not at every node."""
+        return self.parts[:, ids].sum(axis=0)
 
     def via(self, j: int, pieces) -> tuple[list[Via], float]:
         """Passage j's nodes, the mass each brings and its split, and (for the top ones) the paths."""
         n = self.index.n_nodes
         col = slice(self.P.indptr[j], self.P.indptr[j + 1])
         nodes, counts = self.P.indices[col], self.P.data[col]
+        walk = self._walk(nodes)
         if self.hybrid:
             factor = (1.0 - self.restart_prob) * counts / np.maximum(self.out_weight[nodes], 1e-300)
-            own = float(self.pi[n + j] - (factor * self.pi[nodes]).sum())
+            own = float(self._walk(n + j) - (factor * walk).sum())
         else:
             factor, own = counts.astype(np.float64), 0.0
-        mass = factor * self.pi[nodes]
+        mass = factor * walk
         by_piece = (self.parts[:, nodes] * factor).T.tolist()  # node t's mass from each piece
         out = []
         for rank, t in enumerate(np.lexsort((nodes, -mass))):
@@ -396,16 +400,6 @@ class _WalkContext:
         else:
             p = 1.0
         return Step(self._name(i), _title(self.index, j), "passage", f"mentioned {count:g}x", p)
-
-
-class _NodeSums:
-    """``parts.sum(axis=0)`` read at the nodes asked for (``sums[ids]``), never summed over every node."""
-
-    def __init__(self, parts: np.ndarray):
-        self.parts = parts
-
-    def __getitem__(self, ids):
-        return self.parts[:, ids].sum(axis=0)
 
 
 def _adjacency(retriever, hybrid: bool) -> tuple[sp.csr_array, np.ndarray, sp.csr_array]:
