@@ -30,6 +30,7 @@ __all__ = [
     "human_size",
     "note",
     "progress",
+    "says_what_was_written",
     "writer_lock",
 ]
 
@@ -234,3 +235,36 @@ def corpus_options(args) -> dict:
 
     max_chars = getattr(args, "max_chars", DEFAULT_MAX_CHARS)
     return {"max_chars": max_chars, "split": getattr(args, "split", False)}
+
+
+def _file_state(path: str):
+    """What identifies the file at ``path`` now (a save replaces it by a new file), or None."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def says_what_was_written(run, command: str, target, done: str):
+    """The command ``run`` with a Ctrl-C turned into a report of the state of the file it writes
+    (``target(args)``), told from the file itself, so that an interrupt landing between the rename
+    and the next line is told right: not replaced, the interrupt goes on with that said (status 130);
+    replaced, the work is done (``done``), which one line says, and the status is 0."""
+
+    def cmd(args) -> int:
+        path = target(args)
+        before = _file_state(path)
+        try:
+            return run(args)
+        except KeyboardInterrupt:
+            if _file_state(path) == before:
+                what = "was not written" if before is None else "is as it was (nothing written)"
+                raise KeyboardInterrupt(f"{path} {what}; rerunning the command is safe") from None
+            note(
+                f"pathfinding hipporag {command}: interrupted after {path} was saved ({done}); its "
+                f"query cache may be missing, and the next query writes it"
+            )
+            return 0
+
+    return cmd

@@ -37,6 +37,7 @@ from pathfinding.cli.common import (
     guard_output,
     note,
     progress,
+    says_what_was_written,
     writer_lock,
 )
 from pathfinding.cli.estimate import add_estimate_flags
@@ -168,39 +169,6 @@ def triples_for(args, corpus, corpus_path: str):
 def save_with_cache(index, path: str) -> None:
     """Write the index to ``path`` and its query cache beside it, as ``index`` and ``add`` do."""
     _save(index, path)
-
-
-def _file_state(path: str):
-    """What identifies the file at ``path`` now (a save replaces it by a new file), or None."""
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        return None
-    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
-
-
-def _says_what_was_written(run, command: str, target, done: str):
-    """The command ``run`` with a Ctrl-C turned into a report of the state of the file it writes
-    (``target(args)``), told from the file itself, so that an interrupt landing between the rename
-    and the next line is told right: not replaced, the interrupt goes on with that said (status 130);
-    replaced, the work is done (``done``), which one line says, and the status is 0."""
-
-    def cmd(args) -> int:
-        path = target(args)
-        before = _file_state(path)
-        try:
-            return run(args)
-        except KeyboardInterrupt:
-            if _file_state(path) == before:
-                what = "was not written" if before is None else "is as it was (nothing written)"
-                raise KeyboardInterrupt(f"{path} {what}; rerunning the command is safe") from None
-            note(
-                f"pathfinding hipporag {command}: interrupted after {path} was saved ({done}); its "
-                f"query cache may be missing, and the next query writes it"
-            )
-            return 0
-
-    return cmd
 
 
 def _stats_dict(index) -> dict:
@@ -430,7 +398,7 @@ def add_index_command(gsub) -> None:
     add_write_flags(p)
     add_json_flag(p)
     add_estimate_flags(p)
-    p.set_defaults(func=_says_what_was_written(_cmd_index, "index", lambda a: a.output, "the whole index"))
+    p.set_defaults(func=says_what_was_written(_cmd_index, "index", lambda a: a.output, "the whole index"))
 
 
 def add_update_commands(gsub) -> None:
@@ -460,7 +428,7 @@ def add_update_commands(gsub) -> None:
     add_write_flags(p)
     add_json_flag(p)
     saved = "the new passages added"
-    p.set_defaults(func=_says_what_was_written(_cmd_add, "add", lambda a: a.output or a.index, saved))
+    p.set_defaults(func=says_what_was_written(_cmd_add, "add", lambda a: a.output or a.index, saved))
 
     p = gsub.add_parser(
         "delete",
@@ -476,7 +444,8 @@ def add_update_commands(gsub) -> None:
     _refit_flag(p)
     add_write_flags(p)
     add_json_flag(p)
-    p.set_defaults(func=_cmd_delete)
+    gone = "the passages deleted"
+    p.set_defaults(func=says_what_was_written(_cmd_delete, "delete", lambda a: a.output or a.index, gone))
 
 
 def _refit_flag(p) -> None:

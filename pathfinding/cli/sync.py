@@ -27,6 +27,7 @@ from pathfinding.cli.common import (
     configure_endpoint,
     emit,
     guard_output,
+    says_what_was_written,
     writer_lock,
 )
 from pathfinding.cli.estimate import add_estimate_flags
@@ -149,4 +150,5 @@ def add_sync_command(gsub) -> None:
     add_write_flags(p)
     add_json_flag(p)
     add_estimate_flags(p)
-    p.set_defaults(func=_cmd_sync)
+    saved = "the folder's changes applied"
+    p.set_defaults(func=says_what_was_written(_cmd_sync, "sync", lambda a: a.output or a.index, saved))
