@@ -307,6 +307,31 @@ def test_names_do_not_run_across_a_sentence_end(passage, across):
     assert across.split()[0] in nodes
 
 
+@pytest.mark.parametrize(
+    ("text", "joined", "apart"),
+    [
+        # a title line over the text: the name on it and the name that opens the text are one node
+        ("Marie Curie\nMarie Curie was born in Warsaw.", "marie curie marie curie", "marie curie"),
+        ("# Marie Curie\n\nMarie Curie was born in Warsaw.", "marie curie marie curie", "marie curie"),
+        # a section heading (the university case study's passages open with one)
+        ("Introduction\nRobert Malenka works at Stanford.", "introduction robert malenka", "robert malenka"),
+        ("Early Life and Career\nWarsaw was her home.", "early life and career warsaw", "warsaw"),
+        ("Her papers\n\nPierre Curie kept them.", None, "pierre curie"),
+        # a short heading in sentence case that ends in a name
+        ("Years spent at MRC\nMRC funded her lab.", "mrc mrc", "mrc"),
+    ],
+)
+def test_names_do_not_run_across_a_heading_line(text, joined, apart):
+    nodes = _nodes([Passage("doc", text)])
+    assert apart in nodes
+    assert joined not in nodes
+
+
+def test_a_name_broken_across_two_lines_of_prose_stays_one_name():
+    text = "In 1894, after her studies in Warsaw, she met Pierre\nCurie at the Sorbonne in Paris."
+    assert "pierre curie" in _nodes([Passage("doc", text)])
+
+
 def test_chinese_and_arabic_names_beside_latin_capitals_become_nodes():
     """A passage with capitals used to give only its capitalised spans, so the Chinese and Arabic
     names in it became no node; their content spans now join the sentence's spans."""

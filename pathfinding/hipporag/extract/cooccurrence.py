@@ -75,6 +75,7 @@ __all__ = [
     "korean_stem",
     "named_spans",
     "passage_spans",
+    "text_blocks",
     "why_no_triples",
 ]
 
@@ -225,13 +226,61 @@ def passage_spans(title: str, text: str) -> list[list[str]]:
     [['Beijing', 'China', '北京']]
     """
     if not has_capitals(text):
-        return [content_spans(sent) for sent in sentences(text)]
+        return [content_spans(sent) for block in text_blocks(text) for sent in sentences(block)]
     out = []
-    for sent in sentences(text):
+    for sent in (sent for block in text_blocks(text) for sent in sentences(block)):
         named = named_spans(sent)
         seen = {normalize_phrase(s) for s in named}
         out.append(named + [s for s in caseless_spans(sent) if normalize_phrase(s) not in seen])
     return out
+
+
+_HEADING_WORDS = 4  # a line broken inside a sentence is mostly longer, or ends in lower case
+
+
+def text_blocks(text: str) -> list[str]:
+    """``text`` cut at blank lines and around heading lines, so that no span runs across them.
+
+    A heading line is a Markdown heading (``#`` first), or a line that starts with a capital, has
+    no end mark (``. ! ? ; : ,``) and either holds at most :data:`_HEADING_WORDS` words
+    (``Career and research``) or is one capitalised run (every word starts with a capital or a
+    digit, or is a stop word: ``The Early Life and Career of Marie Curie``). Without the cut, a
+    document that opens ``Marie Curie`` on a line of its own and ``Marie Curie was ...`` on the
+    next gives the span ``Marie Curie Marie Curie``. A line broken inside a sentence (``In 1894 she
+    met Pierre`` / ``Curie.``) is not cut.
+
+    Examples
+    --------
+    >>> text_blocks("Introduction\\nRobert C. Malenka is a doctor.\\n\\nIn 1894 she met Pierre\\nCurie.")
+    ['Introduction', 'Robert C. Malenka is a doctor.', 'In 1894 she met Pierre\\nCurie.']
+    """
+    out: list[str] = []
+    block: list[str] = []
+    for line in text.split("\n"):
+        heading = _is_heading(line)
+        if block and (heading or not line.strip()):
+            out.append("\n".join(block))
+            block = []
+        if heading:
+            out.append(line)
+        elif line.strip():
+            block.append(line)
+    if block:
+        out.append("\n".join(block))
+    return out
+
+
+def _is_heading(line: str) -> bool:
+    words = line.split()
+    if not words:
+        return False
+    if words[0].strip("#") == "":  # an ATX heading: "#" to "######", then a space
+        return len(words[0]) <= 6
+    if words[-1][-1] in ".!?;:," or not words[0][0].isupper():
+        return False
+    return len(words) <= _HEADING_WORDS or all(
+        w[0].isupper() or w[0].isdigit() or w.casefold() in STOP_WORDS for w in words
+    )
 
 
 def why_no_triples(title: str, text: str) -> str | None:
