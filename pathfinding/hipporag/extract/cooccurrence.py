@@ -225,10 +225,11 @@ def passage_spans(title: str, text: str) -> list[list[str]]:
     >>> passage_spans("Beijing", "Beijing (北京) is the capital of China.")
     [['Beijing', 'China', '北京']]
     """
+    sents = [sent for block in text_blocks(text) for sent in sentences(block)]
     if not has_capitals(text):
-        return [content_spans(sent) for block in text_blocks(text) for sent in sentences(block)]
+        return [content_spans(sent) for sent in sents]
     out = []
-    for sent in (sent for block in text_blocks(text) for sent in sentences(block)):
+    for sent in sents:
         named = named_spans(sent)
         seen = {normalize_phrase(s) for s in named}
         out.append(named + [s for s in caseless_spans(sent) if normalize_phrase(s) not in seen])

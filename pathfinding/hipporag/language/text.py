@@ -237,8 +237,10 @@ def words(text: str) -> list[str]:
 
 
 # Sentence ends. "." "!" "?" (and a Greek question mark, ";" after NFC, between Greek words) end a
-# sentence when whitespace and a sentence start follow: "St. Louis" or "J. R. R." rarely meet that,
-# and a wrong split only loses pairs across it. The marks below end a sentence wherever they stand.
+# sentence when whitespace and a sentence start follow. "St. Louis" and the initial of "Robert C.
+# Malenka" meet that and are cut: a wrong split only loses pairs across it. Skipping the dot of an
+# initial was measured: R@5 on held-out HotpotQA (rows H3, K14) fell by 0.5 to 1 point, so it stays.
+# The marks below end a sentence wherever they stand.
 _CLOSERS = "\"'”’»)"
 _SOFT_END = re.compile(rf"([.!?;])[{_CLOSERS}]?(\s+)")
 _HARD_ENDS = "。！？｡।॥؟۔։።။។།"
