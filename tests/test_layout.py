@@ -350,6 +350,7 @@ CROSS_MODULE_TESTS = {
     "test_build_course.py": "tools/build_course.py, which prepares the notebooks for the book",
     "test_cli_stranger.py": "the command line as a stranger meets it, every case in a subprocess",
     "test_layout.py": "the shape of the package",
+    "test_mutation_tool.py": "tools/mutation.py, the sampled mutation run",
     "test_nojit.py": "every kernel as plain Python against the compiled one",
     "test_notebooks.py": "every notebook, executed",
 }

@@ -32,6 +32,7 @@ import json
 import math
 import os
 import random
+import shlex
 import shutil
 import subprocess
 import sys
@@ -81,13 +82,14 @@ def copy_tree(tree: Path) -> None:
 
 
 def test_command(test_file: str) -> str:
-    return f"{sys.executable} -m pytest {test_file} -x -q -p no:cacheprovider"
+    # quoted: a checkout or an interpreter path with a space in it is still one word
+    return f"{shlex.quote(sys.executable)} -m pytest {shlex.quote(test_file)} -x -q -p no:cacheprovider"
 
 
 def clean_run(tree: Path, test_file: str) -> tuple[bool, float, str]:
     """Whether the test file passes on the unmutated copy, how long it took, and its last line."""
     start = time.perf_counter()
-    done = subprocess.run(test_command(test_file).split(), cwd=tree, capture_output=True, text=True)
+    done = subprocess.run(shlex.split(test_command(test_file)), cwd=tree, capture_output=True, text=True)
     last = (done.stdout.strip().splitlines() or [""])[-1]
     return done.returncode == 0, time.perf_counter() - start, last
 
@@ -97,12 +99,13 @@ def cosmic_ray(*args: str, cwd: Path) -> None:
 
 
 def write_config(path: Path, source: str, test_file: str, timeout: float) -> None:
+    # JSON's string escapes are TOML's: a quote or a backslash in a path stays in the string
     path.write_text(
         "[cosmic-ray]\n"
-        f'module-path = "{source}"\n'
+        f"module-path = {json.dumps(source)}\n"
         f"timeout = {timeout:.0f}\n"
         "excluded-modules = []\n"
-        f'test-command = "{test_command(test_file)}"\n\n'
+        f"test-command = {json.dumps(test_command(test_file))}\n\n"
         "[cosmic-ray.distributor]\n"
         'name = "local"\n'
     )
