@@ -211,6 +211,22 @@ def test_a_node_whose_nearest_is_deleted_takes_its_next_nearest():
     assert smaller.pairs[[smaller.phrase_ids["aaa x"]]].indices.tolist() == [smaller.phrase_ids["aaa z"]]
 
 
+def test_two_synonyms_a_deleted_triple_joined_become_synonymy_edges():
+    """A relation edge keeps two similar phrases from a synonymy edge; when the only passage that
+    joined them goes and both stay, the edge appears, as in a fresh build of the rest."""
+
+    def same(texts):
+        return np.full((len(texts), 2), np.sqrt(0.5))
+
+    docs = [[("aaa x", "r", "aaa y")], [("aaa x", "r", "q1")], [("aaa y", "r", "q2")]]
+    idx = build_index(docs, encoder=same, max_synonyms=5)
+    x, y = idx.phrase_ids["aaa x"], idx.phrase_ids["aaa y"]
+    assert idx.synonymy_graph[x, y] == 0  # the relation edge holds them apart
+    smaller = delete_passages(idx, [0])
+    assert_same_index(smaller, build_index(docs[1:], encoder=same, max_synonyms=5, fit_encoder=False))
+    assert smaller.synonymy_graph[smaller.phrase_ids["aaa x"], smaller.phrase_ids["aaa y"]] > 0
+
+
 def test_deleting_no_passage_changes_nothing():
     """An empty list of ids deletes nothing: the index equals a fresh build of the same passages
     with its encoder, and every id maps to itself."""

@@ -47,7 +47,14 @@ from pathfinding.hipporag.index.build import (
     similar_pairs,
     synonymy_eligible,
 )
-from pathfinding.hipporag.index.growth import grow, increasing, insert_rows, remap
+from pathfinding.hipporag.index.growth import (
+    complement,
+    grow,
+    merge_rows,
+    remap,
+    rows_outside,
+    subtract_stored,
+)
 from pathfinding.hipporag.index.model import HippoIndex, PositionalIds, check_passage_ids, next_free_ids
 from pathfinding.hipporag.index.nearest import KEEP_SLACK
 from pathfinding.hipporag.index.synonymy import keep_nearest, patch_synonymy_edges
@@ -167,7 +174,7 @@ def delete_passages(index: HippoIndex, positions=None, *, ids=None, refit: bool 
             f"least one passage with a triple (a node to start a walk from); to start afresh, build a new "
             f"index from a corpus, or remove the file"
         )
-    keep = np.setdiff1d(np.arange(index.n_passages), gone)
+    keep = complement(gone, index.n_passages)
     return _update(index, keep, [], np.zeros(0, np.int64), [], refit=_check_refit(refit), labels=None)
 
 
@@ -260,19 +267,23 @@ def _labelled(new: HippoIndex, old: HippoIndex, keep: np.ndarray, labels) -> Hip
     new_ids, new_sources, new_files = labels if labels is not None else ([], None, {})
     pure_add = keep.size == old.n_passages
     positional = isinstance(old.passage_ids, PositionalIds) and pure_add
+    gone = complement(keep, old.n_passages)
     if positional and new_ids == next_free_ids(old.passage_ids, len(new_ids)):
         ids = PositionalIds(old.n_passages + len(new_ids))
     else:
-        kept = old.passage_ids[:] if pure_add else [old.passage_ids[j] for j in keep.tolist()]
-        ids = list(kept) + list(new_ids)
+        ids = _without(old.passage_ids[:], gone) + list(new_ids)
     sources = None
     if old.sources is not None or new_sources is not None:
         old_s = old.sources if old.sources is not None else [None] * old.n_passages
-        sources = [old_s[j] for j in keep.tolist()] + list(new_sources or [None] * len(new_ids))
+        sources = _without(old_s, gone) + list(new_sources or [None] * len(new_ids))
     files = {**old.files, **new_files}
     alive = {s.file for s in sources or () if s is not None and s.file is not None}
     files = {f: stamp for f, stamp in files.items() if f in alive}
-    new.passage_ids = check_passage_ids(ids, new.n_passages)
+    # Not checked again: the kept ids were when the old index was made, the new ones by _new_labels
+    # (distinct, and none an old id that stays), and a million-id check costs a second and a half.
+    if len(ids) != new.n_passages:
+        raise InvalidValueError(f"{len(ids)} passage ids for {new.n_passages} passages")
+    new.passage_ids = ids
     new.sources = sources if sources is None or any(s is not None for s in sources) else None
     new.files = files
     return new
@@ -347,23 +358,23 @@ def _update(
     refit = refit and hasattr(old.encoder, "fit")  # an encoder with nothing to fit is always fixed
     settings = {**old.settings, "fit_encoder": refit}
     pure_add = keep.size == old.n_passages  # keep is increasing: every old passage, in order
-    gone = np.zeros(0, dtype=np.int64) if pure_add else np.setdiff1d(np.arange(old.n_passages), keep)
-    kept_triples = [old.triples[j] for j in keep.tolist()] if gone.size else list(old.triples)
+    gone = np.zeros(0, dtype=np.int64) if pure_add else complement(keep, old.n_passages)
+    kept_triples = _without(old.triples, gone)
     triples = kept_triples + list(new_triples)
 
     # Old nodes survive if a kept passage still mentions them (every phrase of a triple is in P).
     mentioned = {p for doc in new_triples for s, _, o in doc for p in (s, o)}
     if gone.size:
-        P_kept_old = sp.csc_array(old.mentions)[:, keep]
-        alive = np.flatnonzero(np.diff(sp.csr_array(P_kept_old).indptr) > 0)
-        kept_phrases = [old.phrases[i] for i in alive.tolist()]
-        kept_set = set(kept_phrases)
-        added = sorted(p for p in mentioned if p not in kept_set)
+        alive = rows_outside(sp.csr_array(old.mentions), gone)
+        kept_phrases = _without(old.phrases, complement(alive, old.n_nodes))
+        stays = np.zeros(old.n_nodes, dtype=bool)
+        stays[alive] = True
+        added = sorted(p for p in mentioned if (i := _old_id(old, p)) < 0 or not stays[i])
     else:  # a pure add keeps every node: no scan of P or of the phrase list
         alive = np.arange(old.n_nodes)
         kept_phrases = old.phrases
         added = sorted(p for p in mentioned if _old_id(old, p) < 0)
-    if gone.size or len(added) > _FEW:
+    if len(added) > _FEW:
         phrases = sorted(kept_phrases + added)  # two sorted runs: a linear merge for Timsort
     else:  # a few phrases into a sorted list: inserts, no sort
         phrases = list(kept_phrases)
@@ -387,11 +398,10 @@ def _update(
     # Relation counts: subtract what the deleted passages stated, move, add the new passages'.
     R_old = old.relation_graph
     if gone.size:
-        R_gone, _ = relation_and_mentions(
-            [old.triples[j] for j in gone.tolist()], old.phrase_ids, old.n_nodes
-        )
-        R_old = sp.csr_array(R_old - R_gone)
-        R_old.eliminate_zeros()
+        gone_triples = [old.triples[j] for j in gone.tolist()]
+        # the ids of their phrases alone: the whole phrase -> id table costs 2 s at 4.7 million nodes
+        gone_ids = {old.phrases[i]: i for i in _phrases_of(old, gone_triples)}
+        R_gone, _ = relation_and_mentions(gone_triples, gone_ids, old.n_nodes)
     R_new, P_new = relation_and_mentions(list(new_triples), ids, n)
     col_map = np.full(old.n_passages, -1, dtype=np.int64)
     col_map[keep] = np.arange(keep.size)
@@ -401,15 +411,20 @@ def _update(
         R = grow(R_old, (n, n), R_new, row_map=old_to_new, col_map=old_to_new)
         P = grow(old.mentions, (n, len(triples)), P_new, row_map=old_to_new, col_map=col_map)
     else:
-        R = sp.csr_array(remap(R_old, old_to_new, old_to_new, (n, n)) + R_new)
-        R.sum_duplicates()
-        R.eliminate_zeros()
+        # Every edge the deleted triples counted is an edge of R: subtracted from R's fresh copy, in
+        # place; a deleted node's edges all came from deleted triples, so remap has dropped them.
+        moved = (remap(M, old_to_new, old_to_new, (n, n)) for M in (R_old, R_gone))
+        R = subtract_stored(*moved)
+        if R_new.nnz:
+            R = sp.csr_array(R + R_new)
+            R.sum_duplicates()
+            R.eliminate_zeros()
         P = remap(old.mentions, old_to_new, col_map, (n, len(triples)))
         if P_new.nnz:
             P = sp.csr_array(P + P_new)
             P.sum_duplicates()
 
-    S = None  # the synonymy edges: from pairs by assemble_index, unless an add patches the old ones
+    S = None  # the synonymy edges: from pairs by assemble_index after a refit, else the old ones patched
     if refit:
         # Refitting changes every IDF, hence every row and cosine: recompute them as a build does.
         enc = prepare_encoder(old.encoder, phrases, fit=True)
@@ -424,7 +439,7 @@ def _update(
         E_old = old.node_embeddings
         # No call for no phrase: an encoder may not return a 2-D matrix for an empty batch.
         E_add = encode_phrases(enc, added) if added else E_old[:0]
-        E = _merge_rows(E_old, alive, old_to_new[alive], E_add, added_pos, n)
+        E = merge_rows(E_old, alive, old_to_new[alive], E_add, added_pos, n)
         if settings["synonymy"]:
             k = settings["max_synonyms"]
             # after a delete, the nodes whose full list lost a neighbour (an add loses none)
@@ -439,18 +454,21 @@ def _update(
             else:
                 moved = sp.csr_array(remap(old.pairs, old_to_new, old_to_new, (n, n)).maximum(found))
             pairs = keep_nearest(moved, k)
-            if pure_add:
-                # Only the rows the new pairs reach, and the nodes of the new triples (their relation
-                # edges), can change an edge: the rest of the old synonymy graph is kept.
-                touched = np.union1d(np.flatnonzero(np.diff(found.indptr)), list(ids.values()))
-                S = patch_synonymy_edges(old.synonymy_graph, pairs, R, touched, row_map=old_to_new)
+            # Only the rows the new pairs reach, and the nodes whose relation edges changed (of the
+            # new triples and of the deleted ones), can change an edge; a deleted node takes its
+            # edges with it. The rest of the old synonymy graph is kept.
+            touched = np.union1d(np.flatnonzero(np.diff(found.indptr)), list(ids.values()))
+            if gone.size:
+                lost = old_to_new[np.unique(sp.coo_array(R_gone).coords)]
+                touched = np.union1d(touched, lost[lost >= 0])
+            S = patch_synonymy_edges(old.synonymy_graph, pairs, R, touched, row_map=old_to_new)
         else:
             pairs = sp.csr_array((n, n))
     counts = _updated_counts(old, gone, new_triples)
     dropped = np.r_[old.dropped[keep], np.asarray(new_dropped, dtype=np.int64)]
     texts = []
     if old.passages or new_texts:  # an index built without texts keeps none
-        texts = [old.passages[j] for j in keep.tolist()] if gone.size else list(old.passages)
+        texts = _without(old.passages, gone)
         texts += list(new_texts)
     new = assemble_index(
         phrases=phrases,
@@ -467,6 +485,17 @@ def _update(
         S=S,
     )
     return _labelled(new, old, keep, labels)
+
+
+def _without(items, positions: np.ndarray) -> list:
+    """``items`` as a new list without the items at ``positions`` (increasing): a copy and a few
+    deletes, not a new list item by item, when there are few of them."""
+    if positions.size > _FEW:
+        return [items[j] for j in complement(positions, len(items)).tolist()]
+    out = list(items)
+    for j in positions[::-1].tolist():
+        del out[j]
+    return out
 
 
 def _short_after_delete(old: HippoIndex, old_to_new: np.ndarray, k: int) -> np.ndarray:
@@ -526,20 +555,6 @@ def _old_id(old: HippoIndex, phrase: str) -> int:
     """Node id of ``phrase`` in ``old`` (-1 if absent), by bisection (:meth:`HippoIndex.node_id`): an
     update touches a few phrases, and spares building the whole ``phrase_ids`` dict."""
     return old.node_id(phrase)
-
-
-def _merge_rows(E_old, old_rows, old_pos, E_add, add_pos, n):
-    """Rows ``E_old[old_rows]`` and ``E_add`` put at rows ``old_pos`` and ``add_pos`` of an n-row matrix."""
-    pure_add = old_rows.size == E_old.shape[0] and increasing(old_pos) and increasing(add_pos)
-    if sp.issparse(E_old) and pure_add:
-        return insert_rows(sp.csr_array(E_old), sp.csr_array(E_add), add_pos)
-    pos = np.r_[old_pos, add_pos]
-    perm = np.empty(n, dtype=np.int64)
-    perm[pos] = np.arange(n)
-    if sp.issparse(E_old):
-        stacked = sp.vstack([sp.csr_array(E_old)[old_rows], sp.csr_array(E_add)], format="csr")
-        return sp.csr_array(stacked[perm])
-    return np.concatenate([np.asarray(E_old)[old_rows], np.asarray(E_add)])[perm]
 
 
 _DENSE_BLOCK = 8

@@ -11,7 +11,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pathfinding._validation import check_float, check_int
-from pathfinding.hipporag.index.growth import grow
+from pathfinding.hipporag.index.growth import grow, increasing, remap
 from pathfinding.hipporag.index.nearest import KEEP_SLACK as _KEEP_SLACK
 
 __all__ = [
@@ -158,8 +158,9 @@ def patch_synonymy_edges(
     An update's shortcut: an edge between two untouched nodes depends only on their own rows of
     ``pairs`` (each a list of at most k nearest, as :func:`keep_nearest` leaves it) and on whether
     ``R`` joins them, so it is kept from ``S``; every edge with a touched end is recomputed from the
-    entries of ``pairs`` in a touched row or column. ``S`` may be in the ids before an add:
-    ``row_map`` (increasing) gives each old node's new id. No pass sorts or transposes a whole
+    entries of ``pairs`` in a touched row or column. ``S`` may be in the ids before an update:
+    ``row_map`` gives each old node's new id, -1 for a node the update deleted (whose edges go), and
+    keeps the order of the rest. No pass sorts or transposes a whole
     matrix; ``S`` is copied once.
 
     Examples
@@ -191,8 +192,11 @@ def patch_synonymy_edges(
     # S without any edge at a touched node, then the recomputed ones (no key is in both).
     S = sp.csr_array(S)
     row_map = np.arange(S.shape[0]) if row_map is None else np.asarray(row_map)
-    old_hit = hit[row_map]
+    old_hit = np.ones(S.shape[0], dtype=bool)  # a node the update deleted (-1) loses every edge
+    old_hit[row_map >= 0] = hit[row_map[row_map >= 0]]
     keep = ~(np.repeat(old_hit, np.diff(S.indptr)) | old_hit[S.indices])
     indptr = np.r_[0, np.cumsum(keep)][S.indptr]  # kept entries before each row's start
     kept = sp.csr_array((S.data[keep], S.indices[keep], indptr.astype(S.indptr.dtype)), shape=S.shape)
-    return grow(kept, (n, n), A, row_map=row_map, col_map=row_map)
+    if increasing(row_map):
+        return grow(kept, (n, n), A, row_map=row_map, col_map=row_map)
+    return sp.csr_array(remap(kept, row_map, row_map, (n, n)) + A)  # no key is in both
