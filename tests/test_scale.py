@@ -42,6 +42,7 @@ def test_measure_size_small_reports_every_stage():
     assert list(row["stages"]) == list(STAGES)
     assert 0 < row["build_s"] <= row["build_s_slowest"] and row["builds"] == 2
     assert 0 < row["synonymy_s"] < row["build_s"] and 0 < row["add_s"] < row["build_s"]
+    assert 0 < row["delete_s"] < row["build_s"] and 0 < row["delete_again_s"] < row["build_s"]
     assert row["link_ms"] > 0 and row["seeds_ms"] > 0 and row["bm25_ms"] > 0 and row["walk_ms"] > 0
     assert row["file_bytes"] > 0 and row["load_s"] > 0 and row["peak_rss_gb"] > 0.05
     assert row["synonymy_recall"] == 1.0 and row["synonymy_matter"] > 0  # nothing is cut at 300

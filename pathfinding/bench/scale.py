@@ -15,6 +15,9 @@ address space) is its own and no earlier size's garbage is counted. Per size it 
   time to add the last passage to that index (:func:`~pathfinding.hipporag.index.maintenance.
   add_passages`), ``add_again_s`` the median of the same add twice more (the first add also pays
   for the process' first touch of the memory it writes); the queries run on the grown index;
+  ``delete_s`` and ``delete_again_s`` the same for deleting its middle passage
+  (:func:`~pathfinding.hipporag.index.maintenance.delete_passages`, as ``sync`` does for a changed
+  or removed file);
 * ``peak_rss_gb``: the child's peak resident memory (corpus generation included); ``stages``: per
   stage of :data:`STAGES` its seconds and the memory it needed and kept (:class:`StageMeter`);
   ``file_bytes``, ``save_s``, ``load_s``: the index written to a file and read back;
@@ -225,6 +228,7 @@ def measure_size(
 
     from pathfinding.core.ppr import ppr_top_k
     from pathfinding.hipporag.index.build import BUILD_STAGES, build_index
+    from pathfinding.hipporag.index.maintenance import delete_passages
     from pathfinding.hipporag.index.persistence import load_index, save_index
     from pathfinding.hipporag.language.text import normalize_phrase
     from pathfinding.hipporag.retrieval.linking import link_entities
@@ -295,6 +299,18 @@ def measure_size(
     del grown
     meter("done")
     meter.stages["add"]["s"] = add_s
+    # A middle passage deleted, as `sync` deletes a changed or removed file's passages: the first
+    # delete of the process, then the median of two more; each result is dropped (the grown index
+    # stays), so the stage's memory is one delete's.
+    meter("delete")
+    middle, deletes = [idx.n_passages // 2], []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        smaller = delete_passages(idx, middle)
+        deletes.append(time.perf_counter() - t0)
+        del smaller
+    meter("done")
+    meter.stages["delete"]["s"] = deletes[0]
     recall = _synonymy_recall(idx) if n_passages <= recall_up_to else {}
     over_cap = int(np.count_nonzero(np.diff(idx.pairs.indptr) >= idx.settings["max_synonyms"]))
 
@@ -396,6 +412,8 @@ def measure_size(
         "load_s": meter.stages["load"]["s"],
         "add_s": add_s,
         "add_again_s": float(np.median(again)),
+        "delete_s": deletes[0],
+        "delete_again_s": float(np.median(deletes[1:])),
         "index_s": index_s,
         "build_s": build_s,
         "build_s_slowest": max(b[0] for b in builds),
