@@ -90,8 +90,9 @@ def remap(M, row_map: np.ndarray, col_map: np.ndarray, shape) -> sp.csr_array:
         gone_rows = np.flatnonzero(row_map < 0)
         if gone_rows.size > MERGED_ROWS:
             keep &= np.repeat(row_map >= 0, np.diff(M.indptr))
-        for r in gone_rows.tolist() if gone_rows.size <= MERGED_ROWS else ():
-            keep[M.indptr[r] : M.indptr[r + 1]] = False
+        else:  # a few rows: their ranges, not a mask as long as the entries
+            for r in gone_rows.tolist():
+                keep[M.indptr[r] : M.indptr[r + 1]] = False
         dropped = np.flatnonzero(~keep)  # few: a delete's passages and nodes
         per_row = np.diff(M.indptr) - np.bincount(
             np.searchsorted(M.indptr, dropped, side="right") - 1, minlength=M.shape[0]
@@ -249,9 +250,10 @@ def take_rows(A: sp.csr_array, rows: np.ndarray) -> sp.csr_array:
 
 
 def subtract_stored(M: sp.csr_array, G) -> sp.csr_array:
-    """``M - G`` with the zeros left dropped, computed in ``M``'s own arrays (M is changed and
-    returned) when every key of ``G`` is stored in ``M``, canonical: a few entries found by bisection
-    in their rows, not a new matrix. Past :data:`MERGED_ROWS` entries of ``G``, scipy's difference.
+    """``M - G`` with the zeros left dropped, for a canonical ``M`` that stores every key of ``G``:
+    computed in ``M``'s own arrays (``M`` is changed and returned), each entry of ``G`` found by
+    bisection in its row, not a new matrix. Past :data:`MERGED_ROWS` entries of ``G``, scipy's
+    difference (a new matrix).
 
     Examples
     --------

@@ -160,8 +160,7 @@ def patch_synonymy_edges(
     ``R`` joins them, so it is kept from ``S``; every edge with a touched end is recomputed from the
     entries of ``pairs`` in a touched row or column. ``S`` may be in the ids before an update:
     ``row_map`` gives each old node's new id, -1 for a node the update deleted (whose edges go), and
-    keeps the order of the rest. No pass sorts or transposes a whole
-    matrix; ``S`` is copied once.
+    keeps the order of the rest. No pass sorts or transposes a whole matrix; ``S`` is copied once.
 
     Examples
     --------
