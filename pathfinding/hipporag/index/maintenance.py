@@ -395,7 +395,7 @@ def _update(
     ids = {old.phrases[i]: int(old_to_new[i]) for i in _phrases_of(old, new_triples)}
     ids.update(zip(added, added_pos.tolist(), strict=True))
 
-    # Relation counts: subtract what the deleted passages stated, move, add the new passages'.
+    # Relation counts: move, subtract what the deleted passages stated, add the new passages'.
     R_old = old.relation_graph
     if gone.size:
         gone_triples = [old.triples[j] for j in gone.tolist()]
@@ -413,8 +413,8 @@ def _update(
     else:
         # Every edge the deleted triples counted is an edge of R: subtracted from R's fresh copy, in
         # place; a deleted node's edges all came from deleted triples, so remap has dropped them.
-        moved = (remap(M, old_to_new, old_to_new, (n, n)) for M in (R_old, R_gone))
-        R = subtract_stored(*moved)
+        R = remap(R_old, old_to_new, old_to_new, (n, n))
+        R = subtract_stored(R, remap(R_gone, old_to_new, old_to_new, (n, n)))
         if R_new.nnz:
             R = sp.csr_array(R + R_new)
             R.sum_duplicates()
