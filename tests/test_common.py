@@ -37,10 +37,11 @@ def test_emit_writes_one_flushed_line_on_stdout_and_note_writes_on_stderr(monkey
     assert capsys.readouterr() == ("", "for the person\n")
 
 
-def test_human_size_says_mib_below_a_gib_and_gib_from_it():
+def test_human_size_says_kib_below_a_tenth_of_a_mib_mib_below_a_gib_and_gib_from_it():
     assert common.human_size(370_299_423) == "353.1 MiB"
     assert common.human_size(2**30 - 1) == "1,024.0 MiB"
     assert common.human_size(2**30) == "1.0 GiB"
+    assert common.human_size(2_500) == "2.4 KiB" and common.human_size(0.1 * 2**20) == "0.1 MiB"
     assert common.human_size(3_608_211_007) == "3.4 GiB"
 
 

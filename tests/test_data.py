@@ -50,11 +50,11 @@ def test_list_as_a_table_says_what_is_missing_and_how_to_get_it(registry, capsys
     tmp_path, fetched = registry
     assert main(["data", "list"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == f"small    2.5 kB  {tmp_path / 'small.json'}"  # under 100 kB: in kB
+    assert lines[0] == f"small    2.4 KiB  {tmp_path / 'small.json'}"  # under 0.1 MiB: in KiB
     assert lines[1] == "       test, public domain"
-    assert lines[2] == "large    3.4 MB  missing"
+    assert lines[2] == "large    3.2 MiB  missing"
     assert lines[4].startswith(
-        f"2 files, 3.4 MB; cache {tmp_path / 'cache'}, local copy $PATHFINDING_DATA=(not set)"
+        f"2 files, 3.2 MiB; cache {tmp_path / 'cache'}, local copy $PATHFINDING_DATA=(not set)"
     )
     assert lines[5] == "missing: 1 (get them with `pathfinding data fetch`)"
     assert fetched == []  # listing downloads nothing

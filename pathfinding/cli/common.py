@@ -34,6 +34,7 @@ __all__ = [
     "writer_lock",
 ]
 
+
 def emit(text: str) -> None:
     """One line on stdout, flushed (so that a closed pipe is found at once)."""
     sys.stdout.write(text + "\n")
@@ -41,8 +42,10 @@ def emit(text: str) -> None:
 
 
 def human_size(n: float) -> str:
-    """A number of bytes for a person: "353.1 MiB", "3.4 GiB"."""
-    return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:,.1f} MiB"
+    """A number of bytes for a person: "2.4 KiB", "353.1 MiB", "3.4 GiB" (KiB below 0.1 MiB)."""
+    if n >= 2**30:
+        return f"{n / 2**30:.1f} GiB"
+    return f"{n / 2**20:,.1f} MiB" if n >= 0.1 * 2**20 else f"{n / 2**10:.1f} KiB"
 
 
 def note(text: str) -> None:

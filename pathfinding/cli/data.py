@@ -12,6 +12,7 @@ __all__ = ["add_commands"]
 def _cmd_data_list(args) -> int:
     import json
 
+    from pathfinding.cli.common import human_size
     from pathfinding.hipporag.storage.datasets import REGISTRY, get_data_home, local_status
 
     rows = []
@@ -25,13 +26,12 @@ def _cmd_data_list(args) -> int:
         return 0
     width = max(len(r["name"]) for r in rows)
     for r in rows:
-        size = f"{r['size'] / 1e6:.1f} MB" if r["size"] >= 1e5 else f"{r['size'] / 1e3:.1f} kB"
-        print(f"{r['name']:<{width}}  {size:>8}  {r['path'] or r['status']}")
+        print(f"{r['name']:<{width}}  {human_size(r['size']):>9}  {r['path'] or r['status']}")
         print(f"{'':<{width}}  {r['licence']}")
     missing = [r["name"] for r in rows if r["status"] == "missing"]
     corrupt = [r["name"] for r in rows if r["path"] is None and r["status"] != "missing"]
     total = sum(r["size"] for r in rows)
-    print(f"{len(rows)} files, {total / 1e6:.1f} MB; cache {get_data_home()}, "
+    print(f"{len(rows)} files, {human_size(total)}; cache {get_data_home()}, "
           f"local copy $PATHFINDING_DATA={os.environ.get('PATHFINDING_DATA') or '(not set)'}")
     if missing:
         print(f"missing: {len(missing)} (get them with `pathfinding data fetch`)")
