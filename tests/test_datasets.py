@@ -335,7 +335,7 @@ def test_cli_fetch_from_a_folder_then_list(tiny, tmp_path, capsys):
     assert rows["musique_corpus"]["url"].startswith(datasets.UPSTREAM + "/data/")
     assert main(["data", "list"]) == 0
     table = capsys.readouterr().out
-    assert re.search(r"^tiny +\d+\.\d [kM]B  " + re.escape(str(tiny / "tiny.json")) + "$", table, re.M)
+    assert re.search(r"^tiny +\d+\.\d [KM]iB  " + re.escape(str(tiny / "tiny.json")) + "$", table, re.M)
 
 
 def test_cli_list_calls_a_corrupt_file_corrupt_and_says_how_to_replace_it(tiny, monkeypatch, capsys):
