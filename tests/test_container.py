@@ -96,9 +96,24 @@ def _sealed(head: bytes, block: bytes = b"", version: int = 3) -> bytes:
     return body + hashlib.sha256(body).digest()
 
 
-def test_every_broken_part_is_named_with_the_file():
+def _from_bytes(raw: bytes, layout: Layout, name: str, tmp_path) -> Container:
+    return Container(raw, layout, name)
+
+
+def _from_file(raw: bytes, layout: Layout, name: str, tmp_path) -> Container:
+    path = tmp_path / "file.bin"
+    path.write_bytes(raw)
+    return Container.read(path, layout, name, chunk=5)  # a tiny chunk: every array read in pieces
+
+
+READERS = pytest.mark.parametrize("reader", [_from_bytes, _from_file], ids=["bytes", "file"])
+
+
+@READERS
+def test_every_broken_part_is_named_with_the_file(reader, tmp_path):
     """In the order the checks run: kind, prefix length, version (with what to do), total length,
-    checksum, the header's JSON, its type and its array table."""
+    checksum, the header's JSON, its type and its array table; the same from bytes and from a file
+    read piece by piece."""
     good = pack(TOY, {"name": "x"}, _toy())
     cases = [
         (
@@ -116,12 +131,15 @@ def test_every_broken_part_is_named_with_the_file():
         (_sealed(b"{'a': 1}"), r"header is not UTF-8 JSON \(.*\)"),
         (_sealed(b"[1]"), r"header must be a JSON object, got list"),
         (_sealed(b'{"arrays": []}'), r"header field 'arrays' must be dict, got list"),
+        (_sealed(b"{not json", b"\0" * 8)[:-1] + b"!", r"checksum mismatch: the file is corrupted .*"),
+        (b"", r"truncated: 0 bytes, shorter than the 28-byte prefix"),
     ]
     for raw, message in cases:
         with pytest.raises(FormatError, match="^" + re.escape("t.bin: ") + message + "$"):
-            Container(raw, TOY, "t.bin")
+            reader(raw, TOY, "t.bin", tmp_path)
 
 
+@READERS
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
@@ -134,13 +152,41 @@ def test_every_broken_part_is_named_with_the_file():
         ({"dtype": "<i8", "shape": [1], "offset": -8}, r"array 'a' lies outside the array block"),
     ],
 )
-def test_a_bad_array_entry_is_named(spec, message):
+def test_a_bad_array_entry_is_named(spec, message, reader, tmp_path):
     table = {} if spec is None else {"a": spec}
-    c = Container(_sealed(json.dumps({"arrays": table}).encode(), struct.pack("<q", 7)), TOY, "t.bin")
+    c = reader(_sealed(json.dumps({"arrays": table}).encode(), struct.pack("<q", 7)), TOY, "t.bin", tmp_path)
     with pytest.raises(FormatError, match="^t\\.bin: " + message + "$"):
         c.array("a")
-    assert Container(_sealed(b'{"arrays": {"a": {"dtype": "<i8", "shape": [1], "offset": 0}}}',
-                             struct.pack("<q", 7)), TOY, "t.bin").array("a").tolist() == [7]  # fmt: skip
+    good = _sealed(b'{"arrays": {"a": {"dtype": "<i8", "shape": [1], "offset": 0}}}', struct.pack("<q", 7))
+    assert reader(good, TOY, "t.bin", tmp_path).array("a").tolist() == [7]
+
+
+def test_a_file_is_read_into_the_arrays_without_a_copy_of_its_bytes(tmp_path):
+    """Each array is read into memory of its own: the peak of a read is the arrays, not the file's
+    bytes beside them (reading the bytes first held both: twice the file). The arrays equal what was
+    written, are native and writable, and a second request is a copy, as from bytes."""
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    big = rng.random(1 << 20)  # 8 MiB
+    block = ArrayBlock(TOY.dtypes)
+    block.add("big", big)
+    block.add("flags", np.array([1, 0, 1], dtype=np.uint8))
+    block.add("w", np.array([[0.5], [0.25]], dtype=">f8"))
+    path = tmp_path / "big.bin"
+    path.write_bytes(pack(TOY, {"name": "big"}, block))
+    tracemalloc.start()
+    try:
+        c = Container.read(path, TOY, "big.bin")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1.2 * big.nbytes, peak
+    got = c.array("big")
+    np.testing.assert_array_equal(got, big)
+    assert got.flags.writeable and got.dtype.isnative and c.array("w").tolist() == [[0.5], [0.25]]
+    again = c.array("big")
+    assert not np.shares_memory(again, got) and c.array("flags").tolist() == [1, 0, 1]
 
 
 def _parts(raw: bytes):

@@ -16,6 +16,7 @@ import re
 import struct
 import tempfile
 import threading
+from unittest.mock import patch
 
 import numpy as np
 import pytest
@@ -24,6 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pathfinding.errors import FileBusyError, FormatError, InvalidTypeError, InvalidValueError
+from pathfinding.hipporag.index import persistence
 from pathfinding.hipporag.index.build import build_index, index_from_openie
 from pathfinding.hipporag.index.encoder import CharNgramEncoder
 from pathfinding.hipporag.index.maintenance import add_passages
@@ -32,6 +34,8 @@ from pathfinding.hipporag.index.persistence import (
     FORMAT_VERSION,
     MAGIC,
     decode_labels,
+    encode_triples,
+    id_triple_counts,
     load_index,
     read_triples,
     save_index,
@@ -352,7 +356,35 @@ def test_a_triple_that_names_no_phrase_is_not_saved(tmp_path):
     odd = dataclasses.replace(idx, triples=[(("ed wood", "directed", "plan 10"),), idx.triples[1]])
     with pytest.raises(InvalidValueError, match=r"a triple names 'plan 10', which is no phrase of the index"):
         save_index(odd, tmp_path / "odd.hippo")
+    odd = dataclasses.replace(idx, triples=[(("ed wood", "directed"),), idx.triples[1]])
+    arity = r"a triple must be \(subject, relation, object\), got \('ed wood', 'directed'\)"
+    with pytest.raises(InvalidValueError, match=arity):
+        save_index(odd, tmp_path / "odd.hippo")
     assert not (tmp_path / "odd.hippo").exists()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.sampled_from("abcd"), st.sampled_from("rq"), st.sampled_from("abcd")),
+                         max_size=5), max_size=6))
+def test_the_triples_are_counted_on_their_ids_as_on_their_texts(docs):
+    """A load counts the distinct and self-loop triples on the ids it read: the counts of the texts,
+    duplicates and self-loops included, by the int64 key and by the row sort (too many ids for a key)."""
+    from pathfinding.hipporag.index.build import triple_counts
+
+    arrays = {}
+
+    def add(name, a):
+        arrays[name] = a
+        return name
+
+    encode_triples(docs, list("abcd"), add)
+    want = triple_counts(docs)
+    assert id_triple_counts(arrays["triples.ids"], 4) == want
+    assert id_triple_counts(arrays["triples.ids"], 2**40) == want
+    whole = dict(arrays)
+    with patch.object(persistence, "_TRIPLE_SLICE", 1):  # one passage at a time: the same ids
+        encode_triples(docs, list("abcd"), add)
+    assert all(np.array_equal(whole[k], arrays[k]) for k in whole) and whole.keys() == arrays.keys()
 
 
 def test_the_triples_alone_are_read_without_the_encoder(tmp_path):

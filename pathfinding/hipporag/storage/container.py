@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import struct
 from dataclasses import dataclass
 
@@ -34,6 +35,8 @@ PREFIX = struct.Struct("<8sIQQ")
 """Magic, version, header length, array-block length."""
 DIGEST = 32
 """Bytes of the SHA-256 that ends every file."""
+_CHUNK = 1 << 24
+"""Bytes :meth:`Container.read` reads and hashes at a time."""
 
 
 @dataclass(frozen=True)
@@ -178,47 +181,86 @@ class Container:
     def __init__(self, buffer, layout: Layout, name: str):
         self.layout, self.name = layout, name
         view = memoryview(buffer)
-        n = len(view)
-        magic = bytes(view[: len(layout.magic)])
-        if magic != layout.magic[:n]:
-            raise FormatError(
-                f"{name}: not a pathfinding HippoRAG {layout.noun} (starts with {magic[:8]!r}, "
-                f"expected {layout.magic!r})"
-            )
-        if n < PREFIX.size:
-            raise FormatError(f"{name}: truncated: {n} bytes, shorter than the {PREFIX.size}-byte prefix")
-        _, version, n_head, n_arrays = PREFIX.unpack_from(view)
-        self.version = version
-        if version != layout.version and version not in layout.older:
-            raise FormatError(
-                f"{name}: {layout.noun} format version {version}; this pathfinding reads version "
-                f"{layout.version}{layout.stale}"
-            )
-        expected = PREFIX.size + n_head + n_arrays + DIGEST
-        if n != expected:
-            what = "truncated" if n < expected else "has trailing bytes"
-            raise FormatError(f"{name}: {what}: {n} bytes, the prefix says {expected}")
-        end = expected - DIGEST
+        self.version, n_head, n_arrays = _prefix(bytes(view[: PREFIX.size]), len(view), layout, name)
+        end = PREFIX.size + n_head + n_arrays
         if hashlib.sha256(view[:end]).digest() != bytes(view[end:]):
-            raise FormatError(
-                f"{name}: checksum mismatch: the file is corrupted (SHA-256 of its content differs)"
-            )
-        try:
-            # decoded from the buffer itself: no bytes copy of a long header (a million phrases)
-            header = json.loads(str(view[PREFIX.size : PREFIX.size + n_head], "utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise FormatError(f"{name}: header is not UTF-8 JSON ({exc})") from None
-        if not isinstance(header, dict):
-            raise FormatError(f"{name}: header must be a JSON object, got {type(header).__name__}")
-        if not isinstance(header.get("arrays"), dict):
-            got = type(header.get("arrays")).__name__
-            raise FormatError(f"{name}: header field 'arrays' must be dict, got {got}")
-        self.header = header
+            raise _corrupted(name)
+        self.header = _header(view[PREFIX.size : PREFIX.size + n_head], name)
         self.block = view[PREFIX.size + n_head : end]
+        self._block_size = n_arrays
+        self._read: dict[str, np.ndarray] | None = None  # arrays read from a file by `read`
+        self._given: set[str] = set()
+
+    @classmethod
+    def read(cls, path, layout: Layout, name: str, *, chunk: int = _CHUNK) -> Container:
+        """The file at ``path`` read once, front to back, each array straight into its own memory.
+
+        The same checks, in the same order and with the same messages, as ``Container(raw, ...)`` of
+        the file's bytes, without holding them: each array is read into an array of its own and
+        hashed as it arrives (at a million passages the bytes were 3.2 GB beside the 3.2 GB of
+        arrays copied out of them). A table whose arrays overlap or leave the block (no file this
+        package writes) is read as one buffer, as before, so :meth:`array` names the problem.
+
+        Parameters
+        ----------
+        path : str or path-like
+        layout : Layout
+        name : str
+            The file's name in messages.
+        chunk : int, default 16 MiB
+            Bytes read and hashed at a time.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> layout = Layout(b"EXAMPLE!", 1, "example", frozenset({"<i8"}))
+        >>> block = ArrayBlock(layout.dtypes)
+        >>> _ = block.add("ids", np.arange(3))
+        >>> path = os.path.join(tempfile.mkdtemp(), "toy.bin")
+        >>> _ = open(path, "wb").write(pack(layout, {"name": "toy"}, block))
+        >>> c = Container.read(path, layout, "toy.bin")
+        >>> c.header["name"], c.array("ids")
+        ('toy', array([0, 1, 2]))
+        """
+        self = cls.__new__(cls)
+        self.layout, self.name, self._given = layout, name, set()
+        with open(path, "rb") as fh:
+            n = os.fstat(fh.fileno()).st_size
+            first = fh.read(PREFIX.size)
+            self.version, n_head, n_arrays = _prefix(first, n, layout, name)
+            digest = hashlib.sha256(first)
+            head = bytearray(n_head)
+            _fill(fh, name, memoryview(head), digest, chunk)
+            try:
+                header, problem = _header(memoryview(head), name), None
+            except FormatError as exc:  # told only once the checksum has passed, as from the bytes
+                header, problem = None, exc
+            del head
+            plan = _plan(header, layout, n_arrays)
+            self._read, pos = {}, 0
+            for key, offset, dtype, shape in plan or ():
+                _skip(fh, name, offset - pos, digest, chunk)  # padding
+                a = np.empty(shape, dtype=dtype)
+                _fill(fh, name, memoryview(a.reshape(-1).view(np.uint8)), digest, chunk)
+                self._read[key], pos = a, offset + a.nbytes
+            if plan is None:
+                self._read, block = None, bytearray(n_arrays)
+                _fill(fh, name, memoryview(block), digest, chunk)
+            else:
+                block = b""
+                _skip(fh, name, n_arrays - pos, digest, chunk)
+            stored = fh.read(DIGEST)
+        if digest.digest() != stored:
+            raise _corrupted(name)
+        if problem is not None:
+            raise problem
+        self.header, self.block, self._block_size = header, memoryview(block), n_arrays
+        return self
 
     def array(self, key: str, *, copy: bool = True) -> np.ndarray:
         """The array stored as ``key``: a private, writable, native-order copy, or with
-        ``copy=False`` a view of the buffer (read-only unless the buffer is writable)."""
+        ``copy=False`` a view of the buffer (read-only unless the buffer is writable). From
+        :meth:`read`, the array read is itself the copy the first time it is asked for."""
         spec = self.header["arrays"].get(key)
         if not isinstance(spec, dict) or spec.get("dtype") not in self.layout.dtypes:
             raise FormatError(f"{self.name}: array {key!r} is missing or has an unsupported dtype")
@@ -227,7 +269,98 @@ class Container:
         if not (isinstance(shape, list) and all(isinstance(d, int) and d >= 0 for d in shape)):
             raise FormatError(f"{self.name}: array {key!r} has a bad shape {shape!r}")
         count = int(np.prod(shape, dtype=np.int64))
-        if not isinstance(offset, int) or offset < 0 or offset + count * dtype.itemsize > len(self.block):
+        if not isinstance(offset, int) or offset < 0 or offset + count * dtype.itemsize > self._block_size:
             raise FormatError(f"{self.name}: array {key!r} lies outside the array block")
+        if self._read is not None:  # read from a file into its own memory: handed out once, then copies
+            a, again = self._read[key], key in self._given
+            self._given.add(key)
+            return a.astype(dtype.newbyteorder("="), copy=copy and again)
         a = np.frombuffer(self.block, dtype=dtype, count=count, offset=offset).reshape(shape)
         return a.astype(dtype.newbyteorder("="), copy=True) if copy else a
+
+
+def _prefix(first: bytes, n: int, layout: Layout, name: str) -> tuple[int, int, int]:
+    """Version, header length and block length from a file's first bytes (``n``: its length), after
+    the checks of its kind, its prefix, its version and its length."""
+    magic = first[: len(layout.magic)]
+    if magic != layout.magic[:n]:
+        raise FormatError(
+            f"{name}: not a pathfinding HippoRAG {layout.noun} (starts with {magic[:8]!r}, "
+            f"expected {layout.magic!r})"
+        )
+    if n < PREFIX.size:
+        raise FormatError(f"{name}: truncated: {n} bytes, shorter than the {PREFIX.size}-byte prefix")
+    _, version, n_head, n_arrays = PREFIX.unpack_from(first)
+    if version != layout.version and version not in layout.older:
+        raise FormatError(
+            f"{name}: {layout.noun} format version {version}; this pathfinding reads version "
+            f"{layout.version}{layout.stale}"
+        )
+    expected = PREFIX.size + n_head + n_arrays + DIGEST
+    if n != expected:
+        what = "truncated" if n < expected else "has trailing bytes"
+        raise FormatError(f"{name}: {what}: {n} bytes, the prefix says {expected}")
+    return version, n_head, n_arrays
+
+
+def _corrupted(name: str) -> FormatError:
+    return FormatError(f"{name}: checksum mismatch: the file is corrupted (SHA-256 of its content differs)")
+
+
+def _header(raw: memoryview, name: str) -> dict:
+    """The header's JSON object, with its ``"arrays"`` table checked to be one."""
+    try:
+        # decoded from the buffer itself: no bytes copy of a long header (a million phrases)
+        header = json.loads(str(raw, "utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise FormatError(f"{name}: header is not UTF-8 JSON ({exc})") from None
+    if not isinstance(header, dict):
+        raise FormatError(f"{name}: header must be a JSON object, got {type(header).__name__}")
+    if not isinstance(header.get("arrays"), dict):
+        got = type(header.get("arrays")).__name__
+        raise FormatError(f"{name}: header field 'arrays' must be dict, got {got}")
+    return header
+
+
+def _plan(header: dict | None, layout: Layout, n_block: int) -> list | None:
+    """The header's arrays as (name, offset, dtype, shape) in file order, or None unless every entry
+    is well formed and they lie in the block one after another (what :meth:`Container.array` would
+    otherwise report)."""
+    if header is None:
+        return None
+    plan = []
+    for key, spec in header["arrays"].items():
+        if not isinstance(spec, dict) or spec.get("dtype") not in layout.dtypes:
+            return None
+        shape, offset = spec.get("shape"), spec.get("offset")
+        if not (isinstance(shape, list) and all(type(d) is int and d >= 0 for d in shape)):
+            return None
+        if type(offset) is not int or offset < 0:
+            return None
+        plan.append((key, offset, np.dtype(spec["dtype"]), tuple(shape)))
+    plan.sort(key=lambda entry: entry[1])
+    end = 0
+    for _, offset, dtype, shape in plan:
+        if offset < end:
+            return None
+        end = offset + int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    return plan if end <= n_block else None
+
+
+def _skip(fh, name: str, n: int, digest, chunk: int) -> None:
+    """Read and hash ``n`` bytes that belong to no array (padding)."""
+    _fill(fh, name, memoryview(bytearray(min(n, chunk))), digest, chunk, n)
+
+
+def _fill(fh, name: str, out: memoryview, digest, chunk: int, n: int | None = None) -> None:
+    """Read ``n`` bytes (default: ``len(out)``) from ``fh`` into ``out`` (reused when shorter), hashing
+    them as they come; the length was checked, so a short read means the file changed under us."""
+    n = len(out) if n is None else n
+    done = 0
+    while done < n:
+        piece = out[done : done + chunk] if len(out) >= n else out[: min(chunk, n - done)]
+        got = fh.readinto(piece)
+        if not got:
+            raise FormatError(f"{name}: truncated while being read (did another process change it?)")
+        digest.update(piece[:got])
+        done += got
