@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.language.text import words
+from pathfinding.hipporag.retrieval import lexical
 from pathfinding.hipporag.retrieval.lexical import QUESTION_WORDS, BM25Ranker, FactLinker, _chunks, top_k
 
 DOCS = ["the cat sat on the mat", "dog chased cat", "dog dog barked at the mailman loudly", "birds sing"]
@@ -141,18 +142,54 @@ def test_fact_linker_indexes_each_fact_as_its_text(facts):
     assert all(np.array_equal(got[2][k], want[2][k]) for k in want[2])
 
 
+@pytest.mark.parametrize("prune", [False, True], ids=["scan", "maxscore"])
 @settings(max_examples=60)
 @given(docs=st.lists(texts, min_size=1, max_size=9), question=texts, k=st.integers(1, 10))
-def test_best_is_top_k_of_every_score_without_zeros(docs, question, k):
+def test_best_is_top_k_of_every_score_without_zeros(docs, question, k, prune):
     """The best k read from the passages a token reaches are the top k of all scores, bit for
-    bit, zeros left out (ties by id: the words repeat, so equal scores are common)."""
+    bit, zeros left out (ties by id: the words repeat, so equal scores are common); the same when
+    every question is pruned (MaxScore), however short its lists."""
     bm = BM25Ranker(docs)
+    if prune:
+        bm = _pruning(bm)
     scores = bm.scores(question)
     want = top_k(scores, k)
     want = want[scores[want] > 0]
     ids, got = bm.best(question, k)
     assert ids.dtype == np.int64 and np.array_equal(ids, want)
     assert got.dtype == np.float64 and np.array_equal(got, scores[want])
+
+
+def _pruning(bm):
+    """``bm`` with MaxScore on every question, whatever its lists' length."""
+    from unittest.mock import patch
+
+    class Always(BM25Ranker):
+        def best(self, question, k):
+            with patch.object(lexical, "PRUNE_FROM", -1):
+                return super().best(question, k)
+
+    return Always.from_state(*bm.get_state())
+
+
+def test_maxscore_reads_only_the_lists_that_can_matter():
+    """On a corpus where a common word reaches every passage and two rare ones a few each, the best 5
+    are the full scan's, bit for bit, and the passages scored are the rare words', not all 2,000."""
+    rng = np.random.default_rng(0)
+    vocab = [f"w{i}" for i in range(300)]
+    docs = [" ".join(["common", *rng.choice(vocab, 6)]) for _ in range(2000)]
+    for j, word in ((5, "zanzibar"), (700, "zanzibar"), (1999, "zanzibar"), (40, "quokka"), (1500, "quokka")):
+        docs[j] += f" {word} {word}"
+    bm = BM25Ranker(docs)
+    question = "common zanzibar w7 quokka"
+    scores = bm.scores(question)
+    want = top_k(scores, 5)
+    assert set(want.tolist()) == {5, 700, 1999, 40, 1500}
+    cols = np.array([bm._vocab[t] for t in bm.tokens(question)])
+    cand = bm._candidates(cols, 5)
+    assert cand is not None and set(want.tolist()) <= set(cand.tolist()) and cand.size < 100
+    ids, got = _pruning(bm).best(question, 5)
+    assert np.array_equal(ids, want) and np.array_equal(got, scores[want])
 
 
 @pytest.fixture(scope="module")
