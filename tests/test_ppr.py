@@ -360,6 +360,48 @@ def test_top_k_margin_certifies_exact_gaps_beyond_it(method, graph, data):
         assert not ppr_top_k(graph, r, k, margin=2.0, method=method).certified
 
 
+@pytest.mark.parametrize("method", ["auto", "gauss-seidel"])
+@given(graph=weighted_graphs(max_nodes=12), data=st.data())
+def test_top_k_of_a_sparse_restart_and_prepared_candidates_is_the_dense_ones(method, graph, data):
+    """A restart given as a 1-D sparse array and candidates prepared by the graph rank as the dense
+    vector and the plain ids do: the same items, solver, certificate and scores (the total is
+    summed over the entries, not over every node: the same to the last bits or two)."""
+    from pathfinding.core.prepared import prepare_graph
+
+    n = graph.shape[0]
+    r = data.draw(restart_vectors(n))
+    cand = np.array(sorted(data.draw(st.sets(st.integers(0, n - 1), min_size=1))))
+    k = data.draw(st.integers(1, cand.size))
+    g = prepare_graph(graph)
+    dense = ppr_top_k(g, r, k, candidates=cand, method=method)
+    ids = np.flatnonzero(r)
+    sparse = ppr_top_k(g, sp.coo_array((r[ids], (ids,)), shape=(n,)), k, candidates=g.candidates(cand),
+                       method=method)  # fmt: skip
+    how = ("method", "certified", "iterations")
+    assert [getattr(sparse, a) for a in how] == [getattr(dense, a) for a in how]
+    if dense.certified:
+        assert sparse.top.tolist() == dense.top.tolist()
+        np.testing.assert_allclose(sparse.scores, dense.scores, rtol=1e-14, atol=0)
+
+
+def test_candidates_belong_to_their_graph():
+    toy = star_pair(3)
+    from pathfinding.core.prepared import prepare_graph
+
+    g, other = prepare_graph(toy.graph), prepare_graph(toy.graph)
+    cand = g.candidates(toy.candidates)
+    positions = cand.positions.copy()
+    assert ppr_top_k(g, toy.seeds, 1, candidates=cand).top.tolist() == [2]
+    assert ppr_top_k(g, toy.seeds, 1, candidates=cand).top.tolist() == [2]  # its positions are kept
+    assert np.array_equal(cand.positions, positions)
+    assert np.count_nonzero(positions >= 0) == len(toy.candidates)
+    assert not cand.ids.flags.writeable and not cand.internal.flags.writeable
+    with pytest.raises(ValueError, match="candidates were prepared for another graph"):
+        ppr_top_k(other, toy.seeds, 1, candidates=cand)
+    with pytest.raises(ValueError, match=r"candidates must be node ids in \[0, 7\), got 9"):
+        g.candidates([1, 9])
+
+
 def test_top_k_bad_input():
     toy = star_pair(3)
     with pytest.raises(ValueError, match=r"k must be in \[1, 7\]"):

@@ -77,6 +77,7 @@ def test_push_top_k_certifies_on_any_budget_and_leaves_its_scratch_clean(graph, 
             0.0,
             budget,
             *scratch,
+            True,  # fill item_pos from items, and clear it
             np.empty(0, np.int64),
         )
         p, res, seen, _, _, queued, item_pos = scratch
@@ -123,6 +124,7 @@ def test_push_top_k_counts_the_mass_still_owed(restart, alpha):
             0.0,
             0,
             *scratch,
+            True,
             np.empty(0, np.int64),
         )
     assert not out[4]  # item 0 leads on what has been banked; the intervals must not certify it

@@ -390,7 +390,7 @@ def test_the_retrievers_tol_is_both_the_certified_walks_tolerance_and_margin(ind
     ret.retrieve("Where was Plan 9 filmed?", k=2, entities=["Ed Wood", "Burbank"])
     assert seen["tol"] == 1e-7 and seen["margin"] == 1e-7 and seen["restart_prob"] == 0.3
     passage_nodes = np.arange(index.n_nodes, index.n_nodes + index.n_passages)
-    np.testing.assert_array_equal(seen["candidates"], passage_nodes)
+    np.testing.assert_array_equal(seen["candidates"].ids, passage_nodes)
 
 
 @pytest.fixture(scope="module")

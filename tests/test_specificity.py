@@ -104,7 +104,7 @@ def test_bad_input(args, kwargs, error, match):
 def test_restart_column_scaled_is_the_copy_divided_by_its_sum(values, form):
     """``v / total`` is, bit for bit, what the solvers divided before: a float64 copy over its own
     sum, for a C-contiguous float64 vector (read in place), a strided view, float32 and a list."""
-    if not values.sum() > 0:
+    if not values.astype(np.float32).sum() > 0:  # positive in every form (float32 underflows below 1e-45)
         values[0] = 1.0
     arr = {"float64": values, "strided": np.repeat(values, 2)[::2], "float32": values.astype(np.float32),
            "list": values.tolist()}[form]  # fmt: skip
@@ -115,6 +115,54 @@ def test_restart_column_scaled_is_the_copy_divided_by_its_sum(values, form):
     assert np.array_equal(restart_matrix(arr, values.size)[0][:, 0], ref)
     if form == "float64":
         assert v is arr  # no copy of a vector over every node
+
+
+@given(
+    values=hnp.arrays(np.float64, st.integers(1, 40), elements=st.floats(0, 1e6, allow_subnormal=True)),
+    shuffle=st.randoms(use_true_random=False),
+)
+def test_restart_entries_are_the_dense_vectors_non_zero_entries(values, shuffle):
+    """A 1-D sparse restart gives the dense vector's non-zero entries, ascending, whatever the order
+    and repeats of its stored entries (repeats are summed); the total is their sum."""
+    import scipy.sparse as sp
+
+    from pathfinding.core.specificity import restart_entries
+
+    if not values.sum() > 0:
+        values[0] = 1.0
+    ids = list(range(values.size)) + [0]  # node 0 stored twice: half its weight each
+    weights = [*values.tolist(), 0.0]
+    weights[0] = weights[-1] = values[0] / 2
+    order = list(range(len(ids)))
+    shuffle.shuffle(order)
+    restart = sp.coo_array((np.array(weights)[order], (np.array(ids)[order],)), shape=(values.size,))
+    got_ids, got, total = restart_entries(restart, values.size)
+    dense = values.copy()
+    dense[0] = values[0] / 2 + values[0] / 2
+    want = np.flatnonzero(dense)
+    assert np.array_equal(got_ids, want) and np.array_equal(got, dense[want])
+    assert total == got.sum() > 0
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "match"),
+    [
+        (lambda sp: sp.coo_array(([1.0], ([0],)), shape=(4,)), ValueError, r"shape \(3,\), got \(4,\)"),
+        (lambda sp: sp.csr_array(np.eye(3)), TypeError, "1-D scipy sparse array, got 2-D"),
+        (lambda sp: np.ones(3), TypeError, "1-D scipy sparse array, got ndarray"),
+        (lambda sp: sp.coo_array(([1, -0.5], ([0, 1],)), shape=(3,)), ValueError, "negative, found -0.5"),
+        (lambda sp: sp.coo_array(([1.0, np.nan], ([0, 1],)), shape=(3,)), ValueError, "finite"),
+        (lambda sp: sp.coo_array(([0.0], ([1],)), shape=(3,)), ValueError, "positive total mass"),
+        (lambda sp: sp.coo_array((3,)), ValueError, "positive total mass"),
+    ],
+)
+def test_a_bad_sparse_restart_is_named(make, error, match):
+    import scipy.sparse as sp
+
+    from pathfinding.core.specificity import restart_entries
+
+    with pytest.raises(error, match=match):
+        restart_entries(make(sp), 3)
 
 
 def test_restart_column_reads_seed_ids_through_restart_vector():

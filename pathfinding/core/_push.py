@@ -129,25 +129,32 @@ def push_solve(g, restart, alpha, tol, max_rounds):
     return pi, rounds, (bound if mass > 0 else 2.0), pushes
 
 
-def push_top_k(g, support, values, items, k, alpha, margin, log):
+def push_top_k(g, support, values, items, k, alpha, margin, log, prepared=None):
     """:func:`ppr_push_top_k` on a prepared graph ``g`` (internal ids), its scratch arrays borrowed:
     the first threshold makes no item's interval wider than the k-th largest restart weight, the
-    scale of the scores to separate, and the budget is one pass over every node and edge."""
-    inv = g.inv_out[items]
-    max_deg = float(1.0 / inv[inv > 0].min()) if np.any(inv > 0) else 0.0
+    scale of the scores to separate, and the budget is one pass over every node and edge.
+    ``prepared``: the items as :class:`~pathfinding.core.prepared.Candidates` (their largest degree
+    and each node's position among them, found once), else both are found here."""
+    if prepared is None:
+        inv = g.inv_out[items]
+        max_deg = float(1.0 / inv[inv > 0].min()) if np.any(inv > 0) else 0.0
+    else:
+        max_deg = prepared.max_degree
     kth = np.partition(values, max(values.size - k, 0))[max(values.size - k, 0)]
     eps = kth / max_deg if max_deg > 0 else 1.0
     with g.push_workspace() as scratch:
+        *scratch, item_pos = scratch
+        fill = prepared is None
         return ppr_push_top_k(
             g.indptr, g.indices, g.weights, g.unit, g.inv_out, support, values, items, max_deg, k, alpha,
-            eps, margin, g.n_nodes + g.n_edges, *scratch, log,
+            eps, margin, g.n_nodes + g.n_edges, *scratch, item_pos if fill else prepared.positions, fill, log,
         )
 
 
 @njit(cache=True)
 def ppr_push_top_k(
     indptr, indices, weights, unit, inv_out, support, values, items, item_max_deg, k, alpha, eps, margin,
-    max_pushes, p, res, seen, touched, queue, queued, item_pos, log,
+    max_pushes, p, res, seen, touched, queue, queued, item_pos, fill, log,
 ):
     """Forward push, in rounds of a shrinking threshold, until the top k items are certified.
 
@@ -169,7 +176,9 @@ def ppr_push_top_k(
     which bounds the items push has not touched yet. ``p, res, seen, touched, queue, queued,
     item_pos`` are the scratch arrays of :meth:`~pathfinding.core.prepared.PPRGraph.push_workspace`,
     zero / False / -1 on entry and left so on return: the work is proportional to the nodes
-    touched, not to n.
+    touched, not to n. With ``fill`` False, ``item_pos`` already holds each item's position
+    (:attr:`~pathfinding.core.prepared.Candidates.positions`) and is neither filled nor cleared:
+    no pass over a million passage nodes per query.
 
     After each round the k best items by ``v`` (equal values: the lower position first) are
     certified when ``v`` of each exceeds the upper end of the next one's interval by more than
@@ -183,8 +192,9 @@ def ppr_push_top_k(
     """
     beta = 1.0 - alpha
     n_items = items.shape[0]
-    for j in range(n_items):
-        item_pos[items[j]] = j
+    if fill:
+        for j in range(n_items):
+            item_pos[items[j]] = j
     for t in range(support.shape[0]):
         res[support[t]] = values[t]
         seen[support[t]] = True
@@ -257,8 +267,9 @@ def ppr_push_top_k(
         p[u] = 0.0
         res[u] = 0.0
         seen[u] = False
-    for j in range(n_items):
-        item_pos[items[j]] = -1
+    if fill:
+        for j in range(n_items):
+            item_pos[items[j]] = -1
     owed = beta * left
     scores = val / mass if mass > 0.0 else val
     bound = 2.0 * owed / (mass + owed) if mass > 0.0 else 2.0

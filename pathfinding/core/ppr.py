@@ -28,11 +28,12 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse as sp
 
 from pathfinding._validation import check_float, check_int, check_node_ids, check_vector
 from pathfinding.core._power import check_threads, power_scipy, power_single
-from pathfinding.core.prepared import prepare_graph
-from pathfinding.core.specificity import restart_column, restart_matrix
+from pathfinding.core.prepared import Candidates, prepare_graph
+from pathfinding.core.specificity import restart_column, restart_entries, restart_matrix
 from pathfinding.errors import ConvergenceWarning, InvalidValueError
 
 __all__ = ["PPRResult", "TopKResult", "personalized_pagerank", "ppr_solve", "ppr_top_k", "walk_step"]
@@ -365,12 +366,15 @@ def ppr_top_k(
     Parameters
     ----------
     graph : sparse matrix, array_like or PPRGraph
-    restart : array_like
-        Seed ids or one restart vector (as in :func:`personalized_pagerank`).
+    restart : array_like or 1-D scipy sparse array
+        Seed ids or one restart vector (as in :func:`personalized_pagerank`), or a 1-D sparse
+        array whose entries are the restart's weights (checked and read without a pass over
+        every node: :func:`~pathfinding.core.specificity.restart_entries`).
     k : int
         How many items to rank (``1 <= k <= number of items``).
-    candidates : array_like of int, optional
-        Rank only these nodes (default: all nodes).
+    candidates : array_like of int or Candidates, optional
+        Rank only these nodes (default: all nodes); prepared once by
+        :meth:`~pathfinding.core.prepared.PPRGraph.candidates` for many queries.
     restart_prob, tol, max_iter
         As in :func:`personalized_pagerank`; ``tol`` is where the Gauss-Seidel loop gives up on
         certifying.
@@ -414,30 +418,44 @@ def ppr_top_k(
             f"ppr_top_k ranks one query at a time; got a block of {r.shape[1]} restart vectors"
         )
     # Unscaled: push reads only the support, so the vector over every node is divided (a pass
-    # over millions of nodes at a million passages) only if Gauss-Seidel runs.
-    v, total = restart_column(restart, g.n_nodes)
+    # over millions of nodes at a million passages) only if Gauss-Seidel runs. A sparse restart
+    # is read from its entries: no pass over every node at all unless Gauss-Seidel runs.
+    if sp.issparse(restart):
+        support, entries, total = restart_entries(restart, g.n_nodes)
+        v = None
+    else:
+        v, total = restart_column(restart, g.n_nodes)
     margin = check_float("margin", margin, low=0.0, high=np.inf, high_open=True)
     if method not in ("auto", "gauss-seidel"):
         raise InvalidValueError(f"method must be 'auto' or 'gauss-seidel', got {method!r}")
-    items = (
-        np.arange(g.n_nodes) if candidates is None else check_node_ids("candidates", candidates, g.n_nodes)
-    )
-    n_items = items.size
-    items_internal = g.internal_ids(items)
-    k = check_int("k", k, low=1, high=n_items)
+    if isinstance(candidates, Candidates):
+        if candidates.graph is not g:
+            raise InvalidValueError("candidates were prepared for another graph: use graph.candidates(ids)")
+        items, items_internal, prepared = candidates.ids, candidates.internal, candidates
+    else:
+        everything = candidates is None
+        items = np.arange(g.n_nodes) if everything else check_node_ids("candidates", candidates, g.n_nodes)
+        items_internal, prepared = g.internal_ids(items), None
+    k = check_int("k", k, low=1, high=items.size)
     from pathfinding.core import _kernels
     from pathfinding.core._push import push_top_k
 
     if method == "auto" and g.symmetric:
         # O(support) work from here on, not O(nodes): push touches only what its mass reaches.
-        support = np.flatnonzero(v != 0)  # faster than flatnonzero on the floats
-        mass = v[support] / total  # the entries of v / total, as Gauss-Seidel's below (one that
+        if v is not None:
+            support = np.flatnonzero(v != 0)  # faster than flatnonzero on the floats
+            entries = v[support]
+        mass = entries / total  # the entries of v / total, as Gauss-Seidel's below (one that
         # underflows to 0 is a support node without mass: push moves nothing from it)
+        no_log = np.empty(0, np.int64)
         rounds, _, head, scores, certified, bound, _, _ = push_top_k(
-            g, g.internal_ids(support), mass, items_internal, k, alpha, margin, np.empty(0, np.int64)
+            g, g.internal_ids(support), mass, items_internal, k, alpha, margin, no_log, prepared
         )
         if certified:
             return TopKResult(items[head], scores, int(rounds), True, float(bound), "push")
+    if v is None:
+        v = np.zeros(g.n_nodes)
+        v[support] = entries
     r_int = g.to_internal(v / total)
     # One compiled loop: the sweep, then the k + 1 best candidates in one pass over them and their
     # gaps, instead of a kernel call per sweep followed by numpy's gather, argpartition and mask

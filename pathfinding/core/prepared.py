@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from pathfinding._validation import as_csr, check_int
+from pathfinding._validation import as_csr, check_int, check_node_ids
 from pathfinding.errors import InvalidValueError
 
-__all__ = ["PPRGraph", "prepare_graph"]
+__all__ = ["Candidates", "PPRGraph", "prepare_graph"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,6 +74,29 @@ class PPRGraph:
             position[self.order] = np.arange(self.n_nodes)
             self._cache["position"] = position
         return self._cache["position"][ids]
+
+    def candidates(self, ids) -> Candidates:
+        """``ids`` prepared as the candidates of many :func:`~pathfinding.core.ppr.ppr_top_k` queries:
+        checked, mapped to the internal order and their largest degree found once, not per query
+        (the default retriever ranks a million passage nodes at a million passages: 12 ms a query).
+
+        Examples
+        --------
+        >>> g = prepare_graph(sp.csr_array(np.array([[0, 1, 1], [1, 0, 0], [1, 0, 0]])))
+        >>> c = g.candidates([1, 2])
+        >>> c.ids.tolist(), c.max_degree
+        ([1, 2], 1.0)
+        """
+        ids = check_node_ids("candidates", ids, self.n_nodes)  # a copy of its own
+        internal = np.array(self.internal_ids(ids), dtype=np.int64)
+        inv = self.inv_out[internal]
+        edged = inv > 0
+        max_degree = float(1.0 / inv[edged].min()) if edged.any() else 0.0
+        positions = np.full(self.n_nodes, -1, np.int64)
+        positions[internal] = np.arange(ids.size)
+        for a in (ids, internal):  # positions stay writable: the push kernel's type is one array type
+            a.setflags(write=False)
+        return Candidates(self, ids, internal, max_degree, positions)
 
     @contextmanager
     def push_workspace(self):
@@ -183,6 +206,29 @@ REORDER_AUTO_MIN_NODES = 20_000
 BINNED_AUTO_MIN_NODES = 262_144
 # What one destination row of a bin costs a thread, in edges (see PPRGraph.thread_groups).
 ROW_COST = 6
+
+
+@dataclass(frozen=True, eq=False)
+class Candidates:
+    """Nodes that top-k queries rank, prepared for one graph (:meth:`PPRGraph.candidates`).
+
+    Attributes
+    ----------
+    graph : PPRGraph
+        The graph they were prepared for (another graph refuses them).
+    ids, internal : numpy.ndarray
+        Their original ids and internal positions (read-only).
+    max_degree : float
+        Their largest weighted degree (0 when none has an edge).
+    positions : numpy.ndarray
+        Per internal node, its position among them, or -1 (8 bytes a node; never written).
+    """
+
+    graph: PPRGraph = field(repr=False)
+    ids: np.ndarray
+    internal: np.ndarray = field(repr=False)
+    max_degree: float
+    positions: np.ndarray = field(repr=False)
 
 
 def prepare_graph(graph, *, reorder="auto", layout="auto") -> PPRGraph:

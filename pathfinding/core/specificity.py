@@ -21,6 +21,7 @@ __all__ = [
     "node_specificity",
     "passage_counts",
     "restart_column",
+    "restart_entries",
     "restart_matrix",
     "restart_vector",
     "specificity_from_counts",
@@ -191,6 +192,59 @@ def restart_column(restart, n: int) -> tuple[np.ndarray, float]:
     if not total > 0:
         raise InvalidValueError("restart must have positive total mass, column 0 sums to 0")
     return v, float(total)
+
+
+def restart_entries(restart, n: int) -> tuple[np.ndarray, np.ndarray, float]:
+    """One query's restart given as a 1-D scipy sparse array, checked on its entries alone:
+    ``(ids, values, total)``, ids ascending and distinct, values positive, the restart being
+    ``values / total`` at ``ids`` and 0 elsewhere.
+
+    A restart over millions of nodes that holds a few hundred thousand weights (the default
+    retriever's, at a million passages) is checked, and its support found, without a pass over
+    every node. Repeated ids are summed; stored zeros are dropped.
+
+    Raises
+    ------
+    TypeError
+        If the array is not 1-D sparse, or its values are not real numbers.
+    ValueError
+        If its length is not ``n``, a value is negative or not finite, or the total is not positive.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> ids, values, total = restart_entries(sp.coo_array(([2.0, 0.0, 6.0], ([4, 1, 0],)), shape=(5,)), 5)
+    >>> ids.tolist(), (values / total).tolist()
+    ([0, 4], [0.75, 0.25])
+    """
+    import scipy.sparse as sp
+
+    if not sp.issparse(restart) or restart.ndim != 1:
+        what = f"{restart.ndim}-D" if sp.issparse(restart) else type(restart).__name__
+        raise InvalidTypeError(f"a sparse restart must be a 1-D scipy sparse array, got {what}")
+    if restart.shape != (n,):
+        raise InvalidValueError(f"restart must have shape ({n},), got {restart.shape}")
+    C = sp.coo_array(restart)
+    ids, values = C.coords[0].astype(np.int64), C.data
+    if values.dtype == bool or not np.issubdtype(values.dtype, np.number) or np.iscomplexobj(values):
+        raise InvalidTypeError(f"restart must be real-valued, got dtype {values.dtype}")
+    values = check_vector("restart", values)  # finite, float64
+    if values.size and values.min() < 0:
+        raise InvalidValueError(f"restart must be non-negative, found {float(values.min())!r}")
+    if ids.size > 1 and not np.all(ids[1:] > ids[:-1]):  # not canonical: sorted, repeats summed
+        ids, at = np.unique(ids, return_inverse=True)
+        values = np.bincount(at, weights=values, minlength=ids.size)
+    keep = values != 0
+    ids, values = ids[keep], values[keep]
+    with np.errstate(over="ignore"):
+        total = values.sum()
+    if not np.isfinite(total):
+        raise InvalidValueError(
+            f"restart's total mass overflows float64 (every entry is finite): {float(total)!r}"
+        )
+    if not total > 0:
+        raise InvalidValueError("restart must have positive total mass, its entries sum to 0")
+    return ids, values, float(total)
 
 
 def restart_matrix(restart, n: int) -> tuple[np.ndarray, bool]:

@@ -92,7 +92,7 @@ class OneShotRetriever(HippoRetriever):
             reachable[lo:hi] = True
         return res.pi[n:], d, ~reachable[g.internal_ids(np.arange(n, g.n_nodes))]
 
-    def _walk_top(self, question: str, w: np.ndarray, k: int):
+    def _walk_top(self, question: str, w: np.ndarray, k: int, seeds: np.ndarray):
         if self.passage_weight > 0 and self.tol > 0:
             walk, d, zero = self._scipy_walk(question, w)
             m = min(k, walk.size)

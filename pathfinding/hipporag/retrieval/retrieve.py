@@ -32,7 +32,7 @@ import scipy.sparse as sp
 
 from pathfinding._validation import check_float, check_int
 from pathfinding.core.ppr import ppr_top_k
-from pathfinding.core.prepared import PPRGraph, prepare_graph
+from pathfinding.core.prepared import Candidates, PPRGraph, prepare_graph
 from pathfinding.core.scoring import NODE_SCORERS, passage_scores
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.model import HippoIndex
@@ -141,6 +141,13 @@ class Retrieval:
     walk_weight: float = 1.0
     links: tuple[EntityLink, ...] = ()
     reading: Reading | None = None
+
+
+def _seed_total(entries: np.ndarray) -> float:
+    """The seeds' total weight, summed over their non-zero entries in id order: the same bits for
+    the dense restart and its entries (a sum over every node would group them otherwise, and cost
+    a pass over millions of nodes)."""
+    return entries.sum()
 
 
 @dataclass(frozen=True)
@@ -298,6 +305,7 @@ class HippoRetriever:
             self.casing = False
         self._bm25 = bm25
         self._bm25_memo: tuple[str, np.ndarray] | None = None
+        self._candidates_memo: Candidates | None = None
         self._facts = index.derived(FACT_LINKER_KEY, lambda: FactLinker(index)) if self.facts else None
 
     def bm25_scores(self, question: str) -> np.ndarray:
@@ -389,9 +397,31 @@ class HippoRetriever:
         n = weights.shape[0]
         # written into one array: each temporary of the graph's size costs as much as a short walk
         out = np.empty(n + bm.shape[0])
-        np.multiply(weights, (1.0 - beta) / weights.sum(), out=out[:n])
+        np.multiply(weights, (1.0 - beta) / _seed_total(weights[np.flatnonzero(weights != 0)]), out=out[:n])
         np.multiply(bm, beta / bm_total if bm_total > 0 else 0.0, out=out[n:])
         return out
+
+    def _restart_entries(self, question: str, weights: np.ndarray, seeds: np.ndarray) -> sp.coo_array:
+        """:meth:`hybrid_restart`'s non-zero entries (``seeds``: the ids of ``weights``' non-zero
+        entries, ascending), the same values bit for bit, as a 1-D sparse array."""
+        bm = self.bm25_scores(question)
+        bm_total = bm.sum()
+        beta = self.passage_weight if bm_total > 0 else 0.0
+        n = weights.shape[0]
+        hit = np.flatnonzero(bm != 0) if beta > 0 else np.zeros(0, np.int64)  # on the mask: 5x faster
+        ids = np.concatenate([seeds, n + hit])
+        seed_scale = (1.0 - beta) / _seed_total(weights[seeds])
+        passage_scale = beta / bm_total if beta > 0 else 0.0
+        values = np.concatenate([weights[seeds] * seed_scale, bm[hit] * passage_scale])
+        return sp.coo_array((values, (ids,)), shape=(n + bm.shape[0],))
+
+    def _passage_candidates(self, g: PPRGraph) -> Candidates:
+        """The passage nodes of ``g`` (:meth:`graph_with_passages`) prepared as candidates, once."""
+        memo = self._candidates_memo
+        if memo is None or memo.graph is not g:
+            memo = g.candidates(np.arange(self.index.n_nodes, g.n_nodes))
+            self._candidates_memo = memo
+        return memo
 
     def phrase_graph(self) -> PPRGraph:
         """The prepared phrase graph v1's walk runs on (relation edges, and synonymy edges if on),
@@ -440,7 +470,7 @@ class HippoRetriever:
             return Retrieval(
                 ids, scores, seeds=seeds, fell_back=False, walk_error=error, walk_weight=lam, **found
             )
-        ids, scores, error = self._walk_top(question, w, k)
+        ids, scores, error = self._walk_top(question, w, k, seeds)
         return Retrieval(ids, scores, seeds=seeds, fell_back=False, walk_error=error, **found)
 
     def explain(self, question: str, *, k: int = 10, entities: Sequence[str] | None = None):
@@ -528,8 +558,9 @@ class HippoRetriever:
         ids = top_k(scores, k)
         return ids, scores[ids], self.tol
 
-    def _walk_top(self, question: str, w: np.ndarray, k: int):
-        """(ids, scores, walk error) of the walk alone (a seed came from a capitalised span)."""
+    def _walk_top(self, question: str, w: np.ndarray, k: int, seeds: np.ndarray):
+        """(ids, scores, walk error) of the walk alone (a seed came from a capitalised span);
+        ``seeds``: the ids (ascending) of ``w``'s non-zero weights."""
         if self.passage_weight > 0:
             # Walk only until the top k passages and their order are certified, with a margin of
             # tol: then the walk run to tol (below) ranks them identically too. The graph is
@@ -537,9 +568,11 @@ class HippoRetriever:
             # cannot be certified.
             g = self.graph_with_passages()
             n = self.index.n_nodes
+            # The restart as its entries and the passages prepared once: no pass over every node
+            # (5.7 million at a million passages) before push starts.
             top = ppr_top_k(
-                g, self.hybrid_restart(question, w), min(k, self.index.n_passages),
-                candidates=np.arange(n, g.n_nodes), restart_prob=self.restart_prob, tol=self.tol,
+                g, self._restart_entries(question, w, seeds), min(k, self.index.n_passages),
+                candidates=self._passage_candidates(g), restart_prob=self.restart_prob, tol=self.tol,
                 margin=self.tol,
             )  # fmt: skip
             if top.certified:
