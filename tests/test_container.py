@@ -170,6 +170,7 @@ def test_a_file_is_read_into_the_arrays_without_a_copy_of_its_bytes(tmp_path):
     rng = np.random.default_rng(0)
     big = rng.random(1 << 20)  # 8 MiB
     block = ArrayBlock(TOY.dtypes)
+    block.add("none", np.zeros(0))  # an empty array shares the next one's offset
     block.add("big", big)
     block.add("flags", np.array([1, 0, 1], dtype=np.uint8))
     block.add("w", np.array([[0.5], [0.25]], dtype=">f8"))
@@ -187,6 +188,7 @@ def test_a_file_is_read_into_the_arrays_without_a_copy_of_its_bytes(tmp_path):
     assert got.flags.writeable and got.dtype.isnative and c.array("w").tolist() == [[0.5], [0.25]]
     again = c.array("big")
     assert not np.shares_memory(again, got) and c.array("flags").tolist() == [1, 0, 1]
+    assert c.array("none").shape == (0,)
 
 
 def _parts(raw: bytes):

@@ -337,14 +337,15 @@ def _plan(header: dict | None, layout: Layout, n_block: int) -> list | None:
             return None
         if type(offset) is not int or offset < 0:
             return None
-        plan.append((key, offset, np.dtype(spec["dtype"]), tuple(shape)))
-    plan.sort(key=lambda entry: entry[1])
+        dtype = np.dtype(spec["dtype"])
+        plan.append((key, offset, dtype, tuple(shape), int(np.prod(shape, dtype=np.int64)) * dtype.itemsize))
+    plan.sort(key=lambda entry: (entry[1], entry[4]))  # an empty array shares the next one's offset
     end = 0
-    for _, offset, dtype, shape in plan:
+    for _, offset, _, _, size in plan:
         if offset < end:
             return None
-        end = offset + int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-    return plan if end <= n_block else None
+        end = offset + size
+    return [entry[:4] for entry in plan] if end <= n_block else None
 
 
 def _skip(fh, name: str, n: int, digest, chunk: int) -> None:
