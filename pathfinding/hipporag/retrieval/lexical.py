@@ -181,7 +181,7 @@ class BM25Ranker:
         that can make the top k are scored (MaxScore [1]_): a passage that none of the question's
         rarer tokens reaches scores at most the sum of the other tokens' largest scores, so once
         ``k`` passages are known to score more, the lists of those common tokens are only looked
-        up, never scanned (at a million passages the facts are 4.5 million texts and a question's
+        up, never scanned (at a million passages the facts are nine million texts and a question's
         common words reach hundreds of thousands of them).
 
         References
