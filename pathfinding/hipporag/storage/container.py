@@ -261,21 +261,15 @@ class Container:
         """The array stored as ``key``: a private, writable, native-order copy, or with
         ``copy=False`` a view of the buffer (read-only unless the buffer is writable). From
         :meth:`read`, the array read is itself the copy the first time it is asked for."""
-        spec = self.header["arrays"].get(key)
-        if not isinstance(spec, dict) or spec.get("dtype") not in self.layout.dtypes:
-            raise FormatError(f"{self.name}: array {key!r} is missing or has an unsupported dtype")
-        dtype = np.dtype(spec["dtype"])
-        shape, offset = spec.get("shape"), spec.get("offset")
-        if not (isinstance(shape, list) and all(isinstance(d, int) and d >= 0 for d in shape)):
-            raise FormatError(f"{self.name}: array {key!r} has a bad shape {shape!r}")
-        count = int(np.prod(shape, dtype=np.int64))
-        if not isinstance(offset, int) or offset < 0 or offset + count * dtype.itemsize > self._block_size:
-            raise FormatError(f"{self.name}: array {key!r} lies outside the array block")
+        entry = _entry(self.header["arrays"].get(key), self.layout, self._block_size)
+        if isinstance(entry, str):
+            raise FormatError(f"{self.name}: array {key!r} {entry}")
+        dtype, shape, offset, size = entry
         if self._read is not None:  # read from a file into its own memory: handed out once, then copies
             a, again = self._read[key], key in self._given
             self._given.add(key)
             return a.astype(dtype.newbyteorder("="), copy=copy and again)
-        a = np.frombuffer(self.block, dtype=dtype, count=count, offset=offset).reshape(shape)
+        a = np.frombuffer(self.block, dtype=dtype, count=size // dtype.itemsize, offset=offset).reshape(shape)
         return a.astype(dtype.newbyteorder("="), copy=True) if copy else a
 
 
@@ -322,30 +316,40 @@ def _header(raw: memoryview, name: str) -> dict:
     return header
 
 
+def _entry(spec, layout: Layout, n_block: int) -> tuple | str:
+    """An array's table entry as (dtype, shape, offset, bytes), or what is wrong with it."""
+    if not isinstance(spec, dict) or spec.get("dtype") not in layout.dtypes:
+        return "is missing or has an unsupported dtype"
+    dtype = np.dtype(spec["dtype"])
+    shape, offset = spec.get("shape"), spec.get("offset")
+    if not (isinstance(shape, list) and all(isinstance(d, int) and d >= 0 for d in shape)):
+        return f"has a bad shape {shape!r}"
+    size = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    if not isinstance(offset, int) or offset < 0 or offset + size > n_block:
+        return "lies outside the array block"
+    return dtype, tuple(shape), offset, size
+
+
 def _plan(header: dict | None, layout: Layout, n_block: int) -> list | None:
     """The header's arrays as (name, offset, dtype, shape) in file order, or None unless every entry
-    is well formed and they lie in the block one after another (what :meth:`Container.array` would
-    otherwise report)."""
+    is well formed (:func:`_entry`) and they lie in the block one after another (what
+    :meth:`Container.array` would otherwise report)."""
     if header is None:
         return None
     plan = []
     for key, spec in header["arrays"].items():
-        if not isinstance(spec, dict) or spec.get("dtype") not in layout.dtypes:
+        entry = _entry(spec, layout, n_block)
+        if isinstance(entry, str):
             return None
-        shape, offset = spec.get("shape"), spec.get("offset")
-        if not (isinstance(shape, list) and all(type(d) is int and d >= 0 for d in shape)):
-            return None
-        if type(offset) is not int or offset < 0:
-            return None
-        dtype = np.dtype(spec["dtype"])
-        plan.append((key, offset, dtype, tuple(shape), int(np.prod(shape, dtype=np.int64)) * dtype.itemsize))
+        dtype, shape, offset, size = entry
+        plan.append((key, offset, dtype, shape, size))
     plan.sort(key=lambda entry: (entry[1], entry[4]))  # an empty array shares the next one's offset
     end = 0
     for _, offset, _, _, size in plan:
         if offset < end:
             return None
         end = offset + size
-    return [entry[:4] for entry in plan] if end <= n_block else None
+    return [entry[:4] for entry in plan]
 
 
 def _skip(fh, name: str, n: int, digest, chunk: int) -> None:
