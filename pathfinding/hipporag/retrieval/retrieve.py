@@ -143,13 +143,6 @@ class Retrieval:
     reading: Reading | None = None
 
 
-def _seed_total(entries: np.ndarray) -> float:
-    """The seeds' total weight, summed over their non-zero entries in id order: the same bits for
-    the dense restart and its entries (a sum over every node would group them otherwise, and cost
-    a pass over millions of nodes)."""
-    return entries.sum()
-
-
 @dataclass(frozen=True)
 class _Plan:
     """What a question gives before the walk (:meth:`HippoRetriever._plan`)."""
@@ -391,26 +384,21 @@ class HippoRetriever:
         """The restart over :meth:`graph_with_passages` (``passage_weight > 0``): ``1 - beta`` on the
         seeds in proportion to ``weights`` (one per phrase node, after specificity, not all zero),
         ``beta`` on the passages in proportion to their BM25 scores (``beta = 0`` when none scores)."""
-        bm = self.bm25_scores(question)
-        bm_total = bm.sum()
-        beta = self.passage_weight if bm_total > 0 else 0.0
-        n = weights.shape[0]
-        # written into one array: each temporary of the graph's size costs as much as a short walk
-        out = np.empty(n + bm.shape[0])
-        np.multiply(weights, (1.0 - beta) / _seed_total(weights[np.flatnonzero(weights != 0)]), out=out[:n])
-        np.multiply(bm, beta / bm_total if bm_total > 0 else 0.0, out=out[n:])
+        entries = self._restart_entries(question, weights, np.flatnonzero(weights != 0))
+        out = np.zeros(entries.shape[0])  # one array of the graph's size (it costs as much as a short walk)
+        out[entries.coords[0]] = entries.data
         return out
 
     def _restart_entries(self, question: str, weights: np.ndarray, seeds: np.ndarray) -> sp.coo_array:
-        """:meth:`hybrid_restart`'s non-zero entries (``seeds``: the ids of ``weights``' non-zero
-        entries, ascending), the same values bit for bit, as a 1-D sparse array."""
+        """:meth:`hybrid_restart`'s non-zero entries as a 1-D sparse array (``seeds``: the ids of
+        ``weights``' non-zero entries, ascending), without a pass over every node."""
         bm = self.bm25_scores(question)
         bm_total = bm.sum()
         beta = self.passage_weight if bm_total > 0 else 0.0
         n = weights.shape[0]
         hit = np.flatnonzero(bm != 0) if beta > 0 else np.zeros(0, np.int64)  # on the mask: 5x faster
         ids = np.concatenate([seeds, n + hit])
-        seed_scale = (1.0 - beta) / _seed_total(weights[seeds])
+        seed_scale = (1.0 - beta) / weights[seeds].sum()  # the seeds' entries only, in id order
         passage_scale = beta / bm_total if beta > 0 else 0.0
         values = np.concatenate([weights[seeds] * seed_scale, bm[hit] * passage_scale])
         return sp.coo_array((values, (ids,)), shape=(n + bm.shape[0],))
