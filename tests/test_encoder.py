@@ -69,6 +69,35 @@ def test_state_is_scikit_learns_vocabulary_and_idf(cfg):
     }
 
 
+@pytest.mark.parametrize("cfg", CONFIGS, ids=[str(c) for c in CONFIGS])
+def test_fit_transform_gives_the_rows_of_fit_then_encode(cfg):
+    """Fitting and encoding in one pass (what a build does) gives scikit-learn's rows and state, bit
+    for bit, and the rows a fitted encoder gives the same texts."""
+    texts = FIT + QUERY
+    enc = CharNgramEncoder(**cfg)
+    got = enc.fit_transform(texts)
+    sk = TfidfVectorizer(analyzer=enc.analyzer, ngram_range=enc.ngram_range, sublinear_tf=enc.sublinear_tf)
+    want = sp.csr_array(sk.fit(texts).transform(texts))
+    assert got.shape == want.shape and got.has_sorted_indices
+    for rows in (want, enc(texts), CharNgramEncoder(**cfg).fit(texts)(texts)):
+        assert np.array_equal(got.indptr, rows.indptr) and np.array_equal(got.indices, rows.indices)
+        assert np.array_equal(got.data, rows.data)
+    assert enc._vocab == sk.vocabulary_ and np.array_equal(enc._idf, sk.idf_)
+
+
+@given(st.lists(st.text(alphabet="abcdé gh-'", min_size=0, max_size=15), min_size=1, max_size=30))
+def test_fit_transform_equals_fit_then_encode(texts):
+    """On any texts: the same rows as fit then encode (each summed in the same order), or the same
+    error when no text has an n-gram."""
+    if all(not t.strip() for t in texts):
+        with pytest.raises(InvalidValueError, match="at least one text with a character n-gram"):
+            CharNgramEncoder().fit_transform(texts)
+        return
+    got = CharNgramEncoder().fit_transform(texts)
+    want = CharNgramEncoder().fit(texts)(texts)
+    assert (got != want).nnz == 0 and np.array_equal(got.indices, want.indices)
+
+
 def test_one_character_grams_of_the_char_analyzer():
     """The "char" analyzer with n from 1 counts every character, spaces included, then longer grams."""
     assert char_ngrams("Ab  c", analyzer="char", ngram_range=(1, 2)) == ["a", "b", " ", "c", "ab", "b ", " c"]
@@ -191,7 +220,7 @@ def test_small_batch_encoding_matches_sklearn_bit_for_bit():
     enc = CharNgramEncoder().fit(["journal of physics", "ed wood", "new york city", "a"])
     texts = ["journal of psychotherapy", "new york", "zzzz", "", "ed woods ed"]
     fast = enc(texts).toarray()
-    slow = enc._vectorizer.transform(texts).toarray()
+    slow = enc._fitted_vectorizer().transform(texts).toarray()
     np.testing.assert_array_equal(fast, slow)  # add_passages relies on batch-independent rows
 
 

@@ -11,9 +11,9 @@ Steps, as in HippoRAG v1 (``src/create_graph.py`` of the release), each a functi
    the number of triples that link it (over the whole corpus) (:func:`relation_and_mentions`);
 3. *synonymy edges* join each phrase to its ``max_synonyms`` nearest phrases whose encoder cosine is
    at least ``tau`` (weight = the cosine), found by a search bounded per node (both directions of a
-   pair count, so a node may end with more); as in v1, phrases with fewer than three
-   letters or digits get none (:func:`prepare_encoder`, :func:`encode_phrases`,
-   :func:`similar_pairs`, :func:`~pathfinding.hipporag.index.synonymy.synonymy_edges`);
+   pair count, so a node may end with more); as in v1, phrases with fewer than three letters or
+   digits get none (:func:`fit_encode`, :func:`similar_pairs`,
+   :func:`~pathfinding.hipporag.index.synonymy.synonymy_edges`);
 4. ``P[i, j]`` is the number of distinct triples of passage j that mention node i as subject or
    object (v1's docs-to-facts x facts-to-phrases product). The passages' ``extracted_entities``
    are *not* counted: v1 builds nodes and P from triples only, and so do we, which is what makes
@@ -49,6 +49,7 @@ __all__ = [
     "clean_triples",
     "cosine_neighbours",
     "encode_phrases",
+    "fit_encode",
     "index_from_openie",
     "prepare_encoder",
     "mention_counts",
@@ -98,10 +99,11 @@ def check_unit_rows(name: str, X, n: int):
 
 
 def cosine_neighbours(X, *, tau: float = 0.8, max_neighbours: int = 100, chunk: int = 2048) -> sp.csr_array:
-    """Pairs of rows whose cosine is at least ``tau``, at most ``max_neighbours`` per row.
+    """Pairs of rows whose cosine is at least ``tau``, at most ``max_neighbours`` per row, exactly.
 
-    Rows are unit vectors, so the cosine is a dot product; the product is computed ``chunk`` rows at
-    a time (sparse x sparse for a sparse X) so memory stays bounded.
+    Rows are unit vectors, so the cosine is a dot product. Sparse rows go through the prefix filter
+    of :mod:`~pathfinding.hipporag.index.neighbours` (the all-pairs product's pairs for a fraction of
+    its work), dense rows through the product, ``chunk`` rows at a time so memory stays bounded.
 
     Parameters
     ----------
@@ -128,8 +130,6 @@ def cosine_neighbours(X, *, tau: float = 0.8, max_neighbours: int = 100, chunk: 
            [0.8, 0. , 0.6],
            [0. , 0.6, 0. ]])
     """
-    # Sparse rows go through the exact prefix filter (the same pairs for a fraction of the all-pairs
-    # work); dense rows through the chunked all-pairs product. Both live in neighbours.py.
     from pathfinding.hipporag.index.neighbours import cosine_neighbours_prefix
 
     return cosine_neighbours_prefix(X, tau=tau, max_neighbours=max_neighbours, chunk=chunk)
@@ -240,9 +240,8 @@ def text_mentions(
     """The paper's P: how many times each (normalised) phrase occurs in each passage's text.
 
     Each passage is normalised like a phrase (:func:`normalize_phrase`, rule ``normalization``)
-    and split into words; a
-    phrase of n words counts once for every run of n consecutive words equal to it, so a phrase is
-    found only as whole words ("ed wood" is not counted inside "red wood").
+    and split into words; a phrase of n words counts once for every run of n consecutive words equal
+    to it, so a phrase is found only as whole words ("ed wood" is not counted inside "red wood").
 
     Parameters
     ----------
@@ -278,9 +277,7 @@ def text_mentions(
                 if i is not None:
                     rows.append(i)
                     cols.append(j)
-    P = sp.csr_array(
-        (np.ones(len(rows)), (rows, cols)), shape=(len(phrases), len(passages)), dtype=np.float64
-    )
+    P = sp.csr_array((np.ones(len(rows)), (rows, cols)), shape=(len(phrases), len(passages)))
     P.sum_duplicates()
     return P
 
@@ -299,9 +296,8 @@ def prepare_encoder(encoder: Callable | None, phrases: Sequence[str], *, fit: bo
             )
         encoder = CharNgramEncoder()
     if not callable(encoder):
-        raise InvalidTypeError(
-            f"encoder must be callable (list[str] -> matrix), got {type(encoder).__name__}"
-        )
+        kind = type(encoder).__name__
+        raise InvalidTypeError(f"encoder must be callable (list[str] -> matrix), got {kind}")
     if fit and hasattr(encoder, "fit"):
         enc = encoder.clone() if isinstance(encoder, CharNgramEncoder) else copy.deepcopy(encoder)
         enc.fit(list(phrases))
@@ -314,12 +310,19 @@ def encode_phrases(encoder: Callable, phrases: Sequence[str]):
     return check_unit_rows("encoder", encoder(list(phrases)), len(phrases))
 
 
-def synonymy_eligible(phrases: Sequence[str]) -> np.ndarray:
-    """Which normalised phrases may get synonymy edges: those with at least three letters or digits (as v1).
+def fit_encode(encoder: Callable | None, phrases: Sequence[str], *, fit: bool = True) -> tuple:
+    """Steps 3a and 3b: (the encoder the index keeps, the phrases' unit rows); a CharNgramEncoder fit
+    here counts their n-grams once, not twice (:meth:`~CharNgramEncoder.fit_transform`: same rows)."""
+    if fit and (encoder is None or isinstance(encoder, CharNgramEncoder)):
+        enc = CharNgramEncoder() if encoder is None else encoder.clone()
+        return enc, check_unit_rows("encoder", enc.fit_transform(list(phrases)), len(phrases))
+    enc = prepare_encoder(encoder, phrases, fit=fit)
+    return enc, encode_phrases(enc, phrases)
 
-    A normalised phrase holds only letters, marks, digits and spaces, so counting non-spaces counts
-    them.
-    """
+
+def synonymy_eligible(phrases: Sequence[str]) -> np.ndarray:
+    """Which normalised phrases may get synonymy edges: those with at least three letters or digits (as v1;
+    a normalised phrase holds only letters, marks, digits and spaces, so its non-spaces are those)."""
     return np.fromiter((len(p) - p.count(" ") > 2 for p in phrases), dtype=bool, count=len(phrases))
 
 
@@ -408,8 +411,7 @@ class _Stages:
         from tqdm.auto import tqdm
 
         self.call = progress if callable(progress) else None
-        # None: shown on a terminal only, for builds whose stages take seconds
-        big = None if n_passages >= _BAR_MIN_PASSAGES else True
+        big = None if n_passages >= _BAR_MIN_PASSAGES else True  # None: on a terminal only
         disable = big if progress is None else self.call is not None or not progress
         self.bar = tqdm(total=len(BUILD_STAGES), desc="index", unit="stage", file=sys.stderr, leave=False,
                         disable=disable)
@@ -562,8 +564,7 @@ def build_index(
             mention_counts(triples, ids, n))
         del ids
         stage("encode")
-        enc = prepare_encoder(encoder, phrases, fit=settings["fit_encoder"])
-        E = encode_phrases(enc, phrases)
+        enc, E = fit_encode(encoder, phrases, fit=settings["fit_encoder"])
         stage("synonymy")
         if synonymy:
             pairs = similar_pairs(E, synonymy_eligible(phrases), tau=settings["tau"],

@@ -42,7 +42,7 @@ from pathfinding.hipporag.index.build import (
     assemble_index,
     clean_triples,
     encode_phrases,
-    prepare_encoder,
+    fit_encode,
     relation_and_mentions,
     similar_pairs,
     synonymy_eligible,
@@ -427,8 +427,7 @@ def _update(
     S = None  # the synonymy edges: from pairs by assemble_index after a refit, else the old ones patched
     if refit:
         # Refitting changes every IDF, hence every row and cosine: recompute them as a build does.
-        enc = prepare_encoder(old.encoder, phrases, fit=True)
-        E = encode_phrases(enc, phrases)
+        enc, E = fit_encode(old.encoder, phrases, fit=True)
         if settings["synonymy"]:
             pairs = similar_pairs(E, synonymy_eligible(phrases), tau=settings["tau"],
                                   k=settings["max_synonyms"], budget=settings.get("search_budget"))
