@@ -108,3 +108,31 @@ def test_jit_compile_times_in_fresh_processes():
     for case in out.values():
         assert set(case) == {"single", "tol", "block", "top_k"}
     assert out["cold_cache"]["single"]["compile_s"] > out["warm_cache"]["single"]["compile_s"]
+
+
+def test_a_stop_signal_runs_the_cleanup_whole_and_the_handlers_come_back():
+    """SIGTERM inside the block is SystemExit(143); a second one during the cleanup is ignored (the
+    cleanup finishes); after the block SIGTERM's handler is the one from before."""
+    import os
+    import signal
+
+    before = signal.getsignal(signal.SIGTERM)
+    cleaned = []
+    with pytest.raises(SystemExit) as exc:
+        with probes.signals_as_exit():
+            try:
+                os.kill(os.getpid(), signal.SIGTERM)
+            finally:
+                os.kill(os.getpid(), signal.SIGTERM)  # would raise again inside the cleanup
+                cleaned.append(True)
+    assert exc.value.code == 128 + signal.SIGTERM and cleaned == [True]
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_sigint_is_a_keyboard_interrupt_when_asked_for():
+    import os
+    import signal
+
+    with pytest.raises(KeyboardInterrupt):
+        with probes.signals_as_exit((signal.SIGTERM, signal.SIGINT)):
+            os.kill(os.getpid(), signal.SIGINT)

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -60,3 +66,57 @@ def test_run_scale_tiny_end_to_end():
     assert res["musique"]["recall"] == 1.0 and res["musique"]["r5_exact"] == res["musique"]["r5_topk"]
     assert status["build at 1,000,000 passages (s)"] == "NOT MEASURED"  # nothing at 1M was run
     assert status["recall of the exact tau=0.8 synonymy edges that matter (MuSiQue)"] == "PASS"
+
+
+def _spawned_workers(parent: int) -> list[int]:
+    """Pids of the processes ``parent`` spawned for its sizes (multiprocessing's spawn_main)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                spawned = b"spawn_main" in f.read()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == parent and spawned:
+            found.append(int(entry))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the size's process through /proc")
+def test_a_terminated_run_stops_its_sizes_process_and_says_so():
+    """SIGTERM (kill, timeout, a closed terminal's SIGHUP) to the run: it stops the size's process
+    too, which would otherwise build on for minutes, orphaned, and ends with status 143."""
+    proc = subprocess.Popen([sys.executable, "-m", "pathfinding.bench.scale", "--sizes", "100000"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    workers = []
+    try:
+        deadline = time.monotonic() + 120
+        while not (workers := _spawned_workers(proc.pid)) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert workers, "the size's process never started"
+        time.sleep(3)  # into the size's work (a 100,000-passage size takes minutes)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 128 + signal.SIGTERM, err
+        assert "stopped during the 100,000-passage size (0 done)" in err
+        deadline = time.monotonic() + 30
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not any(_alive(w) for w in workers)
+    finally:  # a failing run must not leave a size building on, orphaned
+        proc.kill()
+        for w in workers:
+            if _alive(w):
+                os.kill(w, signal.SIGKILL)

@@ -12,9 +12,11 @@ import json
 import os
 import platform
 import re
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -25,6 +27,7 @@ import numpy as np
 from pathfinding.bench.config import THREAD_ENV
 
 __all__ = [
+    "STOP_SIGNALS",
     "csr_bytes",
     "iteration_bytes",
     "jit_compile_times",
@@ -33,6 +36,7 @@ __all__ = [
     "prepared_bytes",
     "read_status",
     "reset_peak_rss",
+    "signals_as_exit",
     "stream_bandwidth",
 ]
 
@@ -225,3 +229,38 @@ def iteration_bytes(g) -> tuple[int, str]:
         "(read inv_out; write pi_next, x_next; the restart is sparse and the old pi is not read at tol=0)"
     )
     return int(total), formula
+
+
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+"""Signals that should end a long run as Ctrl-C does (``kill``, ``timeout``, a closed terminal)."""
+
+
+@contextlib.contextmanager
+def signals_as_exit(signals=STOP_SIGNALS):
+    """Within the block, ``signals`` raise SystemExit(128 + signal) (SIGINT: KeyboardInterrupt), so
+    finally blocks run (a temporary file is removed) where the default would end the process on the
+    spot. The first signal ignores the others, so a second cannot cut that cleanup short. Main
+    thread only (elsewhere the block runs as it is); the handlers before are restored after.
+
+    Examples
+    --------
+    >>> import os
+    >>> try:
+    ...     with signals_as_exit():
+    ...         os.kill(os.getpid(), signal.SIGTERM)
+    ... except SystemExit as exc:
+    ...     print(exc.code)
+    143
+    """
+    def stop(signum, frame):
+        for sig in signals:
+            signal.signal(sig, signal.SIG_IGN)
+        raise KeyboardInterrupt if signum == signal.SIGINT else SystemExit(128 + signum)
+
+    main = threading.current_thread() is threading.main_thread()
+    before = {sig: signal.signal(sig, stop) for sig in signals} if main else {}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)

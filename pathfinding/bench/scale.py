@@ -66,6 +66,7 @@ import json
 import multiprocessing
 import os
 import resource
+import signal
 import sys
 import time
 
@@ -73,6 +74,7 @@ import numba
 import numpy as np
 
 from pathfinding._validation import check_int
+from pathfinding.bench.probes import STOP_SIGNALS, signals_as_exit
 from pathfinding.bench.scale_report import ONE_BUILD_FROM
 from pathfinding.hipporag.index.maintenance import add_passages
 
@@ -438,6 +440,13 @@ def measure_size(
     }
 
 
+def _measure_in_own_process(*args, **kwargs) -> dict:
+    """:func:`measure_size` in a size's own process: any stop signal (Ctrl-C too, which the terminal
+    sends it as well) ends it through its finally blocks, which remove its temporary index."""
+    with signals_as_exit((*STOP_SIGNALS, signal.SIGINT)):
+        return measure_size(*args, **kwargs)
+
+
 def musique_synonymy_check(tau: float = 0.8) -> dict:
     """The build's synonymy pairs on the MuSiQue index against the exact search, and R@5 with each.
 
@@ -535,9 +544,20 @@ def run_scale(
         t0 = time.perf_counter()
         builds = builds_per_size if n < ONE_BUILD_FROM else 1
         try:
-            with cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
-                rows.append(pool.submit(measure_size, n, rng=rng, n_queries=n_queries, builds_per_size=builds,
-                                        memory_limit_gb=memory_limit_gb, progress=progress).result())
+            with signals_as_exit(), cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
+                future = pool.submit(_measure_in_own_process, n, rng=rng, n_queries=n_queries,
+                                     builds_per_size=builds, memory_limit_gb=memory_limit_gb,
+                                     progress=progress)
+                try:
+                    rows.append(future.result())
+                except (KeyboardInterrupt, SystemExit):
+                    # Told to stop: so is the size's process (else it runs on, orphaned, for minutes),
+                    # and leaving the pool waits for it to clean up (its temporary index) and exit.
+                    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+                        proc.terminate()
+                    print(f"scale: stopped during the {n:,}-passage size ({len(rows)} done); its process "
+                          "was stopped too", file=sys.stderr, flush=True)
+                    raise
             print(json.dumps(rows[-1]), file=sys.stderr, flush=True)  # a long run's rows as they come
         except (MemoryError, cf.process.BrokenProcessPool):
             # MemoryError under the cap; a broken pool most likely the kernel's out-of-memory killer.
