@@ -3,6 +3,8 @@ memory, versions, the JIT's cost, and the byte counts of the bandwidth floor."""
 
 import json
 import math
+import os
+import signal
 import subprocess
 from types import SimpleNamespace
 
@@ -113,9 +115,6 @@ def test_jit_compile_times_in_fresh_processes():
 def test_a_stop_signal_runs_the_cleanup_whole_and_the_handlers_come_back():
     """SIGTERM inside the block is SystemExit(143); a second one during the cleanup is ignored (the
     cleanup finishes); after the block SIGTERM's handler is the one from before."""
-    import os
-    import signal
-
     before = signal.getsignal(signal.SIGTERM)
     cleaned = []
     with pytest.raises(SystemExit) as exc:
@@ -130,9 +129,6 @@ def test_a_stop_signal_runs_the_cleanup_whole_and_the_handlers_come_back():
 
 
 def test_sigint_is_a_keyboard_interrupt_when_asked_for():
-    import os
-    import signal
-
     with pytest.raises(KeyboardInterrupt):
         with probes.signals_as_exit((signal.SIGTERM, signal.SIGINT)):
             os.kill(os.getpid(), signal.SIGINT)
