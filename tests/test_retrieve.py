@@ -951,3 +951,23 @@ def test_bad_casing_arguments_are_named(casing_index):
 def test_an_index_without_texts_reads_questions_as_typed():
     no_texts = build_index(CASING_TRIPLES)
     assert HippoRetriever(no_texts).read("which film by ed wood?").text == "which film by ed wood?"
+
+
+def test_a_walk_from_a_few_seeds_allocates_nothing_as_long_as_the_nodes():
+    # 8,000 nodes, 100 passages: an array over every node (64 KB) would dwarf what a question needs.
+    import tracemalloc
+
+    triples = [[(f"Alpha{j} Person{i}", "knows", f"Beta{j} Thing{i}") for i in range(40)] for j in range(100)]
+    texts = [" ".join(f"Alpha{j} Person{i} knows Beta{j} Thing{i}." for i in range(40)) for j in range(100)]
+    index = build_index(triples, passages=texts)
+    ret = HippoRetriever(index, facts=0)
+    question, entities = "Whom does Alpha3 Person4 know?", ["Alpha3 Person4"]
+    assert ret.retrieve(question, k=1, entities=entities).passages.tolist() == [3]  # caches warmed
+    tracemalloc.start()
+    try:
+        hit = ret.retrieve(question, k=1, entities=entities)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert hit.passages.tolist() == [3] and hit.walk_weight == 1.0
+    assert peak < index.n_nodes * 8 / 2, f"{peak} bytes for a question over {index.n_nodes} nodes"

@@ -352,7 +352,7 @@ def measure_size(
         if ET is not None:
             idx.encoder([normalize_phrase(e) for e in miss]) @ ET
         t2 = time.perf_counter()
-        ret.seed_weights(q.question, miss)
+        ret._plan(q.question, miss)  # the seeds as retrieve finds them (linking + fact seeds + specificity)
         t3 = time.perf_counter()
         ret.bm25.scores(q.question)
         t4 = time.perf_counter()

@@ -286,7 +286,7 @@ def explain_walk(retriever, plan, k: int, *, lam: float | None = None, bm=None) 
     elif hybrid and lam is None:
         # Not certified: passages within tol of each other (an exact tie, say) are ranked by the
         # retriever's own walk, whose last digits differ from the split's: its order, not theirs.
-        ids = retriever._walk_top(plan.question, w, k, plan.seeds)[0]
+        ids = retriever._walk_top(plan, k)[0]
     else:
         ids = top_k(scores, k)
     ctx = _WalkContext(retriever, node_parts, hybrid, ids)

@@ -92,9 +92,9 @@ class OneShotRetriever(HippoRetriever):
             reachable[lo:hi] = True
         return res.pi[n:], d, ~reachable[g.internal_ids(np.arange(n, g.n_nodes))]
 
-    def _walk_top(self, question: str, w: np.ndarray, k: int, seeds: np.ndarray):
+    def _walk_top(self, plan, k: int):
         if self.passage_weight > 0 and self.tol > 0:
-            walk, d, zero = self._scipy_walk(question, w)
+            walk, d, zero = self._scipy_walk(plan.question, plan.weights)
             m = min(k, walk.size)
             order = top_k(walk, walk.size)
             s = walk[order]
@@ -110,14 +110,15 @@ class OneShotRetriever(HippoRetriever):
         # The compiled walk run to tol: the ranking the library's certified push gives, or the one
         # of its own fallback, with every score within tol (push's scores are only bounds).
         self.walked_by = "compiled"
-        scores = self._walk_scores(question, w)
+        scores = self._walk_scores(plan.question, plan.weights)
         ids = top_k(scores, k)
         return ids, scores[ids], self.tol
 
-    def _fused_top(self, question: str, w: np.ndarray, lam: float, k: int):
+    def _fused_top(self, plan, k: int):
         if self.passage_weight > 0 and self.tol > 0:
-            walk, d, zero = self._scipy_walk(question, w)
-            bm = self.bm25_scores(question)
+            lam = plan.walk_weight
+            walk, d, zero = self._scipy_walk(plan.question, plan.weights)
+            bm = self.bm25_scores(plan.question)
             fused = self.fuse(walk, bm, lam)
             ids = top_k(fused, k)
             low, high, exact = self._fused_bounds(walk, bm, lam, d, zero)
@@ -129,7 +130,7 @@ class OneShotRetriever(HippoRetriever):
                 self.walked_by = "scipy"
                 return ids, fused[ids], d - self.tol
         self.walked_by = "compiled"
-        return super()._fused_top(question, w, lam, k)
+        return super()._fused_top(plan, k)
 
     def _fused_bounds(self, walk, bm, lam, d, zero):
         """Each passage's lowest and highest possible fused score, and whether they are equal

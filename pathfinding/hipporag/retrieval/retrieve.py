@@ -150,10 +150,18 @@ class _Plan:
     question: str
     entities: tuple[str, ...]
     reading: Reading | None
-    weights: np.ndarray
+    seeds: np.ndarray  # the ids whose weight is not 0, ascending
+    seed_weights: np.ndarray  # their weights (after specificity)
     walk_weight: float
     links: tuple[EntityLink, ...]
-    seeds: np.ndarray  # the ids whose weight is not 0, ascending
+    n_nodes: int
+
+    @property
+    def weights(self) -> np.ndarray:
+        """Every node's weight, zero off the seeds: an array as long as the nodes, made when asked."""
+        w = np.zeros(self.n_nodes)
+        w[self.seeds] = self.seed_weights
+        return w
 
 
 class HippoRetriever:
@@ -328,7 +336,10 @@ class HippoRetriever:
 
     def seed_weights(self, question: str, entities: Sequence[str]) -> np.ndarray:
         """Raw restart weight of every node (before specificity): entity links and fact seeds."""
-        return self._seeds(question, entities)[0]
+        ids, values = self._seeds(question, entities)[:2]
+        w = np.zeros(self.index.n_nodes)
+        w[ids] = values
+        return w
 
     def read(self, question: str) -> Reading | None:
         """The question as the extractor reads it (None when casing is off)."""
@@ -338,25 +349,28 @@ class HippoRetriever:
         return read_question(question, model)
 
     def _seeds(self, question: str, entities: Sequence[str], reading: Reading | None = None):
-        """Seed weights; the walk's weight in the fusion (1 when an entity whose capitals the writer
-        typed was linked, ``restored_weight`` when one read from the corpus was, else
-        ``guess_weight``); every entity's link; and the ids that may hold a weight (ascending)."""
-        w = np.zeros(self.index.n_nodes)
+        """The ids that may hold a weight (ascending) and their raw weights; the walk's weight in the
+        fusion (1 when an entity whose capitals the writer typed was linked, ``restored_weight`` when
+        one read from the corpus was, else ``guess_weight``); and every entity's link. Kept sparse:
+        an array over every node (4.7 million at a million passages) would be written per question."""
         link = link_entities(
             self.index, list(entities), top_k=self.link_top_k, min_cosine=self.min_link_cosine
         )
-        w[link.nodes] = 1.0
         if reading is None:  # read as typed: every capital is the writer's
             origins = {"typed" for e in link.entities if has_capitals(e)}
         else:
             origins = {reading.origin(e) for e in link.entities}
         lam = self.restored_weight if "corpus" in origins else self.guess_weight
         lam = 1.0 if "typed" in origins else lam
-        nodes = np.zeros(0, np.int64)
+        nodes, rel = np.zeros(0, np.int64), np.zeros(0)
         if self._facts is not None:
-            nodes, rel = self._facts.seeds(question, n_facts=self.facts)
-            w[nodes] = np.maximum(w[nodes], self.fact_weight * rel)
-        return w, lam, link.links, np.union1d(link.nodes, nodes)
+            nodes, rel = self._facts.seeds(question, n_facts=self.facts)  # nodes distinct
+        ids = np.union1d(link.nodes, nodes)
+        values = np.zeros(ids.size)
+        values[np.searchsorted(ids, link.nodes)] = 1.0
+        at = np.searchsorted(ids, nodes)
+        values[at] = np.maximum(values[at], self.fact_weight * rel)
+        return ids, values, lam, link.links
 
     def fuse(self, walk_scores, bm25_scores, walk_weight: float) -> np.ndarray:
         """Weighted reciprocal-rank fusion of two passage scorings (the rule in the module docstring).
@@ -384,23 +398,24 @@ class HippoRetriever:
         """The restart over :meth:`graph_with_passages` (``passage_weight > 0``): ``1 - beta`` on the
         seeds in proportion to ``weights`` (one per phrase node, after specificity, not all zero),
         ``beta`` on the passages in proportion to their BM25 scores (``beta = 0`` when none scores)."""
-        entries = self._restart_entries(question, weights, np.flatnonzero(weights != 0))
+        seeds = np.flatnonzero(weights != 0)
+        entries = self._restart_entries(question, seeds, weights[seeds])
         out = np.zeros(entries.shape[0])  # one array of the graph's size (it costs as much as a short walk)
         out[entries.coords[0]] = entries.data
         return out
 
-    def _restart_entries(self, question: str, weights: np.ndarray, seeds: np.ndarray) -> sp.coo_array:
-        """:meth:`hybrid_restart`'s non-zero entries as a 1-D sparse array (``seeds``: the ids of
-        ``weights``' non-zero entries, ascending), without a pass over every node."""
+    def _restart_entries(self, question: str, seeds: np.ndarray, weights: np.ndarray) -> sp.coo_array:
+        """:meth:`hybrid_restart`'s non-zero entries as a 1-D sparse array (``seeds``: the ids of the
+        non-zero weights, ascending; ``weights``: theirs), without a pass over every node."""
         bm = self.bm25_scores(question)
         bm_total = bm.sum()
         beta = self.passage_weight if bm_total > 0 else 0.0
-        n = weights.shape[0]
+        n = self.index.n_nodes
         hit = np.flatnonzero(bm != 0) if beta > 0 else np.zeros(0, np.int64)  # on the mask: 5x faster
         ids = np.concatenate([seeds, n + hit])
-        seed_scale = (1.0 - beta) / weights[seeds].sum()  # the seeds' entries only, in id order
+        seed_scale = (1.0 - beta) / weights.sum()  # in id order, as over the whole array
         passage_scale = beta / bm_total if beta > 0 else 0.0
-        values = np.concatenate([weights[seeds] * seed_scale, bm[hit] * passage_scale])
+        values = np.concatenate([weights * seed_scale, bm[hit] * passage_scale])
         return sp.coo_array((values, (ids,)), shape=(n + bm.shape[0],))
 
     def _passage_candidates(self, g: PPRGraph) -> Candidates:
@@ -442,7 +457,7 @@ class HippoRetriever:
         """
         k = check_int("k", k, low=1)
         plan = self._plan(question, entities)
-        question, entities, w, lam = plan.question, plan.entities, plan.weights, plan.walk_weight
+        question, entities, lam = plan.question, plan.entities, plan.walk_weight
         found = {"entities": entities, "reading": plan.reading, "links": plan.links}
         seeds = plan.seeds
         if seeds.size == 0:
@@ -454,11 +469,11 @@ class HippoRetriever:
             ids = top_k(scores, k)
             return Retrieval(ids, scores[ids], seeds=seeds, fell_back=True, walk_weight=0.0, **found)
         if lam < 1.0:
-            ids, scores, error = self._fused_top(question, w, lam, k)
+            ids, scores, error = self._fused_top(plan, k)
             return Retrieval(
                 ids, scores, seeds=seeds, fell_back=False, walk_error=error, walk_weight=lam, **found
             )
-        ids, scores, error = self._walk_top(question, w, k, seeds)
+        ids, scores, error = self._walk_top(plan, k)
         return Retrieval(ids, scores, seeds=seeds, fell_back=False, walk_error=error, **found)
 
     def explain(self, question: str, *, k: int = 10, entities: Sequence[str] | None = None):
@@ -523,12 +538,11 @@ class HippoRetriever:
         else:
             reading = None
         entities = tuple(nfc(e) if isinstance(e, str) else e for e in entities)  # linking checks types
-        w, lam, links, touched = self._seeds(question, entities, reading)
-        # Only the touched ids can hold a weight: passes over every node (millions at a million
-        # passages) for the product and the mask are left out, and 0 * specificity stays 0.
+        ids, values, lam, links = self._seeds(question, entities, reading)
         if self.specificity:
-            w[touched] *= self.index.specificity[touched]
-        return _Plan(question, entities, reading, w, lam, links, touched[w[touched] != 0])
+            values = values * self.index.specificity[ids]
+        keep = values != 0
+        return _Plan(question, entities, reading, ids[keep], values[keep], lam, links, self.index.n_nodes)
 
     def _walk_scores(self, question: str, w: np.ndarray) -> np.ndarray:
         """Every passage's walk score, the walk run to ``tol`` (raw seed weights ``w``)."""
@@ -539,16 +553,16 @@ class HippoRetriever:
         pi = NODE_SCORERS["ppr"](g, restart, restart_prob=self.restart_prob, tol=self.tol)
         return pi[self.index.n_nodes :]
 
-    def _fused_top(self, question: str, w: np.ndarray, lam: float, k: int):
+    def _fused_top(self, plan: _Plan, k: int):
         """(ids, scores, walk error) of the fusion of the walk with BM25 (seeds that are guesses)."""
         # The fusion needs the walk's whole order, not a certified top k.
-        scores = self.fuse(self._walk_scores(question, w), self.bm25_scores(question), lam)
+        walk = self._walk_scores(plan.question, plan.weights)
+        scores = self.fuse(walk, self.bm25_scores(plan.question), plan.walk_weight)
         ids = top_k(scores, k)
         return ids, scores[ids], self.tol
 
-    def _walk_top(self, question: str, w: np.ndarray, k: int, seeds: np.ndarray):
-        """(ids, scores, walk error) of the walk alone (a seed came from a capitalised span);
-        ``seeds``: the ids (ascending) of ``w``'s non-zero weights."""
+    def _walk_top(self, plan: _Plan, k: int):
+        """(ids, scores, walk error) of the walk alone (a seed came from a capitalised span)."""
         if self.passage_weight > 0:
             # Walk only until the top k passages and their order are certified, with a margin of
             # tol: then the walk run to tol (below) ranks them identically too. The graph is
@@ -558,13 +572,14 @@ class HippoRetriever:
             n = self.index.n_nodes
             # The restart as its entries and the passages prepared once: no pass over every node
             # (5.7 million at a million passages) before push starts.
+            restart = self._restart_entries(plan.question, plan.seeds, plan.seed_weights)
             top = ppr_top_k(
-                g, self._restart_entries(question, w, seeds), min(k, self.index.n_passages),
+                g, restart, min(k, self.index.n_passages),
                 candidates=self._passage_candidates(g), restart_prob=self.restart_prob, tol=self.tol,
                 margin=self.tol,
             )  # fmt: skip
             if top.certified:
                 return top.top - n, top.scores, top.error_bound
-        scores = self._walk_scores(question, w)
+        scores = self._walk_scores(plan.question, plan.weights)
         ids = top_k(scores, k)
         return ids, scores[ids], self.tol
