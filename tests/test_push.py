@@ -343,3 +343,44 @@ def test_replayed_pushes_split_the_estimate_by_piece_of_the_restart(graph, data,
             _exact_push_solution(graph, pieces[:, j], alpha),
             rtol=0, atol=1e-12,
         )  # fmt: skip
+
+
+@given(
+    graph=weighted_graphs(max_nodes=12, symmetric=True),
+    data=st.data(),
+    budget=st.integers(0, 200),
+    alpha=alphas,
+)
+def test_top_k_push_pushes_as_rounds_of_ppr_push_would(graph, data, budget, alpha):
+    """ppr_push_top_k queues each next round while it reads the touched nodes for its certificate:
+    its pushes are those of ppr_push called once per round at the halved threshold, in order (on a
+    budget: a tie is never certified, and the rounds would go on until the residual underflows)."""
+    n = graph.shape[0]
+    r = data.draw(restart_vectors(n))
+    k = data.draw(st.integers(1, n))
+    g = prepare_graph(graph, reorder=None)
+    support, eps = np.flatnonzero(r), 0.1
+    inv = g.inv_out
+    max_deg = float(1 / inv[inv > 0].min()) if np.any(inv > 0) else 0.0
+    log = np.full(10_000, -1, np.int64)
+    with g.push_workspace() as scratch:
+        rounds, pushes, *_, n_log = _push.ppr_push_top_k(
+            g.indptr, g.indices, g.weights, g.unit, g.inv_out, support, r[support], np.arange(n), max_deg,
+            k, alpha, eps, 0.0, budget, *scratch, True, log,
+        )  # fmt: skip
+    indptr, indices, weights = g.forward_csr()
+    p, res = np.zeros(n), np.asarray(r, dtype=float).copy()
+    seen = np.zeros(n, np.bool_)
+    seen[support] = True
+    touched = np.empty(n, np.int64)
+    touched[: support.size] = support
+    n_touched, queue, queued = support.size, np.empty(n, np.int64), np.zeros(n, np.bool_)
+    by_rounds, spent = np.full(10_000, -1, np.int64), 0
+    for _ in range(rounds):
+        n_touched, done, _, _ = _push.ppr_push(
+            indptr, indices, weights, g.unit, g.inv_out, p, res, seen, touched, n_touched, queue, queued,
+            alpha, eps, budget - spent, by_rounds, spent,
+        )  # fmt: skip
+        spent += done
+        eps *= 0.5
+    assert pushes == n_log == spent and log[:n_log].tolist() == by_rounds[:spent].tolist()
