@@ -223,3 +223,24 @@ def test_writer_lock_waits_for_the_other_writer_and_says_so(tmp_path, capsys, ho
         waited = time.monotonic() - t0
     assert waited >= 0.25
     assert capsys.readouterr().err.startswith(f"waiting for {path}: ")
+
+
+def _interrupted_in_compiled_code(args):
+    # what CPython raises when Ctrl-C is noticed as a numba function returns its result
+    raise SystemError("CPUDispatcher(<function permute_csr>) returned a result with an exception set") from (
+        KeyboardInterrupt()
+    )
+
+
+def test_an_interrupt_noticed_in_compiled_code_is_told_as_an_interrupt(tmp_path):
+    path = str(tmp_path / "i.hippo")
+    run = _interrupted_in_compiled_code
+    cmd = common.says_what_was_written(run, "index", lambda a: path, "the whole index")
+    with pytest.raises(KeyboardInterrupt, match="i.hippo was not written; rerunning the command is safe"):
+        cmd(argparse.Namespace())
+
+    def bug(args):
+        raise SystemError("a bug")
+
+    with pytest.raises(SystemError, match="a bug"):  # not an interrupt: its traceback stays
+        common.says_what_was_written(bug, "index", lambda a: path, "the whole index")(argparse.Namespace())

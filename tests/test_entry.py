@@ -133,3 +133,23 @@ def test_a_ctrl_c_after_the_command_finished_keeps_its_status(monkeypatch):
         assert stop.value.code == 0
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+def test_an_interrupt_noticed_in_compiled_code_ends_as_ctrl_c(monkeypatch, capsys):
+    from pathfinding.cli import entry
+
+    def interrupted(args):
+        raise SystemError("CPUDispatcher(<function f>) returned a result with an exception set") from (
+            KeyboardInterrupt()
+        )
+
+    monkeypatch.setattr(entry, "_run", interrupted)
+    assert main(["instance"]) == entry.INTERRUPTED_STATUS
+    assert capsys.readouterr().err == "pathfinding instance: interrupted\n"
+
+    def bug(args):
+        raise SystemError("a bug")
+
+    monkeypatch.setattr(entry, "_run", bug)
+    with pytest.raises(SystemError, match="a bug"):
+        main(["instance"])

@@ -13,6 +13,7 @@ import os
 import sys
 
 from pathfinding._argtypes import seconds
+from pathfinding.cli.entry import is_interrupt
 from pathfinding.errors import InvalidValueError
 
 __all__ = [
@@ -260,7 +261,9 @@ def says_what_was_written(run, command: str, target, done: str):
         before = _file_state(path)
         try:
             return run(args)
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, SystemError) as exc:
+            if not is_interrupt(exc):
+                raise
             if _file_state(path) == before:
                 what = "was not written" if before is None else "is as it was (nothing written)"
                 raise KeyboardInterrupt(f"{path} {what}; rerunning the command is safe") from None

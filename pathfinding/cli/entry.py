@@ -16,7 +16,15 @@ import os
 import signal
 import sys
 
-__all__ = ["BROKEN_PIPE_STATUS", "INTERRUPTED_STATUS", "OneLineParser", "build_parser", "console", "main"]
+__all__ = [
+    "BROKEN_PIPE_STATUS",
+    "INTERRUPTED_STATUS",
+    "OneLineParser",
+    "build_parser",
+    "console",
+    "is_interrupt",
+    "main",
+]
 
 # The command groups, in the order --help lists them: each module's ``add_commands(subparsers)``
 # registers its parsers only.
@@ -106,11 +114,31 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return _run(args)
-    except KeyboardInterrupt as exc:
+    except (KeyboardInterrupt, SystemError) as exc:
+        if not is_interrupt(exc):
+            raise
         # a command that writes raises it again with what it left: "i.hippo is as it was ..."
-        detail = f": {exc}" if str(exc) else ""
+        detail = f": {exc}" if isinstance(exc, KeyboardInterrupt) and str(exc) else ""
         print(f"{_command_name(args)}: interrupted{detail}", file=sys.stderr)
         return INTERRUPTED_STATUS
+
+
+def is_interrupt(exc: BaseException) -> bool:
+    """True for Ctrl-C: a KeyboardInterrupt, or the SystemError CPython raises in its place when the
+    interrupt is noticed while a compiled (numba) function hands back its result ("... returned a
+    result with an exception set"), with the KeyboardInterrupt as its cause.
+
+    Examples
+    --------
+    >>> try:
+    ...     raise SystemError("returned a result with an exception set") from KeyboardInterrupt()
+    ... except SystemError as exc:
+    ...     is_interrupt(exc), is_interrupt(SystemError("a bug"))
+    (True, False)
+    """
+    return isinstance(exc, KeyboardInterrupt) or (
+        isinstance(exc, SystemError) and isinstance(exc.__cause__, KeyboardInterrupt)
+    )
 
 
 def _run(args) -> int:
