@@ -198,3 +198,22 @@ def test_a_first_query_says_on_a_terminal_why_it_waits(tmp_path, built, capsys, 
     assert f"into {idx}.query-cache, which later queries read" in err
     code, _, err = _run(capsys, ["query", str(idx), "Who directed Plan 9?"])
     assert code == 0 and "query cache" not in err
+
+
+def test_an_explained_path_marks_its_passages_so_a_title_that_is_a_phrase_reads_as_a_step():
+    """Found on a stranger's folder: the title "doc2" is also a phrase, and its path read
+    "doc2 -[mentioned 5x]- doc2", like a loop. A passage end is bracketed, as in the ranking lines;
+    a path through a passage (the hybrid walk) leaves it again to a phrase."""
+    from pathfinding.cli.query import _path_text
+
+    def step(a, b, kind, label):
+        return {"from": a, "to": b, "kind": kind, "label": label, "probability": 0.5}
+
+    assert _path_text([step("doc2", "doc2", "passage", "mentioned 5x")]) == "doc2 -[mentioned 5x]- [doc2]"
+    steps = [
+        step("ada", "Meeting", "passage", "mentioned 1x"), step("Meeting", "bob", "passage", "mentioned 2x"),
+        step("bob", "bobby", "synonymy", "cosine 0.90"), step("bobby", "Bob", "passage", "mentioned 1x"),
+    ]  # fmt: skip
+    assert _path_text(steps) == (
+        "ada -[mentioned 1x]- [Meeting] -[mentioned 2x]- bob -[cosine 0.90]- bobby -[mentioned 1x]- [Bob]"
+    )

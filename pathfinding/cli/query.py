@@ -302,9 +302,20 @@ def explanation_lines(explain: dict, *, width: int = WIDTH, nodes: int = 3) -> l
                           if v["mass"] > 0 and m >= 0.005 * v["mass"])  # fmt: skip
         lines += wrap("       via  ", f"{v['node']} (x{v['count']:g}) brings {100 * share:.0f}%: {split}", 12)
         for seed, steps in v["path"].items():
-            walk = steps[0]["from"] + "".join(f" -[{st['label']}]- {st['to']}" for st in steps)
-            lines += wrap(f"{'':12}{_short(seed, 24)}: ", walk, 16)
+            lines += wrap(f"{'':12}{_short(seed, 24)}: ", _path_text(steps), 16)
     return lines
+
+
+def _path_text(steps: list[dict]) -> str:
+    """A seed's path as one line, passages in brackets as the ranking lines show them: a title that
+    is also a phrase ("doc2 -[mentioned 5x]- [doc2]") then reads as the step it is, not as a loop.
+    A path starts at a seed (a phrase), and every passage step crosses between a phrase and a
+    passage, so the steps say which end is which."""
+    walk, in_passage = steps[0]["from"], False
+    for st in steps:
+        in_passage ^= st["kind"] == "passage"
+        walk += f" -[{st['label']}]- " + (f"[{st['to']}]" if in_passage else st["to"])
+    return walk
 
 
 def _short(text: str, width: int = 40) -> str:
