@@ -44,7 +44,7 @@ from pathfinding.hipporag.retrieval.retrieve import (
     HippoRetriever,
     passage_graph_key,
 )
-from pathfinding.hipporag.storage.container import DIGEST, ArrayBlock, Container, Layout, pack
+from pathfinding.hipporag.storage.container import DIGEST, ArrayBlock, Container, Layout, pack_chunks
 from pathfinding.hipporag.storage.safety import atomic_write, has_magic, refuse_foreign, remove_stale_temps
 
 __all__ = ["CACHE_SUFFIX", "CACHE_VERSION", "cache_path", "is_cache_file", "load_for_query", "write_cache"]
@@ -195,10 +195,13 @@ def write_cache(index: HippoIndex, index_path, *, key: dict | None = None) -> st
         "derived": derived,
         **encode_labels(index),
     }
-    raw = pack(LAYOUT, header, w)
+    # Written piece by piece, never joined, as the index is: the cache holds the index's arrays and
+    # what is derived from them (683 MB beside a 330 MB index at 100,000 passages); one joined copy
+    # of it set the peak of `hipporag index` (2.34 GB at 100,000 passages, 1.67 GB without it).
+    chunks = pack_chunks(LAYOUT, header, w)
     out = cache_path(index_path)
     refuse_foreign(out, is_ours=is_cache_file, what="a query cache", hint="move it, then query again")
-    atomic_write(out, [raw])
+    atomic_write(out, chunks)
     return out
 
 
