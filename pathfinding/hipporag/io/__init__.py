@@ -15,8 +15,8 @@ from pathfinding._lazy import lazy_exports
 
 _EXPORTS = {
     **dict.fromkeys(
-        ["ID_FIELDS", "check_alignment", "load_corpus", "load_openie", "load_query_ner", "load_questions",
-         "need", "read_json", "read_text"],
+        ["ID_FIELDS", "check_alignment", "iter_openie", "load_corpus", "load_openie", "load_query_ner",
+         "load_questions", "need", "read_json", "read_text"],
         "pathfinding.hipporag.io.loaders",
     ),
     "CORPUS_SUFFIXES": "pathfinding.hipporag.io.corpusfiles",

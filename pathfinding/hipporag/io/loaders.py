@@ -34,7 +34,7 @@ import io
 import json
 import os
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from pathfinding._validation import check_int
 from pathfinding.errors import FormatError
@@ -46,12 +46,13 @@ from pathfinding.hipporag.io.corpusfiles import (
     split_records,
     title_sentences,
 )
+from pathfinding.hipporag.io.jsonstream import iter_list
 from pathfinding.hipporag.io.records import LoadReport, OpenIEPassage, Passage, QueryNER, Question
 from pathfinding.hipporag.io.splitting import DEFAULT_MAX_CHARS
 
 __all__ = [
-    "ID_FIELDS", "check_alignment", "load_corpus", "load_openie", "load_query_ner", "load_questions",
-    "need", "read_json", "read_text",
+    "ID_FIELDS", "check_alignment", "iter_openie", "load_corpus", "load_openie", "load_query_ner",
+    "load_questions", "need", "read_json", "read_text",
 ]
 
 
@@ -136,17 +137,24 @@ def load_openie(path, *, corpus: Sequence[Passage] | None = None) -> tuple[list[
     >>> len(docs), report.issues["triple_not_three"], report.issues["passage_no_triples"]
     (1890, 185, 2)
     """
-    data, name = read_json(path)
-    if not isinstance(data, dict) or not isinstance(data.get("docs"), list):
-        got = type(data).__name__ if not isinstance(data, dict) else f"keys {sorted(data)}"
-        raise FormatError(f"{name}: expected an object with a 'docs' list (HippoRAG OpenIE), got {got}")
-    report = LoadReport(source=name)
-    out: list[OpenIEPassage] = []
-    docs = data["docs"]
-    # HippoRAG 2 writes {"idx", "passage", ...} records without title/text; read those too.
-    first = docs[0] if docs and isinstance(docs[0], dict) else {}
-    v2 = "title" not in first and {"idx", "passage"} <= set(first)
-    for j, rec in enumerate(docs):
+    report = LoadReport(source=str(path))
+    out = list(iter_openie(path, report))
+    if corpus is not None:
+        report.merge(check_alignment(out, corpus))
+    return out, report
+
+
+def iter_openie(path, report: LoadReport) -> Iterator[OpenIEPassage]:
+    """:func:`load_openie`'s passages one at a time, the file read as they are taken
+    (:func:`~pathfinding.hipporag.io.jsonstream.iter_list`): a reader that keeps only the triples
+    never holds the file's records. What each record had wrong is counted in ``report``, and
+    ``report.n_records`` is the number read so far."""
+    name = str(path)
+    v2 = None
+    for j, rec in iter_list(path, "docs", expected="an object with a 'docs' list (HippoRAG OpenIE)"):
+        if v2 is None:  # HippoRAG 2 writes {"idx", "passage", ...} records without title/text
+            first = rec if isinstance(rec, dict) else {}
+            v2 = "title" not in first and {"idx", "passage"} <= set(first)
         where = f"docs[{j}]"
         if v2:
             need(name, where, rec, "idx", (str, int))
@@ -161,11 +169,8 @@ def load_openie(path, *, corpus: Sequence[Passage] | None = None) -> tuple[list[
         ents_raw = need(name, where, rec, "extracted_entities", list)
         triples_raw = need(name, where, rec, "extracted_triples", list)
         ents, triples = _clean_record(report, where, ents_raw, triples_raw)
-        out.append(OpenIEPassage(title=title, text=text, entities=ents, triples=triples))
-    report.n_records = len(out)
-    if corpus is not None:
-        report.merge(check_alignment(out, corpus))
-    return out, report
+        report.n_records = j + 1
+        yield OpenIEPassage(title=title, text=text, entities=ents, triples=triples)
 
 
 def _clean_record(report: LoadReport, where: str, ents_raw: list, triples_raw: list):
