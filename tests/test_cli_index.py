@@ -110,6 +110,25 @@ def test_openie_records_are_matched_to_the_corpus_by_title_and_text(tmp_path, ca
     assert "(matched by title and text; first: [1] 'Plan 9 from Outer Space')" in err
 
 
+def test_a_passage_with_two_records_takes_the_first_and_the_file_is_read_one_record_at_a_time(
+    tmp_path, capsys, monkeypatch
+):
+    """The OpenIE file is streamed (a million passages' file is never held whole): the records are
+    taken as the reader hands them over, and a passage's first record is its triples."""
+    from pathfinding.hipporag.io import loaders
+
+    corpus = _corpus(tmp_path / "c.json", PASSAGES[:2])
+    openie = _openie(tmp_path / "o.json", [PASSAGES[1], PASSAGES[0], PASSAGES[1]])
+    data = json.loads(open(openie).read())
+    data["docs"][2]["extracted_triples"] = [["Later", "is", "ignored"]]
+    open(openie, "w").write(json.dumps(data))
+    monkeypatch.setattr(loaders, "read_json", lambda *a: pytest.fail("the OpenIE file was read whole"))
+    out = str(tmp_path / "i.hippo")
+    code, _, err = _run(capsys, ["index", corpus, "--openie", openie, "-o", out])
+    assert code == 0 and "match no corpus passage" not in err
+    assert load_index(out).triples[1] == (("plan 9 from outer space", "is", "here"),)
+
+
 def test_the_extractor_says_which_passages_gave_no_triple(tmp_path, capsys):
     title_only = "only the title: no capitalised, quoted or content span besides it"
     out = ["-o", str(tmp_path / "i.hippo")]

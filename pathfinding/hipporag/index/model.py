@@ -366,8 +366,10 @@ class HippoIndex:
 def with_passage_labels(index: HippoIndex, corpus, *, files=None) -> HippoIndex:
     """``index``, built from ``corpus`` (one passage each, in order), with the corpus's ids and sources.
 
-    A passage's id is its record's own (:attr:`~pathfinding.hipporag.io.records.Passage.doc_id`),
-    else its position as a decimal string; ``files`` are a folder's file stamps
+    ``corpus`` holds :class:`~pathfinding.hipporag.io.records.Passage` records, or anything with
+    their ``doc_id`` and ``source`` (the only fields read). A passage's id is its record's own
+    (:attr:`~pathfinding.hipporag.io.records.Passage.doc_id`), else its position as a decimal
+    string; ``files`` are a folder's file stamps
     (:attr:`~pathfinding.hipporag.io.records.LoadReport.files`).
 
     Raises
