@@ -10,18 +10,6 @@ import time
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
-
-
-def test_edges_kept_counts_the_pairs_of_nodes_below_the_cap_only():
-    """Node 0 has three exact pairs, over a cap of 2: its own pairs do not matter, but a pair of
-    node 1 (below the cap) that only node 0's list holds still counts as kept."""
-    from pathfinding.bench.scale import edges_kept
-
-    exact = sp.csr_array(np.array([[0, .9, .9, .9], [.9, 0, 0, 0], [.9, 0, 0, 0], [.9, 0, 0, 0]]))
-    found = sp.csr_array(np.array([[0, .9, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]))
-    assert edges_kept(exact, found, 2) == {"matter": 3, "kept": 1, "recall": 1 / 3, "over_cap": 1}
-    assert edges_kept(exact, found, 3)["matter"] == 6
 
 
 def test_the_stage_meter_reports_each_stage_once_with_its_seconds_and_memory():
@@ -57,6 +45,23 @@ def test_measure_size_small_reports_every_stage():
     assert row["query_misspelt_p90_ms"] >= row["query_misspelt_ms"]
 
 
+def test_the_command_a_user_runs_is_measured_in_its_own_process(tmp_path):
+    """The files written, the command run on them (its own peak, not this process'), what it wrote
+    counted; a command that fails says so with its error."""
+    import multiprocessing
+
+    from pathfinding.bench.scale import _command_at_size, measure_command, write_corpus_files
+
+    corpus_path, openie_path = write_corpus_files(300, str(tmp_path), rng=0)
+    row = measure_command(corpus_path, openie_path, str(tmp_path))
+    assert row["command_s"] > 0 and 0.03 < row["command_peak_gb"] < 2
+    assert row["command_bytes"] == sum(os.path.getsize(tmp_path / f) for f in ("command.hippo",
+                                                                              "command.hippo.query-cache"))
+    with pytest.raises(RuntimeError, match=r"exited with 2: .*missing.json"):
+        measure_command(corpus_path, str(tmp_path / "missing.json"), str(tmp_path))
+    assert set(_command_at_size(200, 1, multiprocessing.get_context("spawn"))) == set(row)
+
+
 @pytest.mark.slow
 def test_run_scale_tiny_end_to_end():
     from pathfinding.bench.scale import run_scale
@@ -66,6 +71,7 @@ def test_run_scale_tiny_end_to_end():
     assert res["musique"]["recall"] == 1.0 and res["musique"]["r5_exact"] == res["musique"]["r5_topk"]
     assert status["build at 1,000,000 passages (s)"] == "NOT MEASURED"  # nothing at 1M was run
     assert status["recall of the exact tau=0.8 synonymy edges that matter (MuSiQue)"] == "PASS"
+    assert all(r["command_peak_gb"] > 0 and r["command_bytes"] > 0 for r in res["rows"])
 
 
 def _spawned_workers(parent: int) -> list[int]:

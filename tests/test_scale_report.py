@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+import scipy.sparse as sp
+
 from pathfinding.bench.scale_report import (
     STAGES,
     TARGETS,
     beyond_one_machine,
+    edges_kept,
     fit_exponent,
     format_section,
     judge_targets,
@@ -30,7 +34,8 @@ def _row(n, *, build_s=None, peak=1.0):
         "generate_s": 60.0,
         "query_ms": 10.0, "query_misspelt_ms": 20.0, "seeds_ms": 1.0, "link_ms": 0.5, "bm25_ms": 0.1,
         "walk_ms": 5.0, "recall_at_5": 0.7, "walk_certified_share": 1.0, "walk_edges": 30 * n,
-        "stages": stages, "synonymy_recall": None,
+        "stages": stages, "synonymy_recall": None, "command_s": 5e-4 * n, "command_peak_gb": 2 * peak,
+        "command_bytes": 3 * 2**30,
     }  # fmt: skip
 
 
@@ -45,11 +50,15 @@ def test_every_target_passes_on_a_linear_build_that_fits_and_fails_where_it_does
     assert {t["status"] for t in targets} == {"PASS", "INFO"}
     info = [t["status"] for t in targets if "index file" in t["name"] or "load the" in t["name"]]
     assert info == ["INFO"] * 2
-    rows[-1]["peak_rss_gb"] = TARGETS["peak_rss_gb_at_1m"] + 1
+    rows[-1]["peak_rss_gb"] = rows[-1]["command_peak_gb"] = TARGETS["peak_rss_gb_at_1m"] + 1
     rows[-1]["stages"]["triples"]["kept_bytes"] = 4096 * 1_000_000  # a second copy of the corpus
     failed = {t["name"] for t in judge_targets(rows, [], MUSIQUE, 1.3) if t["status"] == "FAIL"}
     assert {n.split(",")[0] for n in failed} == {
-        "build-time exponent", "peak memory at 1", "largest memory a stage keeps / the corpus' own (1"}
+        "build-time exponent", "peak memory at 1", "largest memory a stage keeps / the corpus' own (1",
+        "peak memory of `pathfinding hipporag index` at 1"}
+    del rows[-1]["command_peak_gb"], rows[-1]["command_s"]  # a row measured before the command was
+    status = {t["name"].split(" (")[0]: t["status"] for t in judge_targets(rows, [], MUSIQUE, 1.0)}
+    assert status["peak memory of `pathfinding hipporag index` at 1,000,000 passages"] == "NOT MEASURED"
 
 
 def test_a_million_passages_killed_fails_its_targets_and_an_absent_one_is_not_measured():
@@ -80,8 +89,9 @@ def test_the_section_shows_rows_stages_musique_targets_and_prose():
     assert "| 1,000,000 | 5,000,000 |" in text and "| synonymy | 1.0 | 1.00 | 1.00 |" in text
     # two tables a page can hold, one row per size in each
     tables = [line for line in text.splitlines() if line.startswith("| passages |")]
-    assert [t.count("|") - 1 for t in tables] == [9, 7]
-    assert sum(line.startswith("| 1,000,000 |") for line in text.splitlines()) == 2
+    assert [t.count("|") - 1 for t in tables] == [9, 7, 4]
+    assert sum(line.startswith("| 1,000,000 |") for line in text.splitlines()) == 3
+    assert "| 1,000,000 | 500.0 | 2.00 | 3.00 |" in text  # the command a user runs
     assert "the bounded top-k search keeps 10 (recall 1.0000" in text
     assert "| build at 1,000,000 passages (s) | <= 600 | 300 | PASS |" in text
     assert "#### Beyond one machine" in text
@@ -96,3 +106,12 @@ def test_a_killed_size_is_a_row_of_the_build_table_with_the_tables_width():
     killed = [line for line in lines if line.startswith("| 1,000,000 |")]
     assert killed == ["| 1,000,000 | the build process was killed after 321 s (out of memory?) |" + " |" * 7]
     assert killed[0].count("|") - 1 == 9
+
+
+def test_edges_kept_counts_the_pairs_of_nodes_below_the_cap_only():
+    """Node 0 has three exact pairs, over a cap of 2: its own pairs do not matter, but a pair of
+    node 1 (below the cap) that only node 0's list holds still counts as kept."""
+    exact = sp.csr_array(np.array([[0, .9, .9, .9], [.9, 0, 0, 0], [.9, 0, 0, 0], [.9, 0, 0, 0]]))
+    found = sp.csr_array(np.array([[0, .9, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]))
+    assert edges_kept(exact, found, 2) == {"matter": 3, "kept": 1, "recall": 1 / 3, "over_cap": 1}
+    assert edges_kept(exact, found, 3)["matter"] == 6

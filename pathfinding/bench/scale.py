@@ -46,7 +46,9 @@ address space) is its own and no earlier size's garbage is counted. Per size it 
   misspelt queries whose top 5 :func:`~pathfinding.core.ppr.ppr_top_k` certified;
 * ``recall_at_5`` on the corpus' own two-hop questions (a sanity check, not a claim);
 * ``threads`` (numba's, used by the synonymy search) and ``load_avg_1m``, the machine's 1-minute
-  load average when the size started (other work competing for the cores).
+  load average when the size started (other work competing for the cores);
+* ``command_s``, ``command_peak_gb``, ``command_bytes``: the command a user runs on the same corpus
+  written as files, ``pathfinding hipporag index`` from reading to query cache (:func:`measure_command`).
 
 On the released MuSiQue index it also measures the recall of the exact tau = 0.8 synonymy pairs
 that matter (the all-pairs product) by the build's bounded top-k search, and R@5 with either.
@@ -60,14 +62,16 @@ from __future__ import annotations
 import argparse
 import concurrent.futures as cf
 import contextlib
-import dataclasses
 import gc
 import json
 import multiprocessing
 import os
 import resource
+import shutil
 import signal
+import subprocess
 import sys
+import tempfile
 import time
 
 import numba
@@ -75,18 +79,18 @@ import numpy as np
 
 from pathfinding._validation import check_int
 from pathfinding.bench.probes import STOP_SIGNALS, signals_as_exit
-from pathfinding.bench.scale_report import ONE_BUILD_FROM
+from pathfinding.bench.scale_report import ONE_BUILD_FROM, edges_kept
 from pathfinding.hipporag.index.maintenance import add_passages
 
 __all__ = [
     "QUICK_SIZES",
     "SIZES",
     "StageMeter",
-    "edges_kept",
     "main",
+    "measure_command",
     "measure_size",
-    "musique_synonymy_check",
     "run_scale",
+    "write_corpus_files",
 ]
 
 SIZES = (10_000, 30_000, 100_000, 300_000, 1_000_000)
@@ -175,31 +179,6 @@ def _synonymy_recall(idx) -> dict:
     return {**edges_kept(exact, idx.pairs[where][:, where], k), "exact_s": exact_s}
 
 
-def edges_kept(exact, found, k: int) -> dict:
-    """How many of the exact pairs that matter (every pair of a row with at most ``k``) ``found``
-    holds in either direction, and how many rows are over the cap.
-
-    Examples
-    --------
-    >>> import scipy.sparse as sp
-    >>> exact = sp.csr_array(np.array([[0, .9, .8], [.9, 0, 0], [.8, 0, 0]]))
-    >>> found = sp.csr_array(np.array([[0, .9, 0], [0, 0, 0], [0, 0, 0]]))
-    >>> edges_kept(exact, found, 2)
-    {'matter': 4, 'kept': 2, 'recall': 0.5, 'over_cap': 0}
-    """
-    import scipy.sparse as sp
-
-    deg = np.diff(sp.csr_array(exact).indptr)
-    E = sp.coo_array(exact)
-    below = deg[E.row] <= k
-    F = sp.csr_array(found)
-    F = sp.csr_array(F.maximum(F.T))
-    hit = np.asarray(F[E.row[below], E.col[below]]).ravel() > 0 if below.any() else np.zeros(0, bool)
-    matter = int(below.sum())
-    return {"matter": matter, "kept": int(hit.sum()), "recall": float(hit.mean()) if matter else 1.0,
-            "over_cap": int((deg > k).sum())}
-
-
 def measure_size(
     n_passages: int, *, rng: int = 0, n_queries: int = 100, builds_per_size: int = 3, memory_limit_gb=None,
     recall_up_to: int = 100_000, progress=None,
@@ -225,8 +204,6 @@ def measure_size(
     -------
     dict
     """
-    import shutil
-    import tempfile
 
     from pathfinding.core.ppr import ppr_top_k
     from pathfinding.hipporag.index.build import BUILD_STAGES, build_index
@@ -440,6 +417,44 @@ def measure_size(
     }
 
 
+def write_corpus_files(n_passages: int, folder: str, *, rng: int = 0) -> tuple[str, str]:
+    """The size's synthetic corpus written as a corpus JSON and an OpenIE file in ``folder``
+    (:func:`~pathfinding.synthetic.hipporag_files.write_hipporag_files`), in a process of its own
+    that ends before the command runs."""
+    from pathfinding.synthetic.corpus import synthetic_corpus
+    from pathfinding.synthetic.hipporag_files import write_hipporag_files
+
+    with signals_as_exit((*STOP_SIGNALS, signal.SIGINT)):
+        corpus = synthetic_corpus(n_passages, n_questions=0, rng=rng, progress=False)
+        return write_hipporag_files(corpus, folder)
+
+
+def measure_command(corpus_path: str, openie_path: str, folder: str) -> dict:
+    """``pathfinding hipporag index CORPUS --openie OPENIE -o INDEX``, as a user runs it on those files:
+    its wall time and the peak resident memory of its process alone (``ru_maxrss`` from ``wait4``:
+    reading, build, save, query cache), and the bytes of the index and query cache it wrote."""
+
+    out = os.path.join(folder, "command.hippo")
+    argv = [sys.executable, "-m", "pathfinding", "hipporag", "index", corpus_path, "--openie", openie_path,
+            "-o", out]  # fmt: skip
+    with open(os.path.join(folder, "command.err"), "w+") as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err)
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        except BaseException:
+            proc.kill()  # stopped (Ctrl-C): so is the command, which then says what it left
+            proc.wait()
+            raise
+        seconds = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            err.seek(0)
+            raise RuntimeError(f"{' '.join(argv)} exited with {proc.returncode}: {err.read()[-2000:]}")
+    size = sum(os.path.getsize(p) for p in (out, out + ".query-cache") if os.path.exists(p))
+    return {"command_s": seconds, "command_peak_gb": usage.ru_maxrss * 1024 / 2**30, "command_bytes": size}
+
+
 def _measure_in_own_process(*args, **kwargs) -> dict:
     """:func:`measure_size` in a size's own process: any stop signal (Ctrl-C too, which the terminal
     sends it as well) ends it through its finally blocks, which remove its temporary index."""
@@ -447,56 +462,15 @@ def _measure_in_own_process(*args, **kwargs) -> dict:
         return measure_size(*args, **kwargs)
 
 
-def musique_synonymy_check(tau: float = 0.8) -> dict:
-    """The build's synonymy pairs on the MuSiQue index against the exact search, and R@5 with each.
-
-    Returns
-    -------
-    dict
-        ``matter`` (exact pairs that matter: every pair of a node with at most k), ``kept`` (those the
-        build's bounded search keeps), ``recall``, ``over_cap``, ``same_graph``, ``r5_exact`` and
-        ``r5_topk`` (HippoRAG with the capitalised extractor, mean over the 100 questions),
-        ``exact_s`` (the exact all-pairs search) and ``topk_s`` (the bounded one).
-    """
-    import scipy.sparse as sp
-
-    from pathfinding.experiments.realtext import load_realtext
-    from pathfinding.hipporag.evaluation.metrics import recall_at_k, supporting_ids
-    from pathfinding.hipporag.index.build import index_from_openie, synonymy_eligible
-    from pathfinding.hipporag.index.neighbours import cosine_neighbours_topk
-    from pathfinding.hipporag.index.synonymy import cosine_neighbours_allpairs, keep_nearest, synonymy_edges
-    from pathfinding.hipporag.retrieval.lexical import BM25Ranker
-    from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
-
-    data = load_realtext()
-    idx = index_from_openie(data["openie"], tau=tau)
-    k = idx.settings["max_synonyms"]
-    where = np.flatnonzero(synonymy_eligible(idx.phrases))
-    E = idx.node_embeddings[where]
-    t0 = time.perf_counter()
-    exact = cosine_neighbours_allpairs(E, tau=tau, max_neighbours=where.size)
-    exact_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    found = cosine_neighbours_topk(E, tau=tau, k=k, budget=idx.settings["search_budget"])
-    topk_s = time.perf_counter() - t0
-    kept = edges_kept(exact, found, k)
-
-    # The same index with the exact search's k nearest per node as its synonymy edges.
-    n = idx.n_nodes
-    C = sp.coo_array(keep_nearest(exact, k))
-    pairs = sp.csr_array((C.data, (where[C.row], where[C.col])), shape=(n, n))
-    S = synonymy_edges(pairs, idx.relation_graph, max_synonyms=k)
-    old = dataclasses.replace(idx, synonymy_graph=S)
-    questions = data["questions"]
-    gold = supporting_ids(questions, data["corpus"])
-    bm25 = BM25Ranker(idx.passages)
-    r5 = {}
-    for name, index in (("r5_exact", old), ("r5_topk", idx)):
-        ret = HippoRetriever(index, extractor="capitalised", bm25=bm25)
-        ranks = [ret.retrieve(q.question, k=10).passages for q in questions]
-        r5[name] = float(recall_at_k(ranks, gold, ks=(5,))[:, 0].mean())
-    return {**kept, "same_graph": bool((S != idx.synonymy_graph).nnz == 0), **r5, "exact_s": exact_s,
-            "topk_s": topk_s}
+def _command_at_size(n: int, rng: int, ctx) -> dict:
+    """:func:`measure_command` on the size's corpus, written by a process that has ended."""
+    folder = tempfile.mkdtemp(prefix="pathfinding-command-")
+    try:
+        with cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
+            paths = pool.submit(write_corpus_files, n, folder, rng=rng).result()
+        return measure_command(*paths, folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def run_scale(
@@ -525,12 +499,14 @@ def run_scale(
     Returns
     -------
     dict
-        ``rows`` (one dict per size), ``failed``, ``musique`` (:func:`musique_synonymy_check`),
+        ``rows`` (one dict per size), ``failed``, ``musique``
+        (:func:`~pathfinding.bench.realtext.musique_synonymy_check`),
         ``exponent``, ``targets`` (:func:`~pathfinding.bench.scale_report.judge_targets`), ``sizes``,
         ``seed``.
     """
     from tqdm.auto import tqdm
 
+    from pathfinding.bench.realtext import musique_synonymy_check
     from pathfinding.bench.scale_report import fit_exponent, in_fit_range, judge_targets
 
     sizes = sorted(check_int("size", s, low=2) for s in sizes)
@@ -558,6 +534,7 @@ def run_scale(
                     print(f"scale: stopped during the {n:,}-passage size ({len(rows)} done); its process "
                           "was stopped too", file=sys.stderr, flush=True)
                     raise
+            rows[-1].update(_command_at_size(n, rng, ctx))
             print(json.dumps(rows[-1]), file=sys.stderr, flush=True)  # a long run's rows as they come
         except (MemoryError, cf.process.BrokenProcessPool):
             # MemoryError under the cap; a broken pool most likely the kernel's out-of-memory killer.

@@ -9,7 +9,8 @@
 * :mod:`~pathfinding.synthetic.rankers` and :mod:`~pathfinding.synthetic.chaining` -- the rankers
   and the iterative (IRCoT-shaped) retrievers;
 * :mod:`~pathfinding.synthetic.graphs` -- seeded random graphs; :mod:`~pathfinding.synthetic.corpus`
-  -- a synthetic text corpus with triples, for indexing at scale.
+  -- a synthetic text corpus with triples, for indexing at scale, and
+  :mod:`~pathfinding.synthetic.hipporag_files` -- that corpus written as a corpus JSON and an OpenIE file.
 """
 
 from pathfinding._lazy import lazy_exports
@@ -42,6 +43,7 @@ _EXPORTS = {
         ["SyntheticCorpus", "SyntheticQuestion", "corpus_stats", "synthetic_corpus"],
         "pathfinding.synthetic.corpus",
     ),
+    "write_hipporag_files": "pathfinding.synthetic.hipporag_files",
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
