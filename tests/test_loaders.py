@@ -764,3 +764,14 @@ def test_corpus_shape_errors(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(FormatError, match="needs at least one .txt or .md file"):
         load_corpus(tmp_path / "empty")
+
+
+def test_an_openie_files_repeated_strings_are_held_once(tmp_path):
+    """A passage names its subject in most of its triples and a corpus reuses its relations: each
+    occurrence read from the file is one string object, not a copy (the triples of 100,000 passages
+    took half the memory)."""
+    first_doc = _doc("A", "a", [["Ed Wood", "directed", "Plan 9"], ["Ed Wood", "born in", "Poughkeepsie"]])
+    docs = {"docs": [first_doc, _doc("B", "b", [["Bela Lugosi", "directed", "Ed Wood"]])]}
+    out, _ = load_openie(_write(tmp_path, "o.json", docs))
+    (first, second), (third,) = out[0].triples, out[1].triples
+    assert first[0] is second[0] is third[2] and first[1] is third[1]
