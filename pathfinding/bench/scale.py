@@ -429,30 +429,45 @@ def write_corpus_files(n_passages: int, folder: str, *, rng: int = 0) -> tuple[s
         return write_hipporag_files(corpus, folder)
 
 
+_OWN_PEAK = (
+    "import atexit, os\n"
+    "def peak():\n"
+    "    hwm = next(x for x in open('/proc/self/status') if x.startswith('VmHWM'))\n"
+    "    open(os.environ['PATHFINDING_PEAK_FILE'], 'w').write(hwm.split()[1])\n"
+    "atexit.register(peak)\n"
+    "from pathfinding.cli.entry import console\n"
+    "console()\n"
+)
+"""``python -m pathfinding``, which writes its process' ``VmHWM`` (KiB) to ``$PATHFINDING_PEAK_FILE`` as
+it exits."""
+
+
 def measure_command(corpus_path: str, openie_path: str, folder: str) -> dict:
     """``pathfinding hipporag index CORPUS --openie OPENIE -o INDEX``, as a user runs it on those files:
-    its wall time and the peak resident memory of its process alone (``ru_maxrss`` from ``wait4``:
-    reading, build, save, query cache), and the bytes of the index and query cache it wrote."""
-
-    out = os.path.join(folder, "command.hippo")
-    argv = [sys.executable, "-m", "pathfinding", "hipporag", "index", corpus_path, "--openie", openie_path,
+    its wall time, the peak resident memory of its process (reading, build, save, query cache: its
+    own ``VmHWM``, written as it exits; a child's ``ru_maxrss`` starts at what its parent held when
+    it was forked, which hid the smallest sizes' peaks), and the bytes of the index and cache."""
+    out, peak_file = os.path.join(folder, "command.hippo"), os.path.join(folder, "command.peak")
+    argv = [sys.executable, "-c", _OWN_PEAK, "hipporag", "index", corpus_path, "--openie", openie_path,
             "-o", out]  # fmt: skip
     with open(os.path.join(folder, "command.err"), "w+") as err:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err)
+        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err,
+                                env={**os.environ, "PATHFINDING_PEAK_FILE": peak_file})  # fmt: skip
         try:
-            _, status, usage = os.wait4(proc.pid, 0)
+            code = proc.wait()
         except BaseException:
-            proc.kill()  # stopped (Ctrl-C): so is the command, which then says what it left
+            proc.kill()  # stopped (Ctrl-C reaches the command too): it must not run on alone
             proc.wait()
             raise
         seconds = time.perf_counter() - t0
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        if proc.returncode != 0:
+        if code != 0:
             err.seek(0)
-            raise RuntimeError(f"{' '.join(argv)} exited with {proc.returncode}: {err.read()[-2000:]}")
+            raise RuntimeError(f"pathfinding {' '.join(argv[3:])} exited with {code}: {err.read()[-2000:]}")
+    with open(peak_file) as f:
+        peak_gb = int(f.read()) * 1024 / 2**30
     size = sum(os.path.getsize(p) for p in (out, out + ".query-cache") if os.path.exists(p))
-    return {"command_s": seconds, "command_peak_gb": usage.ru_maxrss * 1024 / 2**30, "command_bytes": size}
+    return {"command_s": seconds, "command_peak_gb": peak_gb, "command_bytes": size}
 
 
 def _measure_in_own_process(*args, **kwargs) -> dict:
