@@ -60,9 +60,9 @@ def test_index_writes_its_file_and_cache_under_the_lock(tmp_path, capsys, monkey
     seen = []
     write_cache = querycache.write_cache
 
-    def spy(index, path):
+    def spy(index, path, **kw):
         seen.append(lock_is_held(path))
-        write_cache(index, path)
+        write_cache(index, path, **kw)
 
     monkeypatch.setattr(querycache, "write_cache", spy)
     out = str(tmp_path / "i.hippo")

@@ -257,10 +257,31 @@ def test_the_header_written_in_pieces_is_the_whole_header_as_json(monkeypatch):
     block.add("ids", np.arange(3))
     header = {"texts": ["a", "Südhof", "c", "d", "e"], "triples": [(("x", "r", "y"),), (), ((1, 2, 3),)],
               "empty": {}, "nested": {"k": [1, 2, 3], "v": None}, "few": [1]}
-    pieces = container.pack_chunks(layout, header, block)
+    pieces = list(container.pack_chunks(layout, header, block))
     head = json.dumps({**header, "arrays": block.table}, ensure_ascii=False, separators=(",", ":"))
     body = b"".join(pieces[:-1])
     assert body[container.PREFIX.size :].startswith(head.encode("utf-8"))
     assert pieces[-1] == hashlib.sha256(body).digest()
     back = container.Container(b"".join(pieces), layout, "x")
     assert back.header["texts"] == header["texts"] and back.header["triples"][0] == [["x", "r", "y"]]
+
+
+def test_a_block_spilled_to_a_file_packs_to_the_same_bytes(tmp_path, monkeypatch):
+    """Arrays written to a spill file as they are added (so the caller may free them) come back,
+    read a few bytes at a time, as the same file the arrays kept in memory make."""
+    import tempfile
+
+    from pathfinding.hipporag.storage import container
+
+    monkeypatch.setattr(container, "_CHUNK", 5)
+    arrays = {"a": np.arange(7), "b": np.zeros((0, 3)), "c": np.linspace(0, 1, 13), "d": np.arange(3)[::-1]}
+    kept = ArrayBlock(TOY.dtypes)
+    with tempfile.TemporaryFile(dir=tmp_path) as fh:
+        spilled = ArrayBlock(TOY.dtypes, spill=fh)
+        for name, a in arrays.items():
+            kept.add(name, a)
+            spilled.add(name, a.copy())
+        assert spilled.chunks == [] and spilled.table == kept.table
+        raw = b"".join(container.pack_chunks(TOY, {"n": 1}, spilled))
+    assert raw == pack(TOY, {"n": 1}, kept)
+    assert Container(raw, TOY, "x").array("c").tolist() == arrays["c"].tolist()

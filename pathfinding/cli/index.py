@@ -199,7 +199,9 @@ def _save(index, path: str) -> None:
 
     save_index(index, path)
     try:
-        write_cache(index, path)
+        # the command exits next: each derived object is freed once written (its peak memory is
+        # the largest of them, not their sum)
+        write_cache(index, path, keep_derived=False)
     except OSError as exc:
         note(f"note: no query cache written beside {path} ({exc.strerror or exc})")
     except InvalidValueError as exc:

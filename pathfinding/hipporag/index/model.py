@@ -309,6 +309,11 @@ class HippoIndex:
             self._derived[key] = build()
         return self._derived[key]
 
+    def forget(self, key) -> None:
+        """Drop what :meth:`derived` keeps under ``key``, if anything (it is derived again on next use):
+        a caller that has written it to a file frees its memory this way."""
+        self._derived.pop(key, None)
+
     @property
     def phrase_ids(self) -> dict[str, int]:
         """Phrase -> node id, built on first use (an update need not pay for a lookup it never uses)."""

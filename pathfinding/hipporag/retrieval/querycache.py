@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import mmap
 import os
+import tempfile
 from collections.abc import Sequence
 
 import numpy as np
@@ -41,7 +42,8 @@ from pathfinding.hipporag.retrieval.linking import NEAREST_ROWS_KEY
 from pathfinding.hipporag.retrieval.retrieve import (
     BM25_KEY,
     FACT_LINKER_KEY,
-    HippoRetriever,
+    graph_with_passages,
+    passage_bm25,
     passage_graph_key,
 )
 from pathfinding.hipporag.storage.container import DIGEST, ArrayBlock, Container, Layout, pack_chunks
@@ -115,8 +117,8 @@ def _installed_version(package: str) -> str:
 class _Arrays(ArrayBlock):
     """The cache's arrays, with its ways of storing a matrix and a prepared graph."""
 
-    def __init__(self):
-        super().__init__(LAYOUT.dtypes)
+    def __init__(self, spill=None):
+        super().__init__(LAYOUT.dtypes, spill)
 
     def matrix(self, name: str, M) -> dict:
         if sp.issparse(M):
@@ -139,13 +141,21 @@ class _Arrays(ArrayBlock):
         return out
 
 
-def write_cache(index: HippoIndex, index_path, *, key: dict | None = None) -> str:
+def write_cache(index: HippoIndex, index_path, *, key: dict | None = None, keep_derived: bool = True) -> str:
     """Derive what the default, v1 and BM25 retrievers read and write it beside ``index_path``.
 
     ``index`` must be the index stored in ``index_path`` (the cache is keyed to that file); ``key``
     is that file's key as it was when ``index`` was read (default: the file's key now).
     Returns the cache's path. The file is written beside it and renamed, as the index is; a file
     at that path that is not a query cache is left alone (InvalidValueError).
+
+    Each array goes to a temporary file in the cache's folder as soon as it is made (a file with no
+    name where the system allows it, so nothing is left behind), and the cache is then written from
+    it. With ``keep_derived=False`` each object derived for the cache (BM25, the walk graphs, the
+    fact linker, the casing model, the linker's postings) is also dropped from the index once
+    written, so the memory this takes is that of the largest object, not of all of them; the index
+    still answers questions, deriving anything it needs again. ``hipporag index`` and ``add``, which
+    exit after writing, use it; :func:`load_for_query`, which answers a question next, does not.
     """
     from pathfinding.hipporag.index.nearest import NearestRows
     from pathfinding.hipporag.index.persistence import (
@@ -157,52 +167,65 @@ def write_cache(index: HippoIndex, index_path, *, key: dict | None = None) -> st
     from pathfinding.hipporag.language.casing import casing_model
 
     key = _index_key(index_path) if key is None else key
-    # Everything is derived through the index, under the keys the retriever and the linker use,
-    # so that loading can hand each one back (``index.derived``) before anyone asks.
-    r = HippoRetriever(index)
-    facts = index.derived(FACT_LINKER_KEY, lambda: FactLinker(index))
-    w = _Arrays()
-    heads, tails, fact_bm25 = facts.get_state()
-    derived = {
-        "fact_linker": {
-            "heads": w.add("facts.heads", heads),
-            "tails": w.add("facts.tails", tails),
-            "bm25": None if fact_bm25 is None else _bm25(w, "facts.bm25", fact_bm25),
-        }
-    }
-    if index.passages:
-        derived["bm25"] = _bm25(w, "bm25", r.bm25)
-        derived["with_passages:1"] = w.graph("wp1", r.graph_with_passages())
-    derived["casing"] = encode_casing(casing_model(index), w.add)
-    if sp.issparse(index.node_embeddings):
-        # its rows are the node embeddings, stored once below; the posting lists are its own
-        _, postings = index.derived(NEAREST_ROWS_KEY, lambda: NearestRows(index.node_embeddings)).get_state()
-        derived["nearest_rows"] = {"postings": w.matrix("nearest.P", postings)}
-    header = {
-        "key": key,
-        "phrases": index.phrases,
-        "passages": encode_texts(index.passages, "passages", w.add),
-        "settings": index.settings,
-        "stats": dataclasses.asdict(index.stats),
-        "matrices": {
-            name: w.matrix(name, getattr(index, name))
-            for name in ("relation_graph", "synonymy_graph", "mentions", "node_embeddings", "pairs")
-        },
-        "specificity": w.add("specificity", index.specificity),
-        "dropped": w.add("dropped", index.dropped),
-        "encoder": encoder_spec(index.encoder, lambda name, a: w.add(name, a)),
-        "prepared": w.graph("prepared", index.prepared(synonymy=True)),
-        "derived": derived,
-        **encode_labels(index),
-    }
-    # Written piece by piece, never joined, as the index is: the cache holds the index's arrays and
-    # what is derived from them (683 MB beside a 330 MB index at 100,000 passages); one joined copy
-    # of it set the peak of `hipporag index` (2.34 GB at 100,000 passages, 1.67 GB without it).
-    chunks = pack_chunks(LAYOUT, header, w)
     out = cache_path(index_path)
     refuse_foreign(out, is_ours=is_cache_file, what="a query cache", hint="move it, then query again")
-    atomic_write(out, chunks)
+
+    def written(derived_key, write):
+        """``write()``'s header entry; then, unless kept, the index forgets what it derived."""
+        entry = write()
+        if not keep_derived:
+            index.forget(derived_key)
+        return entry
+
+    # Everything is derived through the index, under the keys the retriever and the linker use,
+    # so that loading can hand each one back (``index.derived``) before anyone asks. Held all at
+    # once and joined at the end, the cache stage set the peak of `hipporag index`: at a million
+    # synthetic passages it went from 6.37 GB resident to 9.53 GB (10.50 GB peak).
+    with tempfile.TemporaryFile(dir=os.path.dirname(os.path.abspath(out)), prefix=".query-cache-") as spill:
+        w = _Arrays(spill)
+        derived = {"casing": written(CASING_KEY, lambda: encode_casing(casing_model(index), w.add))}
+        prepared = written(prepared_key(True), lambda: w.graph("prepared", index.prepared(synonymy=True)))
+        derived["fact_linker"] = written(FACT_LINKER_KEY, lambda: _facts(w, index))
+        if index.passages:
+            derived["bm25"] = written(BM25_KEY, lambda: _bm25(w, "bm25", passage_bm25(index)))
+            derived["with_passages:1"] = written(
+                passage_graph_key(True), lambda: w.graph("wp1", graph_with_passages(index, synonymy=True))
+            )
+        if sp.issparse(index.node_embeddings):
+            # its rows are the node embeddings, stored once below; the posting lists are its own
+            def nearest():
+                rows = index.derived(NEAREST_ROWS_KEY, lambda: NearestRows(index.node_embeddings))
+                return {"postings": w.matrix("nearest.P", rows.get_state()[1])}
+
+            derived["nearest_rows"] = written(NEAREST_ROWS_KEY, nearest)
+        header = {
+            "key": key,
+            "phrases": index.phrases,
+            "passages": encode_texts(index.passages, "passages", w.add),
+            "settings": index.settings,
+            "stats": dataclasses.asdict(index.stats),
+            "matrices": {
+                name: w.matrix(name, getattr(index, name))
+                for name in ("relation_graph", "synonymy_graph", "mentions", "node_embeddings", "pairs")
+            },
+            "specificity": w.add("specificity", index.specificity),
+            "dropped": w.add("dropped", index.dropped),
+            "encoder": encoder_spec(index.encoder, lambda name, a: w.add(name, a)),
+            "prepared": prepared,
+            "derived": derived,
+            **encode_labels(index),
+        }
+        atomic_write(out, pack_chunks(LAYOUT, header, w))
     return out
+
+
+def _facts(w: _Arrays, index: HippoIndex) -> dict:
+    heads, tails, fact_bm25 = index.derived(FACT_LINKER_KEY, lambda: FactLinker(index)).get_state()
+    return {
+        "heads": w.add("facts.heads", heads),
+        "tails": w.add("facts.tails", tails),
+        "bm25": None if fact_bm25 is None else _bm25(w, "facts.bm25", fact_bm25),
+    }
 
 
 def _bm25(w: _Arrays, name: str, ranker: BM25Ranker) -> dict:

@@ -56,6 +56,7 @@ __all__ = [
     "Retrieval",
     "SCORERS",
     "graph_with_passages",
+    "passage_bm25",
     "passage_graph_key",
 ]
 
@@ -81,6 +82,11 @@ def graph_with_passages(index: HippoIndex, *, synonymy: bool = True) -> PPRGraph
         return prepare_graph(A)
 
     return index.derived(passage_graph_key(synonymy), build)
+
+
+def passage_bm25(index: HippoIndex) -> BM25Ranker:
+    """The BM25 over an index's passage texts, built once per index (:meth:`HippoIndex.derived`)."""
+    return index.derived(BM25_KEY, lambda: BM25Ranker(index.passages))
 
 
 NO_MATCH = (
@@ -326,7 +332,7 @@ class HippoRetriever:
                 raise InvalidValueError(
                     "no BM25 ranker: the index has no passage texts and no bm25 was given"
                 )
-            self._bm25 = self.index.derived(BM25_KEY, lambda: BM25Ranker(self.index.passages))
+            self._bm25 = passage_bm25(self.index)
         return self._bm25
 
     def graph_with_passages(self) -> PPRGraph:

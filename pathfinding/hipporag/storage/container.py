@@ -20,9 +20,11 @@ that names the file.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import struct
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -70,6 +72,15 @@ class Layout:
 class ArrayBlock:
     """Arrays collected for one file: the block's chunks and the table that goes into the header.
 
+    Parameters
+    ----------
+    dtypes : frozenset of str
+        The dtypes an array may have (:attr:`Layout.dtypes`).
+    spill : binary file object, optional
+        Where each array's bytes go as it is added (a temporary file, read back by :meth:`pieces`),
+        so that the caller can free the array at once; by default the block keeps views of the
+        arrays' own memory, which must then stay alive until the file is written.
+
     Examples
     --------
     >>> block = ArrayBlock(frozenset({"<i8"}))
@@ -79,9 +90,9 @@ class ArrayBlock:
     ({'ids': {'dtype': '<i8', 'shape': [3], 'offset': 0}}, 24)
     """
 
-    def __init__(self, dtypes: frozenset):
-        self.dtypes = dtypes
-        self.chunks: list = []  # bytes-like: views of the arrays and their padding
+    def __init__(self, dtypes: frozenset, spill=None):
+        self.dtypes, self.spill = dtypes, spill
+        self.chunks: list = []  # bytes-like: views of the arrays and their padding (none when spilled)
         self.table: dict[str, dict] = {}
         self.size = 0
 
@@ -97,9 +108,28 @@ class ArrayBlock:
         raw = memoryview(a.reshape(-1).view(np.uint8))
         self.table[name] = {"dtype": a.dtype.str, "shape": list(a.shape), "offset": self.size}
         pad = b"\0" * ((-len(raw)) % 8)
-        self.chunks += [raw, pad] if pad else [raw]
+        if self.spill is not None:
+            self.spill.write(raw)
+            self.spill.write(pad)
+        else:
+            self.chunks += [raw, pad] if pad else [raw]
         self.size += len(raw) + len(pad)
         return name
+
+    def pieces(self) -> Iterator:
+        """The block's bytes in order: the chunks kept, or the spill file read back ``_CHUNK`` at a time."""
+        if self.spill is None:
+            yield from self.chunks
+            return
+        self.spill.flush()
+        self.spill.seek(0)
+        left = self.size
+        while left:
+            piece = self.spill.read(min(_CHUNK, left))
+            if not piece:
+                raise OSError(f"the temporary array block ended {left} bytes early")
+            left -= len(piece)
+            yield piece
 
 
 def pack(layout: Layout, header: dict, block: ArrayBlock) -> bytes:
@@ -140,9 +170,10 @@ def _json_chunks(value) -> list[bytes]:
     return [dumps(value)]
 
 
-def pack_chunks(layout: Layout, header: dict, block: ArrayBlock) -> list[bytes]:
+def pack_chunks(layout: Layout, header: dict, block: ArrayBlock) -> Iterator[bytes]:
     """:func:`pack`'s bytes as the pieces they are made of, the file never joined into one object:
-    the prefix, the header's JSON in pieces, the arrays, the SHA-256 of all of them.
+    the prefix, the header's JSON in pieces, the arrays (:meth:`ArrayBlock.pieces`), and last the
+    SHA-256 of all of them, computed as they pass.
 
     Examples
     --------
@@ -153,11 +184,12 @@ def pack_chunks(layout: Layout, header: dict, block: ArrayBlock) -> list[bytes]:
     """
     head = _json_chunks({**header, "arrays": block.table})
     n_head = sum(map(len, head))
-    chunks = [PREFIX.pack(layout.magic, layout.version, n_head, block.size), *head, *block.chunks]
     digest = hashlib.sha256()
-    for c in chunks:
+    prefix = PREFIX.pack(layout.magic, layout.version, n_head, block.size)
+    for c in itertools.chain([prefix], head, block.pieces()):
         digest.update(c)
-    return [*chunks, digest.digest()]
+        yield c
+    yield digest.digest()
 
 
 class Container:
