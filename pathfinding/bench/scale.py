@@ -208,10 +208,17 @@ def measure_size(
     from pathfinding.core.ppr import ppr_top_k
     from pathfinding.hipporag.index.build import BUILD_STAGES, build_index
     from pathfinding.hipporag.index.maintenance import delete_passages
+    from pathfinding.hipporag.index.model import prepared_key
     from pathfinding.hipporag.index.persistence import load_index, save_index
     from pathfinding.hipporag.language.text import normalize_phrase
-    from pathfinding.hipporag.retrieval.linking import link_entities
-    from pathfinding.hipporag.retrieval.retrieve import HippoRetriever, graph_with_passages
+    from pathfinding.hipporag.retrieval.linking import NEAREST_ROWS_KEY, link_entities
+    from pathfinding.hipporag.retrieval.retrieve import (
+        BM25_KEY,
+        FACT_LINKER_KEY,
+        HippoRetriever,
+        graph_with_passages,
+        passage_graph_key,
+    )
     from pathfinding.synthetic.corpus import synthetic_corpus
 
     n_passages = check_int("n_passages", n_passages, low=2)
@@ -353,12 +360,15 @@ def measure_size(
             gs_times.append(time.perf_counter() - t0)
             sweeps.append(top.iterations)
     # The index written and read back (a fresh object: the built one is dropped first). The
-    # retriever goes, but what it derived stays cached on the index (the passages' BM25, the walk
-    # graph with passages, the fact linker), so the save's peak is measured with them resident.
-    # `pathfinding index` holds the same, and the casing model, when it writes the query cache
-    # after its save.
+    # retriever goes, and so does what it derived on the index (the passages' BM25, the walk graphs,
+    # the fact linker, the linker's postings): `pathfinding hipporag index` saves an index with
+    # nothing derived but what the save derives itself (the casing model), then writes the query
+    # cache one derived object at a time.
     stats, walk_edges = idx.stats, walk_graph.n_edges
     del ret, walk_graph, ET
+    for key in (BM25_KEY, FACT_LINKER_KEY, NEAREST_ROWS_KEY, "embeddings_T", passage_graph_key(True),
+                prepared_key(True)):  # fmt: skip
+        idx.forget(key)
     gc.collect()
     folder = tempfile.mkdtemp(prefix="pathfinding-scale-")
     try:
