@@ -97,6 +97,18 @@ def test_the_section_shows_rows_stages_musique_targets_and_prose():
     assert "#### Beyond one machine" in text
 
 
+def test_a_measurement_of_a_thousand_or_more_reads_as_a_whole_number():
+    """1008.5 s read "1.01e+03" in the targets table; three significant figures stay below 1,000."""
+    rows = [_row(n) for n in (10_000, 1_000_000)]
+    rows[-1]["command_s"] = 1008.5
+    result = {"rows": rows, "musique": MUSIQUE, "exponent": 1.0, "sizes": [10_000, 1_000_000], "seed": 0,
+              "targets": judge_targets(rows, [], MUSIQUE, 1.0)}
+    text = format_section(result, ram_bytes=16 * 2**30)
+    command = [line for line in text.splitlines() if line.startswith("| that command at 1,000,000")]
+    assert len(command) == 1 and "| 1,008 | INFO |" in command[0], command
+    assert "e+0" not in text and "| <= 600 | 300 | PASS |" in text
+
+
 def test_a_killed_size_is_a_row_of_the_build_table_with_the_tables_width():
     rows = [_row(10_000)]
     failed = [{"n_passages": 1_000_000, "seconds_until_killed": 321.0}]

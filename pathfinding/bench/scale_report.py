@@ -348,11 +348,17 @@ def format_section(result: dict, *, ram_bytes: float | None = None) -> str:
     ]
     for t in result["targets"]:
         v = t["measured"]
-        shown = "—" if v is None else (f"{v:.3g}" if isinstance(v, float) else str(v))
+        shown = "—" if v is None else (_measured(v) if isinstance(v, float) else str(v))
         lines.append(f"| {t['name']} | {t['target']} | {shown} | {t['status']} |")
     if top and top.get("stages"):
         lines += ["", *beyond_one_machine(top, ram_bytes if ram_bytes is not None else _ram_bytes())]
     return "\n".join(lines) + "\n"
+
+
+def _measured(v: float) -> str:
+    """A target's measurement: three significant figures, a whole number from 1,000 (``1,008``, not
+    ``1.01e+03``)."""
+    return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.3g}"
 
 
 def _command_lines(rows) -> list[str]:
