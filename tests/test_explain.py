@@ -315,3 +315,29 @@ def test_explain_works_on_many_questions_and_a_pipe_into_head_stays_quiet(meet_f
     cmd = f'"{sys.executable}" -m pathfinding {query} | head -n 2'
     proc = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, env=env)
     assert proc.stderr == "" and proc.stdout.count("\n") == 2
+
+
+_NAME, _RELATION = st.sampled_from("abcde"), st.sampled_from("rst")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.tuples(_NAME, _RELATION, _NAME), max_size=4), min_size=1, max_size=6))
+def test_an_edges_relations_are_those_of_every_triple_between_its_nodes(docs):
+    """relation_labels reads two rows of P and those passages' triples: the same relations, in the
+    same order, as a scan of every triple (either direction, first statement first, self-loops none)."""
+    from pathfinding.hipporag.retrieval.explain import relation_labels
+
+    docs = [[("Ada " + s, r, "Ada " + o) for s, r, o in doc] for doc in docs]
+    if not any(s != o for doc in docs for s, _, o in doc):
+        return  # no edge, and an index needs a node
+    idx = build_index(docs, synonymy=False)
+    table: dict = {}
+    for doc in idx.triples:
+        for s, r, o in doc:
+            u, v = idx.node_id(s), idx.node_id(o)
+            if u >= 0 and v >= 0 and u != v:
+                table.setdefault((min(u, v), max(u, v)), {})[r] = None
+    for u in range(idx.n_nodes):
+        for v in range(idx.n_nodes):
+            want = tuple(table.get((min(u, v), max(u, v)), {}))
+            assert relation_labels(idx, u, v) == want, (u, v)
