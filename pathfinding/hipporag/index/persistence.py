@@ -71,6 +71,7 @@ __all__ = [
     "load_index",
     "read_triples",
     "save_index",
+    "triple_arrays",
 ]
 
 MAGIC = b"PFHIPIDX"
@@ -237,10 +238,9 @@ def encode_triples(triples, phrases, add_array) -> dict:
     }
 
 
-def decode_triples(spec, array, name: str, phrases) -> list[tuple]:
-    """The per-passage triples an :func:`encode_triples` record describes (each text one object: the
-    phrases' own, one per relation), checked; an older file's JSON lists are read by
-    :func:`_triples`."""
+def triple_arrays(spec, array, name: str, n_phrases: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """The arrays an :func:`encode_triples` record describes, checked: the (subject, relation, object)
+    id rows, each passage's end among them, and the relations' texts."""
     try:
         ids, ends = array(spec["ids"]), array(spec["ends"])
         relations = decode_texts(spec["relations"], array, name, "triples")
@@ -248,7 +248,7 @@ def decode_triples(spec, array, name: str, phrases) -> list[tuple]:
             raise InvalidValueError(f"ids {ids.dtype}{list(ids.shape)}, ends {ends.dtype}{list(ends.shape)}")
         if np.any(np.diff(ends, prepend=0) < 0) or (ends[-1] if ends.size else 0) != len(ids):
             raise InvalidValueError(f"the passages' ends do not rise to the {len(ids)} triples")
-        bounds = (("subject", len(phrases)), ("relation", len(relations)), ("object", len(phrases)))
+        bounds = (("subject", n_phrases), ("relation", len(relations)), ("object", n_phrases))
         for col, (what, n) in enumerate(bounds):
             if len(ids) and not (0 <= ids[:, col].min() and ids[:, col].max() < n):
                 raise InvalidValueError(f"a {what} id outside [0, {n})")
@@ -256,6 +256,14 @@ def decode_triples(spec, array, name: str, phrases) -> list[tuple]:
         raise
     except (KeyError, TypeError, ValueError) as exc:
         raise FormatError(f"{name}: header field 'triples' is malformed ({exc})") from None
+    return ids, ends, relations
+
+
+def decode_triples(spec, array, name: str, phrases) -> list[tuple]:
+    """The per-passage triples an :func:`encode_triples` record describes (each text one object: the
+    phrases' own, one per relation), checked; an older file's JSON lists are read by
+    :func:`_triples`."""
+    ids, ends, relations = triple_arrays(spec, array, name, len(phrases))
     P = np.fromiter(phrases, dtype=object, count=len(phrases))
     R = np.fromiter(relations, dtype=object, count=len(relations))
     flat = list(zip(P[ids[:, 0]].tolist(), R[ids[:, 1]].tolist(), P[ids[:, 2]].tolist(), strict=True))

@@ -4,8 +4,8 @@ A question from the shell starts a new process, which must load the index and th
 retrieval needs (BM25 over the passages and over the facts, the walk's prepared graphs); on a few
 thousand passages that costs several times the load. :func:`load_for_query` keeps
 ``INDEX.query-cache`` beside ``INDEX``: a :mod:`~pathfinding.hipporag.storage.container` of everything a
-query reads, as raw arrays viewed through a private memory map; the triples are read from the index
-only if something asks for them.
+query reads, as raw arrays viewed through a private memory map; the triples stay id rows, made into
+text one passage at a time for the passages something asks about (an explanation's paths).
 
 The cache is derived data and never trusted blindly. It is keyed to the index file's size and
 SHA-256 (the index's last 32 bytes), its own version, the ``bm25s`` version and the BM25 tokens of a
@@ -52,7 +52,7 @@ from pathfinding.hipporag.storage.safety import atomic_write, has_magic, refuse_
 __all__ = ["CACHE_SUFFIX", "CACHE_VERSION", "cache_path", "is_cache_file", "load_for_query", "write_cache"]
 
 CACHE_SUFFIX = ".query-cache"
-CACHE_VERSION = 6
+CACHE_VERSION = 7
 LAYOUT = Layout(
     b"PFHIPQRY",
     CACHE_VERSION,
@@ -162,6 +162,7 @@ def write_cache(index: HippoIndex, index_path, *, key: dict | None = None, keep_
         encode_casing,
         encode_labels,
         encode_texts,
+        encode_triples,
         encoder_spec,
     )
     from pathfinding.hipporag.language.casing import casing_model
@@ -211,6 +212,7 @@ def write_cache(index: HippoIndex, index_path, *, key: dict | None = None, keep_
             "specificity": w.add("specificity", index.specificity),
             "dropped": w.add("dropped", index.dropped),
             "encoder": encoder_spec(index.encoder, lambda name, a: w.add(name, a)),
+            "triples": encode_triples(index.triples, index.phrases, w.add),
             "prepared": prepared,
             "derived": derived,
             **encode_labels(index),
@@ -318,37 +320,34 @@ def _check_graph(kw: dict) -> None:
         _check(kw["bin_dst"].size == size and kw["bin_weights"].size in (0, size), "bins differ in length")
 
 
-class _TriplesFromIndex(Sequence):
-    """An index's per-passage triples, read from the index file the first time anything asks.
+class _Triples(Sequence):
+    """An index's per-passage triples, made from the cache's id rows one passage at a time, when
+    asked (an explanation reads the triples of the few passages on its paths; the whole list is a
+    Python tuple per triple, 1.2 KB a passage)."""
 
-    Only the triples are read (no encoder is rebuilt, so an index with a custom encoder needs none
-    here), and only from the index the cache was made for: a file replaced since is refused.
-    """
-
-    def __init__(self, path: str, key: dict):
-        self._path, self._key = path, key
-        self._triples = None
-
-    def _load(self):
-        if self._triples is None:
-            from pathfinding.hipporag.index.persistence import read_triples
-
-            triples = read_triples(self._path)
-            if _index_key(self._path) != self._key:
-                raise FormatError(f"{self._path}: the index changed after it was loaded; load it again")
-            self._triples = triples
-        return self._triples
-
-    def __getitem__(self, i):
-        return self._load()[i]
+    def __init__(self, ids: np.ndarray, ends: np.ndarray, phrases: list[str], relations: list[str]):
+        self._ids, self._ends, self._phrases, self._relations = ids, ends, phrases, relations
 
     def __len__(self) -> int:
-        return len(self._load())
+        return len(self._ends)
+
+    def __getitem__(self, j):
+        if isinstance(j, slice):
+            return [self[i] for i in range(*j.indices(len(self)))]
+        j = range(len(self))[j]  # an int, negative from the end, IndexError outside
+        a, b = (int(self._ends[j - 1]) if j else 0), int(self._ends[j])
+        P, R = self._phrases, self._relations
+        return tuple((P[s], R[r], P[o]) for s, r, o in self._ids[a:b].tolist())
 
 
 def _from_cache(block: _Block, index_path: str, encoder) -> HippoIndex:
     from pathfinding.hipporag.index.nearest import NearestRows
-    from pathfinding.hipporag.index.persistence import decode_encoder, decode_labels, decode_texts
+    from pathfinding.hipporag.index.persistence import (
+        decode_encoder,
+        decode_labels,
+        decode_texts,
+        triple_arrays,
+    )
 
     h = block.header
     passages = decode_texts(h["passages"], block.array, index_path, "passages")
@@ -361,6 +360,8 @@ def _from_cache(block: _Block, index_path: str, encoder) -> HippoIndex:
     enc = decode_encoder(
         h["encoder"], block.array, index_path, encoder, h["phrases"], mats["node_embeddings"]
     )
+    t_ids, t_ends, relations = triple_arrays(h["triples"], block.array, index_path, n)
+    _check(t_ends.size == n_pass, "triples of another number of passages")
     index = HippoIndex(
         phrases=h["phrases"],
         relation_graph=mats["relation_graph"],
@@ -371,7 +372,7 @@ def _from_cache(block: _Block, index_path: str, encoder) -> HippoIndex:
         encoder=enc,
         passages=passages,
         stats=IndexStats(**h["stats"]),
-        triples=_TriplesFromIndex(index_path, h["key"]),
+        triples=_Triples(t_ids, t_ends, h["phrases"], relations),
         dropped=block.array(h["dropped"]),
         pairs=mats["pairs"],
         settings=h["settings"],
@@ -433,9 +434,9 @@ def load_for_query(
     Returns
     -------
     HippoIndex
-        Equal to ``load_index(index_path)`` (same arrays, encoder, passages and settings; the
-        triples are read from the index file on first access), with the fact linker, BM25 and the
-        walk's graphs already derived.
+        Equal to ``load_index(index_path)`` (same arrays, encoder, passages, triples and settings;
+        each passage's triples are made from the cache's id rows when asked for), with the fact
+        linker, BM25 and the walk's graphs already derived.
 
     Raises
     ------
