@@ -25,7 +25,7 @@ from collections.abc import Iterator
 
 from pathfinding.errors import FormatError
 
-__all__ = ["CHUNK", "iter_list"]
+__all__ = ["CHUNK", "iter_list", "read_bytes"]
 
 CHUNK = 1 << 20
 """Bytes read from the file at a time."""
@@ -117,7 +117,7 @@ def _not_gzip(name: str, exc: Exception) -> FormatError:
 
 def _open(path):
     """A binary file object for ``path`` (a path or a Traversable), gzip read through when the name
-    ends in ``.gz`` or the file starts with gzip's magic bytes."""
+    ends in ``.gz`` or the file starts with gzip's magic bytes, and the file object underneath."""
     fh = open(path, "rb") if isinstance(path, str | os.PathLike) else path.open("rb")
     head = fh.peek(2)[:2] if hasattr(fh, "peek") else b""
     if not head:
@@ -126,6 +126,26 @@ def _open(path):
     if str(path).endswith(".gz") or head == b"\x1f\x8b":
         return gzip.GzipFile(fileobj=fh, mode="rb"), fh
     return fh, fh
+
+
+def read_bytes(path) -> bytes:
+    """A file's bytes (a path or a Traversable), gzip read through as :func:`iter_list` reads it: a
+    damaged archive is a :class:`~pathfinding.errors.FormatError` naming the file, not gzip's error.
+
+    Examples
+    --------
+    >>> import gzip, os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "t.txt.gz")
+    >>> _ = open(path, "wb").write(gzip.compress(b"text"))
+    >>> read_bytes(path)
+    b'text'
+    """
+    try:
+        stream, raw = _open(path)
+        with raw, stream:
+            return stream.read()
+    except _GZIP_ERRORS as exc:
+        raise _not_gzip(str(path), exc) from None
 
 
 def iter_list(path, key: str, *, expected: str, chunk: int = CHUNK) -> Iterator[tuple[int, object]]:

@@ -29,12 +29,10 @@ themselves are not shipped: :func:`pathfinding.hipporag.storage.datasets.fetch` 
 from __future__ import annotations
 
 import csv
-import gzip
 import io
 import json
 import os
 import sys
-import zlib
 from collections.abc import Iterator, Sequence
 
 from pathfinding._validation import check_int
@@ -47,7 +45,7 @@ from pathfinding.hipporag.io.corpusfiles import (
     split_records,
     title_sentences,
 )
-from pathfinding.hipporag.io.jsonstream import iter_list
+from pathfinding.hipporag.io.jsonstream import iter_list, read_bytes
 from pathfinding.hipporag.io.records import LoadReport, OpenIEPassage, Passage, QueryNER, Question
 from pathfinding.hipporag.io.splitting import DEFAULT_MAX_CHARS
 
@@ -60,17 +58,7 @@ __all__ = [
 def read_text(path) -> tuple[str, str]:
     """A text file's content (gzip or plain, UTF-8) and the name errors should use."""
     name = str(path)
-    if isinstance(path, str | os.PathLike):
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    else:  # a Traversable (importlib.resources, zipfile.Path)
-        raw = path.read_bytes()
-    if name.endswith(".gz") or raw[:2] == b"\x1f\x8b":  # the name, or gzip's magic bytes
-        # A damaged archive is a bad file like any other: name it instead of leaking gzip/zlib errors.
-        try:
-            raw = gzip.decompress(raw)
-        except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
-            raise FormatError(f"{name}: not a readable gzip file ({type(exc).__name__}: {exc})") from None
+    raw = read_bytes(path)  # a Traversable too (importlib.resources, zipfile.Path); gzip read through
     try:
         return raw.decode("utf-8"), name
     except UnicodeDecodeError as exc:
