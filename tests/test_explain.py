@@ -341,3 +341,14 @@ def test_an_edges_relations_are_those_of_every_triple_between_its_nodes(docs):
         for v in range(idx.n_nodes):
             want = tuple(table.get((min(u, v), max(u, v)), {}))
             assert relation_labels(idx, u, v) == want, (u, v)
+
+
+def test_an_edges_relations_are_read_once_per_index(monkeypatch):
+    """A warm process explains the same edges again: the second time is a lookup, either way round."""
+    from pathfinding.hipporag.retrieval import explain
+
+    idx = build_index([list(FACTS)], synonymy=False)
+    u, v = idx.node_id("ada lind"), idx.node_id("cleo park")
+    first = explain.relation_labels(idx, u, v)
+    monkeypatch.setattr(explain, "_read_relations", lambda *a: pytest.fail("read again"))
+    assert first == ("met",) and explain.relation_labels(idx, v, u) == first
