@@ -35,6 +35,7 @@ from pathfinding.hipporag.index.model import HippoIndex
 
 __all__ = [
     "KINDS",
+    "RELATIONS_KEY",
     "ROUTES",
     "Explanation",
     "PassageExplanation",
@@ -59,12 +60,13 @@ ROUTES = {
 }
 """How an :class:`Explanation`'s ranking was made (its ``route``), in words."""
 
-RELATIONS_KEY = "relation_labels"
-"""Where an index keeps the labels of the edges :func:`relation_labels` has read."""
-
 KINDS = ("seed", "passage", "bm25", "term")
 """What a part's source is: a seed piece of the walk, the passage nodes' BM25 restart, the BM25 term
 of a fused ranking, or one question term of a BM25 ranking."""
+
+RELATIONS_KEY = "relation_labels"
+"""Where an index keeps the labels of the edges :func:`relation_labels` has read
+(:meth:`~pathfinding.hipporag.index.model.HippoIndex.derived`)."""
 
 TOP_VIA = 3
 """Nodes of a passage whose paths are spelled out (one per contributing seed)."""
