@@ -424,7 +424,10 @@ def ppr_top_k(
         support, entries, total = restart_entries(restart, g.n_nodes)
         v = None
     else:
-        v, total = restart_column(restart, g.n_nodes)
+        v, _ = restart_column(restart, g.n_nodes)  # checked; summed again over its entries alone:
+        support = np.flatnonzero(v != 0)  # a dense and a sparse form of one restart are divided by
+        entries = v[support]  # one total to the bit (summed over the zeros too, it may differ in
+        total = entries.sum()  # its last bit, and push's thresholds, hence its scores, with it)
     margin = check_float("margin", margin, low=0.0, high=np.inf, high_open=True)
     if method not in ("auto", "gauss-seidel"):
         raise InvalidValueError(f"method must be 'auto' or 'gauss-seidel', got {method!r}")
@@ -442,9 +445,6 @@ def ppr_top_k(
 
     if method == "auto" and g.symmetric:
         # O(support) work from here on, not O(nodes): push touches only what its mass reaches.
-        if v is not None:
-            support = np.flatnonzero(v != 0)  # faster than flatnonzero on the floats
-            entries = v[support]
         mass = entries / total  # the entries of v / total, as Gauss-Seidel's below (one that
         # underflows to 0 is a support node without mass: push moves nothing from it)
         no_log = np.empty(0, np.int64)
