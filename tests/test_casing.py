@@ -1,8 +1,12 @@
 """The casing model: how a corpus writes its names, counted by hand on small corpora, its checks and
 its derived copy on an index."""
 
+import re
+
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.build import build_index
@@ -86,6 +90,18 @@ def test_initials_and_abbreviations_do_not_end_a_sentence():
     assert initial["Then"]  # after "1952." a sentence starts
     m = CasingModel.from_passages(["Written by E. B. White in 1952."])
     assert m.evidence("e b white").form == "E B White"
+
+
+@given(st.text(alphabet="aZé东1 _.,'’-!?:;\n\"()", max_size=40))
+def test_each_word_sits_where_the_token_rule_finds_it(text):
+    """Words are cut by the token rule, each at its token's start, and the text between its start and
+    end is the word (a possessive or trailing dots cut from its end, never from its start)."""
+    toks = word_tokens(text)
+    rule = re.compile(r"[^\W_][\w'’.\-]*")
+    assert [t.start for t in toks] == [m.start() for m in rule.finditer(text)]
+    assert all(text[t.start : t.end] == t.text and t.text for t in toks)
+    assert [t.capital for t in toks] == [t.text[0].isupper() for t in toks]
+    assert toks == [] or toks[0].initial
 
 
 def test_a_possessive_ends_a_name_and_is_not_part_of_it():

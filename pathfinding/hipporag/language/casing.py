@@ -71,6 +71,7 @@ MAX_WORDS = 8
 # The token rule of capitalised_spans: a letter or digit of any script, then word characters,
 # apostrophes, dots and hyphens ("O'Neal", "D.P.", "Saxby-Junna").
 _TOKEN = re.compile(r"[^\W_][\w'’.\-]*")
+_SPLIT = re.compile(f"({_TOKEN.pattern})")  # split by it: the gaps and the tokens, in turn
 _POSSESSIVE = re.compile(r"['’]s$|(?<=s)['’]$", re.IGNORECASE)
 CONNECTORS = frozenset({"of", "the", "de", "del", "la", "le", "von", "van", "der", "du", "da", "for"})
 """Words that may sit inside a name, as in capitalised_spans ("Journal of Psychotherapy Integration")."""
@@ -109,11 +110,23 @@ def word_tokens(text: str) -> list[WordToken]:
     """
     if not isinstance(text, str):
         raise InvalidTypeError(f"text must be a string, got {type(text).__name__}")
-    out: list[WordToken] = []
-    prev_end, prev_raw, possessive = 0, "", False
-    for m in _TOKEN.finditer(text):
-        raw = m.group()
-        gap = text[prev_end : m.start()]
+    words, starts, initial, after_break = _columns(text)
+    return [
+        WordToken(w, s, s + len(w), w[0].isupper(), w[0].isdigit(), i, b)
+        for w, s, i, b in zip(words, starts, initial, after_break, strict=True)
+    ]
+
+
+def _columns(text: str) -> tuple[list[str], list[int], list[bool], list[bool]]:
+    """:func:`word_tokens` as four lists, ``(words, starts, initial, after_break)`` (``capital`` and
+    ``digit`` are read off the word): one split in C for the tokens and the gaps between them, and no
+    tuple per word. A count of a million passages reads some sixty million words."""
+    parts = _SPLIT.split(text)  # gap, token, gap, token, ..., gap
+    words, starts, initial, after_break = [], [], [], []
+    pos, prev_raw, possessive = 0, "", False
+    for t in range(1, len(parts), 2):
+        gap, raw = parts[t - 1], parts[t]
+        pos += len(gap)
         word = raw.rstrip(".'’-")
         # (the checks on apostrophes and gaps are skipped where they cannot match: most words, one space)
         owner = ("'" in raw or "’" in raw) and bool(_POSSESSIVE.search(raw.rstrip(".-")))
@@ -122,13 +135,13 @@ def word_tokens(text: str) -> list[WordToken]:
         # a full stop after a short word is mostly an initial or an abbreviation ("E. B. White", "St. Louis")
         stop = prev_raw.endswith((".", "!", "?")) and (len(prev_raw.rstrip(".")) > 3 or prev_raw[-1] != ".")
         plain = gap == " "
-        initial = not out or (not plain and bool(_OPENERS.search(gap))) or stop
-        out.append(
-            WordToken(word, m.start(), m.start() + len(word), word[0].isupper(), word[0].isdigit(), initial,
-                   (not plain and bool(gap.strip())) or possessive)
-        )  # fmt: skip
-        prev_end, prev_raw, possessive = m.end(), raw, owner
-    return out
+        words.append(word)
+        starts.append(pos)
+        initial.append(t == 1 or (not plain and bool(_OPENERS.search(gap))) or stop)
+        after_break.append((not plain and bool(gap.strip())) or possessive)
+        pos += len(raw)
+        prev_raw, possessive = raw, owner
+    return words, starts, initial, after_break
 
 
 @dataclass(frozen=True)
@@ -398,13 +411,7 @@ class CasingModel:
             raise InvalidTypeError("passages must be a sequence of strings, got a string")
         if normalization not in NORMALIZATIONS:
             raise InvalidValueError(f"normalization must be one of {NORMALIZATIONS}, got {normalization!r}")
-        norm: dict[str, str] = {}
-
-        def key_of(word: str) -> str:
-            k = norm.get(word)
-            if k is None:
-                k = norm[word] = normalize_phrase(word, rule=normalization)
-            return k
+        norm = _Keys(normalization)  # word -> its key, each word normalised once
 
         # Each name's count and form; a Counter of its forms only once a second form is seen (most
         # names have one, and a Counter each would be most of the memory at a million passages).
@@ -426,12 +433,12 @@ class CasingModel:
         for j, text in enumerate(bar):
             if not isinstance(text, str):
                 raise InvalidTypeError(f"passages[{j}] must be a string, got {type(text).__name__}")
-            toks = word_tokens(text)
-            keys = [key_of(t.text) for t in toks]
-            for run in _runs(toks):
+            words, _, opens, breaks = _columns(text)
+            keys = list(map(norm.__getitem__, words))
+            for run in _runs(words, opens, breaks):
                 key = " ".join(k for k in (keys[i] for i in run) if k)
                 if key and len(key.split()) <= MAX_WORDS:
-                    form = " ".join(toks[i].text for i in run)
+                    form = " ".join(words[i] for i in run)
                     seen = named.get(key)
                     if seen is None:
                         named[key], form_of[key] = 1, form
@@ -441,11 +448,11 @@ class CasingModel:
                             forms_of[key][form] += 1
                         elif form != form_of[key]:
                             forms_of[key] = Counter({form_of[key]: seen, form: 1})
-                    if toks[run[0]].initial:
+                    if opens[run[0]]:
                         initial[key] += 1
             # words in lower case: each token's words, and the runs of words that start in lower case
-            for t, k in zip(toks, keys, strict=True):
-                low = not (t.capital or t.digit)
+            for w, k in zip(words, keys, strict=True):
+                low = not (w[0].isupper() or w[0].isdigit())
                 if " " not in k:  # one word (or none), as nearly every token is (keys have no other space)
                     if k:
                         stream.append(ids.setdefault(k, len(ids)))
@@ -491,6 +498,18 @@ class CasingModel:
         return cls(Texts.of(keep), Texts.of(forms), total - first, first, low, normalization=normalization)
 
 
+class _Keys(dict):
+    """Word -> :func:`~pathfinding.hipporag.language.text.normalize_phrase` of it, found on first use."""
+
+    def __init__(self, rule: str):
+        super().__init__()
+        self.rule = rule
+
+    def __missing__(self, word: str) -> str:
+        key = self[word] = normalize_phrase(word, rule=self.rule)
+        return key
+
+
 def _as_texts(strings) -> Texts:
     """``strings`` as :class:`Texts`, each checked to be a string (a Texts is one already)."""
     if isinstance(strings, Texts):
@@ -503,8 +522,9 @@ def _as_texts(strings) -> Texts:
     return Texts.of(strings)
 
 
-def _runs(toks: list[WordToken]) -> list[list[int]]:
-    """Token positions of every name: capitalised_spans' runs, a sentence-opening stop word dropped.
+def _runs(words: list[str], initial: list[bool], after_break: list[bool]) -> list[list[int]]:
+    """Token positions of every name (the tokens as :func:`_columns` gives them): capitalised_spans'
+    runs, a sentence-opening stop word dropped.
 
     A run holds an upper-case letter (numbers alone are not names); a run opening a sentence is
     marked by its first token's ``initial``.
@@ -513,31 +533,32 @@ def _runs(toks: list[WordToken]) -> list[list[int]]:
     cur: list[int] = []
 
     def close():
-        while cur and toks[cur[-1]].text.lower() in CONNECTORS:
+        while cur and words[cur[-1]].lower() in CONNECTORS:
             cur.pop()
         if cur:
             runs.append(list(cur))
         cur.clear()
 
-    for i, t in enumerate(toks):
-        if t.after_break or (t.initial and (t.capital or t.digit)):
+    for i, w in enumerate(words):
+        named = w[0].isupper() or w[0].isdigit()
+        if after_break[i] or (initial[i] and named):
             close()
-        if t.capital or t.digit:
+        if named:
             cur.append(i)
-        elif cur and t.text.lower() in CONNECTORS:
+        elif cur and w.lower() in CONNECTORS:
             cur.append(i)
         else:
             close()
     close()
     out = []
     for run in runs:
-        if toks[run[0]].initial and len(run) > 1 and toks[run[0]].text.lower() in STOP_WORDS:
+        if initial[run[0]] and len(run) > 1 and words[run[0]].lower() in STOP_WORDS:
             run = run[1:]  # "The film", "In Paris": the grammar's capital, not the name's
-        while len(run) > 1 and toks[run[0]].text.lower() in STOP_WORDS and toks[run[0]].text != "The":
+        while len(run) > 1 and words[run[0]].lower() in STOP_WORDS and words[run[0]] != "The":
             run = run[1:]
-        if len(run) == 1 and toks[run[0]].text.lower() in STOP_WORDS:
+        if len(run) == 1 and words[run[0]].lower() in STOP_WORDS:
             continue
-        if any(toks[i].capital for i in run):
+        if any(words[i][0].isupper() for i in run):
             out.append(run)
     return out
 
