@@ -173,12 +173,13 @@ def top_k_contributions(graph, components, k, *, candidates=None, restart_prob=0
         )
         if certified:
             entries = pieces.tocoo()  # canonical (_pieces): one entry per (piece, node)
+            start = g.internal_ids(entries.col)
             res = np.zeros((g.n_nodes, pieces.shape[0]))  # internal order, one column per piece
-            res[g.internal_ids(entries.col), entries.row] = entries.data / mass.sum()
+            res[start, entries.row] = entries.data / mass.sum()
             p = np.zeros_like(res)
             args = (g.indptr, g.indices, g.weights, g.unit, g.inv_out)
             replay_pushes(*args, log, n_log, p, res, alpha)
-            parts = settle_parts(p, res, alpha, _order(g), total)
+            parts = settle_parts(p, res, alpha, _order(g), total, start, log, n_log, g.indptr, g.indices)
             return TopKContributions(items[head], scores, parts, True, float(bound))
     split = _split(g, pieces, alpha, tol, 1000, 1, caller="top_k_contributions")
     walk = split.parts.sum(axis=0)[items]
