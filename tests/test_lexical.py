@@ -11,14 +11,22 @@ edges, and the default numbers of facts and passages were all unpinned.
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.build import build_index
 from pathfinding.hipporag.language.text import words
 from pathfinding.hipporag.retrieval import lexical
-from pathfinding.hipporag.retrieval.lexical import QUESTION_WORDS, BM25Ranker, FactLinker, _chunks, top_k
+from pathfinding.hipporag.retrieval.lexical import (
+    QUESTION_WORDS,
+    BM25Ranker,
+    FactLinker,
+    _chunks,
+    near_tie,
+    ranks_that_matter,
+    top_k,
+)
 
 DOCS = ["the cat sat on the mat", "dog chased cat", "dog dog barked at the mailman loudly", "birds sing"]
 STOP = {"the", "on", "at"}  # the English stop words among DOCS' words
@@ -91,6 +99,33 @@ def test_top_k_names_bad_arguments():
         top_k([1.0, 2.0], 0)
     with pytest.raises(InvalidValueError, match=r"^scores must be 1-D, got shape \(1, 2\)"):
         top_k([[1.0, 2.0]], 1)
+
+
+@settings(max_examples=200)
+@given(data=st.data(), n=st.integers(1, 12), lam=st.floats(0.05, 0.95), c=st.sampled_from([1.0, 10.0, 60.0]))
+def test_walk_ranks_beyond_those_that_matter_leave_the_fused_top_k_alone(data, n, lam, c):
+    """Two walks that rank the same passages first, in the same order, up to ranks_that_matter (the
+    order near_tie checks), fuse with BM25 to the same top k, however they rank the rest."""
+    from pathfinding.hipporag.retrieval.retrieve import HippoRetriever
+
+    fuse = HippoRetriever(build_index([[("Ed Wood", "directed", "Plan 9")]]), fusion_c=c).fuse
+    level = st.sampled_from([0.0, 0.1, 0.2, 0.3, 0.5])  # few values: ties of every kind
+    walk, bm = (np.array(data.draw(st.lists(level, min_size=n, max_size=n))) for _ in range(2))
+    k = data.draw(st.integers(1, n))
+    reach = ranks_that_matter(fuse(walk, bm, lam), k, lam, c)
+    tail = top_k(walk, n)[reach:]
+    tail = tail[walk[tail] > 0]  # passages the walk ranks below reach (a zero has no walk rank)
+    moved = walk.copy()
+    moved[tail] = data.draw(st.permutations(walk[tail].tolist())) if tail.size else moved[tail]
+    assume(top_k(moved, min(reach, n)).tolist() == top_k(walk, min(reach, n)).tolist())
+    assert top_k(fuse(moved, bm, lam), k).tolist() == top_k(fuse(walk, bm, lam), k).tolist()
+
+
+def test_near_tie_reads_the_best_k_plus_one():
+    scores = [0.4, 0.0, 0.3, 0.3 + 1e-13, 0.1, 0.1]
+    assert not near_tie(scores, 1e-12, 1)  # 0.4 and 0.3: apart
+    assert near_tie(scores, 1e-12, 2)  # the two 0.3s
+    assert not near_tie([0.2, 0.0, 0.0], 1.0, 3)  # zeros are no tie: no walk rank at all
 
 
 # Words with what bm25s and our tokenizer must agree on: stop words, case, a mark, unspaced scripts,

@@ -244,7 +244,7 @@ def explain_walk(retriever, plan, k: int, *, lam: float | None = None, bm=None) 
     ``lam`` set: the fused ranking (``bm`` the BM25 scores). Returns the Explanation; its ranking
     follows the retriever's rules (:func:`~pathfinding.hipporag.retrieval.lexical.top_k`).
     """
-    from pathfinding.hipporag.retrieval.lexical import top_k
+    from pathfinding.hipporag.retrieval.lexical import near_tie, ranks_that_matter, top_k
 
     index, w = retriever.index, plan.weights
     pieces = seed_pieces(index, w, plan.links)
@@ -283,8 +283,8 @@ def explain_walk(retriever, plan, k: int, *, lam: float | None = None, bm=None) 
         # two passages closer than both errors may be ordered apart by their last digits (an exact
         # tie, say): then the retriever's own walk ranks them, as it does in retrieve.
         count = 1.0 if hybrid else float(max(index.mentions.max(), 1.0))  # a node's weight in a score
-        reach = k if lam is None else _ranks_that_matter(scores, k, lam, retriever.fusion_c)
-        if _near_tie(walk, 2.0 * count * (walk_error + retriever.tol), reach):
+        reach = k if lam is None else ranks_that_matter(scores, k, lam, retriever.fusion_c)
+        if near_tie(walk, 2.0 * count * (walk_error + retriever.tol), reach):
             ranked = retriever._walk_scores(plan.question, w)
             scores = walk if lam is None else retriever.fuse(ranked, bm, lam)
     bm_term = None if lam is None else retriever.fuse(np.zeros_like(walk), bm, lam)
@@ -311,25 +311,6 @@ def explain_walk(retriever, plan, k: int, *, lam: float | None = None, bm=None) 
     route = ("fused" if lam is not None else "walk") if hybrid else ("fused" if lam is not None else "v1")
     eps = float(np.finfo(np.float64).eps)
     return Explanation(route, tuple(out), walk_error, len(pieces) * 4 * eps)
-
-
-def _near_tie(scores: np.ndarray, gap: float, k: int) -> bool:
-    """Whether two of the best ``k + 1`` positive ``scores`` lie within ``gap`` of each other, or of
-    the rounding of the largest."""
-    s = np.sort(scores[scores > 0])[::-1][: k + 1]
-    return s.size > 1 and bool(np.min(-np.diff(s)) <= gap + 8 * np.finfo(np.float64).eps * s[0])
-
-
-def _ranks_that_matter(fused: np.ndarray, k: int, lam: float, c: float) -> int:
-    """The worst walk rank from which a passage can still reach the top ``k`` of a fusion of ranks
-    (:meth:`~pathfinding.hipporag.retrieval.retrieve.HippoRetriever.fuse`): rank r gives at most
-    ``lam / (c + r)`` plus the best BM25 term, ``(1 - lam) / (c + 1)``; a passage whose best falls
-    short of the k-th fused score (with a margin) cannot, whatever order passages below it take."""
-    kth = np.sort(fused)[::-1][min(k, fused.size) - 1]
-    need = kth * (1.0 - 1e-9) - (1.0 - lam) / (c + 1.0)
-    if need <= 0:
-        return fused.size
-    return int(min(np.floor(lam / need - c), fused.size))
 
 
 def _passage(j, score, parts, via=(), own=0.0, title="") -> PassageExplanation:

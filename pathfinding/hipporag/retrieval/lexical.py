@@ -23,7 +23,9 @@ from pathfinding.errors import InvalidTypeError, InvalidValueError
 from pathfinding.hipporag.index.model import HippoIndex
 from pathfinding.hipporag.language.text import fold, words
 
-__all__ = ["PRUNE_FROM", "BM25Ranker", "FactLinker", "QUESTION_WORDS", "top_k"]
+__all__ = [
+    "PRUNE_FROM", "BM25Ranker", "FactLinker", "QUESTION_WORDS", "near_tie", "ranks_that_matter", "top_k",
+]  # fmt: skip
 
 QUESTION_WORDS = frozenset(
     "what which who whom whose when where why how do does did has have had were been being can could "
@@ -70,6 +72,46 @@ def top_k(scores, k: int) -> np.ndarray:
     above = ids[sub > kth]
     chosen = np.concatenate([above, ids[sub == kth][: k - above.size]])
     return chosen[np.lexsort((chosen, -s[chosen]))].astype(np.int64)
+
+
+def near_tie(scores, gap: float, k: int) -> bool:
+    """Whether two of the best ``k + 1`` positive ``scores`` lie within ``gap`` of each other (or of
+    the rounding of the largest): two solutions each within ``gap / 2`` of the exact scores may then
+    rank them apart.
+
+    Examples
+    --------
+    >>> near_tie([0.5, 0.2, 0.2 + 1e-12, 0.0], 1e-10, 1), near_tie([0.5, 0.2, 0.2 + 1e-12, 0.0], 1e-10, 2)
+    (False, True)
+    """
+    s = np.asarray(scores, dtype=np.float64)
+    s = np.sort(s[s > 0])[::-1][: k + 1]
+    return s.size > 1 and bool(np.min(-np.diff(s)) <= gap + 8 * np.finfo(np.float64).eps * s[0])
+
+
+def ranks_that_matter(fused, k: int, walk_weight: float, c: float) -> int:
+    """The worst walk rank from which a passage can still reach the top ``k`` of a fusion of ranks
+    with weight ``walk_weight`` and constant ``c``
+    (:meth:`~pathfinding.hipporag.retrieval.retrieve.HippoRetriever.fuse`; ``fused`` its scores).
+
+    Rank r brings at most ``walk_weight / (c + r)``, the best BM25 rank ``(1 - walk_weight) / (c + 1)``:
+    a passage whose best falls short of the k-th fused score cannot reach the top k, whatever order
+    the passages below it take. Every rank, when the BM25 term alone can.
+
+    Examples
+    --------
+    The best passage leads both rankings; a passage second by its walk falls short even with the
+    best BM25 rank (0.5 / 12 + 0.5 / 11 < 1 / 11), so only the walk's first rank matters:
+
+    >>> ranks_that_matter([1 / 11, 0.5 / 12, 0.0], 1, 0.5, 10.0)
+    1
+    """
+    fused = np.asarray(fused, dtype=np.float64)
+    kth = np.sort(fused)[::-1][min(k, fused.size) - 1]
+    need = kth * (1.0 - 1e-9) - (1.0 - walk_weight) / (c + 1.0)
+    if need <= 0:
+        return int(fused.size)
+    return int(min(np.floor(walk_weight / need - c), fused.size))
 
 
 class BM25Ranker:
