@@ -333,10 +333,12 @@ def test_top_k_ranks_the_iterate_of_its_sweeps(graph, data):
     k = data.draw(st.integers(1, cand.size))
     max_iter = data.draw(st.integers(1, 30))
     res = ppr_top_k(graph, r, k, candidates=cand, max_iter=max_iter, method="gauss-seidel")
-    # the same sweeps, then the ranking in numpy: equal scores by candidate position
-    g, rr, _, alpha, _, _ = _solver_args(graph, r, 0.5, 1e-10, 1000)
-    x = g.to_internal(rr[:, 0]).copy()
-    args = (g.indptr, g.indices, g.weights, g.unit, g.inv_out, g.to_internal(rr[:, 0]), x, alpha)
+    # the same sweeps, then the ranking in numpy: equal scores by candidate position; the restart
+    # divided by the sum of its nonzero entries, as a sparse one is
+    g, _, _, alpha, _, _ = _solver_args(graph, r, 0.5, 1e-10, 1000)
+    rr = g.to_internal(r / r[r != 0].sum())
+    x = rr.copy()
+    args = (g.indptr, g.indices, g.weights, g.unit, g.inv_out, rr, x, alpha)
     _, bound, total = _kernels.ppr_gauss_seidel(*args, 0.0, res.iterations, g.sweep_blocks(np.flatnonzero(x)))
     scores = g.to_original(x)[cand] / total
     order = np.lexsort((np.arange(cand.size), -scores))[:k]
