@@ -358,9 +358,9 @@ def settle_parts(p, res, alpha, order, total, start, log, n_log, indptr, indices
 
     Only the rows a replay can have written are read: those of ``start`` (where the pieces' residuals
     began) and the neighbours of each pushed node of ``log[:n_log]``; a row read twice is written
-    twice, the same. The work is that of the replay, not of every node (a third of the nodes in a
-    typical question on 2WikiMultihopQA, far fewer at a million passages), and the rest of ``p``,
-    ``res`` and the result stay pages the process never touches.
+    twice, the same. The work is that of the replay, not a pass over every node (a typical question
+    on 2WikiMultihopQA reaches a third of them), and the rest of ``p``, ``res`` and the result stay
+    pages the process never touches.
     """
     m = p.shape[1]
     out = np.zeros((m, p.shape[0]))
