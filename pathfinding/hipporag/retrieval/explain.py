@@ -276,26 +276,25 @@ def explain_walk(retriever, plan, k: int, *, lam: float | None = None, bm=None) 
         node_parts, walk_error = res.parts, res.error_bound
     passage_parts = node_parts[:, n:] if hybrid else (sp.csr_array(index.mentions).T @ node_parts.T).T
     walk = passage_parts.sum(axis=0)  # the parts add up to it
-    ranked = walk
     scores = walk if lam is None else retriever.fuse(walk, bm, lam)
-    if not (hybrid and lam is None):  # (push's certified order, or the retriever's, is used below)
+    if hybrid and lam is None:
+        # push's ranking, certified (its scores are the sums of the parts); else passages within tol
+        # of each other (an exact tie, say) are ranked by the retriever's own walk, whose last digits
+        # differ from the split's: its order, not theirs.
+        ids = res.top - n if res.certified else retriever._walk_top(plan, k)[0]
+    else:
         # The split's sum and the retriever's walk are each within their error of the exact walk, so
         # two passages closer than both errors may be ordered apart by their last digits (an exact
         # tie, say): then the retriever's own walk ranks them, as it does in retrieve.
+        ranked = walk
         count = 1.0 if hybrid else float(max(index.mentions.max(), 1.0))  # a node's weight in a score
         reach = k if lam is None else ranks_that_matter(scores, k, lam, retriever.fusion_c)
         if near_tie(walk, 2.0 * count * (walk_error + retriever.tol), reach):
             ranked = retriever._walk_scores(plan.question, w)
-            scores = walk if lam is None else retriever.fuse(ranked, bm, lam)
-    bm_term = None if lam is None else retriever.fuse(np.zeros_like(walk), bm, lam)
-    if hybrid and lam is None and res.certified:
-        ids = res.top - n  # push's ranking; its scores are the sums of the parts
-    elif hybrid and lam is None:
-        # Not certified: passages within tol of each other (an exact tie, say) are ranked by the
-        # retriever's own walk, whose last digits differ from the split's: its order, not theirs.
-        ids = retriever._walk_top(plan, k)[0]
-    else:
+            if lam is not None:
+                scores = retriever.fuse(ranked, bm, lam)
         ids = top_k(ranked if lam is None else scores, k)
+    bm_term = None if lam is None else retriever.fuse(np.zeros_like(walk), bm, lam)
     ctx = _WalkContext(retriever, node_parts, hybrid, ids)
     out = []
     for j in ids:
